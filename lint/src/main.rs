@@ -1,0 +1,2 @@
+//! The `kompat` binary.
+fn main() {}
