@@ -10,11 +10,15 @@ pub mod effective;
 pub mod feature;
 pub mod gate;
 pub mod gofmt;
+pub mod typed;
 pub mod validate;
 pub mod version;
 
 pub use effective::{EffectiveVersion, WindowPolicy};
 pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage};
 pub use gate::{Feature, FeatureGate, FeatureSet, FeatureState, GateError};
+#[doc(hidden)]
+pub use typed::__private;
+pub use typed::{FeatureGates, LintAllow, TypedGate};
 pub use validate::{validate, Field, Problem, ProblemKind, Validated};
 pub use version::{Version, VersionError, VersionLit};

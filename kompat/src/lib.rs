@@ -3,8 +3,15 @@
 //!
 //! This is the facade crate users depend on. It re-exports the core model and
 //! the runtime feature gate, and, with the `derive` feature, the derive macros.
+//!
+//! The trait [`FeatureGates`] and the derive macro `FeatureGates` share a name
+//! in different namespaces (like serde's `Serialize`): `use kompat::FeatureGates;`
+//! imports both.
+#![cfg_attr(feature = "derive", doc = "")]
+#![cfg_attr(feature = "derive", doc = include_str!("../../macros/README.md"))]
 
 pub use kompat_core::*;
 
+/// `#[derive(FeatureGates)]`: see the crate documentation.
 #[cfg(feature = "derive")]
-pub use kompat_macros::*;
+pub use kompat_macros::FeatureGates;

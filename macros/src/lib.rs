@@ -1,5 +1,36 @@
-//! Derive macros for kompat (`#[derive(FeatureGates)]` and API lifecycles).
+//! Derive macros for kompat: `#[derive(FeatureGates)]` (and API lifecycles).
 //!
-//! The derives validate declarations at compile time with the same rules as
-//! `kompat-core`'s registration validation and generate constant lookup tables.
-//! Use them through the `kompat` facade crate with its `derive` feature.
+//! The derives validate declarations at compile time with `kompat-core`'s own
+//! registration validation (same rules, same message texts) and generate
+//! `static` lookup tables. Use them through the `kompat` facade crate with its
+//! `derive` feature; the attribute syntax is documented in `README.md`.
+//!
+//! Phases (thiserror's split, serde's error accumulator):
+//! `ast` (typed IR) → `attr` (attribute parsing, local checks) → `valid`
+//! (`kompat_core::validate`, problems mapped to spans) → `expand` (code), with
+//! `fallback` (stub impl on error) and `ctxt` (every error at once).
+//!
+//! `ctxt.rs`, `attr.rs` and `ast.rs` use only `syn`/`proc_macro2` and refer to
+//! each other as `super::…`, so other crates can `#[path]`-include them as
+//! sibling modules to read `#[derive(FeatureGates)]` enums from source.
+
+#[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
+mod ast;
+#[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
+mod attr;
+#[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
+mod ctxt;
+mod expand;
+mod fallback;
+mod valid;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Implements `kompat::FeatureGates` for a fieldless enum, one feature gate
+/// per variant, from `#[kompat(...)]` attributes. See the crate `README.md`.
+#[proc_macro_derive(FeatureGates, attributes(kompat))]
+pub fn derive_feature_gates(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(&input).into()
+}

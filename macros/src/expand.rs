@@ -1,0 +1,162 @@
+//! Code generation: the `FeatureGates` impl with `static` tables of the
+//! completed specs, computed at compile time by `kompat_core::validate`.
+//!
+//! The pipeline is parse → validate → expand; on any error the output is every
+//! error plus the stub impl of `fallback.rs`, so users see no follow-on errors.
+
+use kompat_core::{FeatureSpec, Validated, Version};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use syn::{DeriveInput, Path};
+
+use crate::ast::Input;
+use crate::ctxt::Ctxt;
+use crate::fallback;
+
+/// `#[derive(FeatureGates)]`.
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let Some(ast) = Input::from_syn(&cx, input) else {
+        return cx.check().err().map(|err| err.into_compile_error()).unwrap_or_default();
+    };
+    let validated = ast.validate(&cx);
+    let result = cx.check().and_then(|()| impl_enum(&ast, &validated));
+    match result {
+        Ok(tokens) => tokens,
+        Err(err) => {
+            let mut tokens = err.into_compile_error();
+            tokens.extend(fallback::expand(&ast));
+            tokens
+        }
+    }
+}
+
+/// The path generated code uses for the facade: `crate = "..."`, else `::kompat`.
+pub fn krate(input: &Input) -> Path {
+    input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
+}
+
+fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
+    let features = validated.set.features();
+    let in_order =
+        features.len() == input.variants.len() && features.iter().zip(&input.variants).all(|(f, v)| f.name == v.name());
+    if !in_order {
+        // Unreachable when validation reported nothing; never panic.
+        return Err(syn::Error::new_spanned(input.ident, "kompat internal error: feature set out of variant order"));
+    }
+    let krate = krate(input);
+    let ident = input.ident;
+    let count = Literal::usize_unsuffixed(features.len());
+    let variants: Vec<_> = input.variants.iter().map(|v| v.ident).collect();
+    let names: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
+    let specs = features.iter().map(|f| {
+        let specs = f.specs.iter().map(spec_tokens);
+        quote!(&[#(#specs),*])
+    });
+    let dependencies = features.iter().map(|f| {
+        let deps = f.dependencies.iter().map(|&d| Literal::usize_unsuffixed(d));
+        quote!(&[#(#deps),*])
+    });
+    let descriptions = features.iter().map(|f| match &f.description {
+        Some(text) => quote!(__kompat::Some(#text)),
+        None => quote!(__kompat::None),
+    });
+    let ratchets = features.iter().map(|f| match f.ratchet {
+        Some(r) => {
+            let since = version_tokens(r.tolerated_since);
+            quote!(__kompat::Some(__kompat::Ratchet { tolerated_since: #since }))
+        }
+        None => quote!(__kompat::None),
+    });
+    let allows = input.variants.iter().map(|v| {
+        let allows = v.attrs.allows.iter().map(|a| {
+            let (code, reason) = (&a.code, &a.reason);
+            quote!(__kompat::LintAllow { code: #code, reason: #reason })
+        });
+        quote!(&[#(#allows),*])
+    });
+    Ok(quote! {
+        const _: () = {
+            use #krate::__private as __kompat;
+
+            #[automatically_derived]
+            impl __kompat::FeatureGates for #ident {
+                const ALL: &'static [Self] = &[#(Self::#variants),*];
+                const NAMES: &'static [&'static str] = &[#(#names),*];
+
+                fn specs() -> &'static [&'static [__kompat::FeatureSpec]] {
+                    static SPECS: [&[__kompat::FeatureSpec]; #count] = [#(#specs),*];
+                    &SPECS
+                }
+
+                fn dependencies() -> &'static [&'static [usize]] {
+                    static DEPENDENCIES: [&[usize]; #count] = [#(#dependencies),*];
+                    &DEPENDENCIES
+                }
+
+                fn descriptions() -> &'static [__kompat::Option<&'static str>] {
+                    static DESCRIPTIONS: [__kompat::Option<&str>; #count] = [#(#descriptions),*];
+                    &DESCRIPTIONS
+                }
+
+                fn ratchets() -> &'static [__kompat::Option<__kompat::Ratchet>] {
+                    static RATCHETS: [__kompat::Option<__kompat::Ratchet>; #count] = [#(#ratchets),*];
+                    &RATCHETS
+                }
+
+                fn lint_allows() -> &'static [&'static [__kompat::LintAllow]] {
+                    static LINT_ALLOWS: [&[__kompat::LintAllow]; #count] = [#(#allows),*];
+                    &LINT_ALLOWS
+                }
+
+                #[inline]
+                fn index(self) -> usize {
+                    self as usize
+                }
+
+                fn from_index(index: usize) -> __kompat::Option<Self> {
+                    <Self as __kompat::FeatureGates>::ALL.get(index).copied()
+                }
+
+                fn from_name(name: &str) -> __kompat::Option<Self> {
+                    match name {
+                        #(#names => __kompat::Some(Self::#variants),)*
+                        _ => __kompat::None,
+                    }
+                }
+
+                fn feature_set() -> __kompat::Arc<__kompat::FeatureSet> {
+                    static SET: __kompat::OnceLock<__kompat::Arc<__kompat::FeatureSet>> = __kompat::OnceLock::new();
+                    __kompat::Arc::clone(SET.get_or_init(|| __kompat::Arc::new(__kompat::build_feature_set::<Self>())))
+                }
+            }
+        };
+    })
+}
+
+fn version_tokens(v: Version) -> TokenStream {
+    let (major, minor) = (Literal::u32_unsuffixed(v.major), Literal::u32_unsuffixed(v.minor));
+    quote!(__kompat::Version::new(#major, #minor))
+}
+
+fn spec_tokens(spec: &FeatureSpec) -> TokenStream {
+    let version = version_tokens(spec.version);
+    let stage = format_ident!("{}", spec.stage.name());
+    let (default, lock) = (spec.default, spec.lock_to_default);
+    let mcv = match spec.min_compatibility_version {
+        Some(v) => {
+            let v = version_tokens(v);
+            quote!(__kompat::Some(#v))
+        }
+        None => quote!(__kompat::None),
+    };
+    quote! {
+        __kompat::FeatureSpec {
+            version: #version,
+            default: #default,
+            lock_to_default: #lock,
+            stage: __kompat::Stage::#stage,
+            min_compatibility_version: #mcv,
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Validation: `kompat_core::validate` on the enum's declarations, each
+//! problem reported at the span of the attribute or value it is about, plus
+//! the few rules that only exist because a gate is an enum variant.
+//!
+//! The rules and message texts are the core's; nothing here re-implements
+//! them. The core reports problems by index (`decl`, `spec`, `Field`); this
+//! module maps indices to spans.
+
+use kompat_core::gate::builtin_specs;
+use kompat_core::{FeatureDecl, Field, Problem, ProblemKind, Validated};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+use crate::ast::{Input, Variant};
+use crate::ctxt::Ctxt;
+
+impl Input<'_> {
+    /// Validates every variant that parsed cleanly and records each problem in
+    /// `cx`. Returns the core's result, whose feature set is in variant order
+    /// when `cx` holds no errors.
+    pub fn validate(&self, cx: &Ctxt) -> Validated {
+        let included: Vec<&Variant> = self.variants.iter().filter(|v| !v.broken).collect();
+        let broken: Vec<String> = self.variants.iter().filter(|v| v.broken).map(Variant::name).collect();
+        let decls: Vec<FeatureDecl> = included.iter().map(|v| v.decl(self)).collect();
+        let validated = kompat_core::validate(&decls);
+        for problem in &validated.problems {
+            let Some(variant) = included.get(problem.decl) else {
+                continue;
+            };
+            if problem.kind == ProblemKind::UnknownDependency && refers_to(problem, &decls, &broken) {
+                // The dependency is a variant whose attributes have errors.
+                continue;
+            }
+            cx.error_spanned_by(problem_tokens(variant, problem), &problem.message);
+        }
+        check_names(cx, &included, &validated);
+        validated
+    }
+}
+
+/// Whether a dependency problem is about one of `names`.
+fn refers_to(problem: &Problem, decls: &[FeatureDecl], names: &[String]) -> bool {
+    let Field::Dependency(pos) = problem.field else {
+        return false;
+    };
+    decls.get(problem.decl).and_then(|d| d.dependencies.get(pos)).is_some_and(|dep| names.contains(dep))
+}
+
+/// The tokens a problem points at: the value of the field it names, else the
+/// whole `spec(...)`, else the gate name.
+fn problem_tokens(variant: &Variant, problem: &Problem) -> TokenStream {
+    if let Field::Dependency(pos) = problem.field {
+        if let Some(dep) = variant.attrs.depends_on.get(pos) {
+            return dep.to_token_stream();
+        }
+    }
+    let Some(spec) = problem.spec.and_then(|idx| variant.attrs.specs.get(idx)) else {
+        return variant.name_tokens();
+    };
+    let value = match problem.field {
+        Field::Version => spec.version.as_ref().map(|v| v.lit.to_token_stream()),
+        Field::Stage => spec.stage.as_ref().map(|s| s.lit.to_token_stream()),
+        Field::Default => spec.default.as_ref().map(ToTokens::to_token_stream),
+        Field::LockToDefault => spec.locked.as_ref().map(ToTokens::to_token_stream),
+        Field::MinCompatibilityVersion => spec.min_compatibility.as_ref().map(|v| v.lit.to_token_stream()),
+        Field::Feature | Field::Spec | Field::Dependency(_) => None,
+    };
+    value.unwrap_or_else(|| spec.tokens.clone())
+}
+
+/// Each variant must register a gate of its own, or `variant as usize` would
+/// not index the feature set. The core accepts a name declared twice with
+/// identical specs and skips `AllAlpha`/`AllBeta` when their specs match the
+/// built-in ones; here both are errors. (Conflicting specs are already
+/// reported by the core.)
+fn check_names(cx: &Ctxt, variants: &[&Variant], validated: &Validated) {
+    let conflicting = |idx: usize| {
+        validated.problems.iter().any(|p| p.decl == idx && p.kind == ProblemKind::ConflictingRedeclaration)
+    };
+    for (idx, variant) in variants.iter().enumerate() {
+        if conflicting(idx) {
+            continue;
+        }
+        let name = variant.name();
+        if builtin_specs(&name).is_some() {
+            cx.error_spanned_by(
+                variant.name_tokens(),
+                format_args!("`{name}` is a built-in gate of every feature gate; choose another name"),
+            );
+        } else if let Some(first) = variants[..idx].iter().find(|v| v.name() == name) {
+            cx.error_spanned_by(
+                variant.name_tokens(),
+                format_args!("duplicate gate name `{name}`: variant `{}` already registers it", first.ident),
+            );
+        }
+    }
+}
