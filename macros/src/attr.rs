@@ -249,8 +249,12 @@ impl Variant {
         let mut specs = Vec::new();
         let mut depends_on = Vec::new();
         let mut allows = Vec::new();
+        // Whether `spec` was written at all, or an attribute failed to parse:
+        // then a missing spec would be a follow-on error.
+        let mut spec_written = false;
         for attr in &variant.attrs {
             if attr.path() == FEATURE {
+                spec_written = true;
                 cx.error_spanned_by(
                     attr,
                     "feature gate attributes are written `#[kompat(...)]`; `feature` is rustc's crate-level attribute",
@@ -277,6 +281,7 @@ impl Variant {
                     Ok(())
                 } else if meta.path == SPEC {
                     // #[kompat(spec(version = "1.27", stage = "Alpha", default = false))]
+                    spec_written = true;
                     if let Some(spec) = parse_spec(cx, &meta)? {
                         specs.push(spec);
                     }
@@ -302,10 +307,11 @@ impl Variant {
                 }
             });
             if let Err(err) = result {
+                spec_written = true;
                 cx.syn_error(err);
             }
         }
-        if specs.is_empty() && variant.fields.is_empty() {
+        if !spec_written && variant.fields.is_empty() {
             cx.error_spanned_by(
                 &variant.ident,
                 format_args!(
@@ -335,7 +341,7 @@ fn parse_spec(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spec>> {
     let mut default = Once::new(cx, DEFAULT, SPEC_LEVEL);
     let mut locked = Once::new(cx, LOCKED, SPEC_LEVEL);
     let mut min_compatibility = Once::new(cx, MIN_COMPATIBILITY, SPEC_LEVEL);
-    meta.parse_nested_meta(|inner| {
+    parse_nested(meta, |inner| {
         if inner.path == VERSION {
             // version = "1.27"
             version.seen();
@@ -398,7 +404,7 @@ fn parse_ratchet(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Ratche
     };
     let mut since = Once::new(cx, TOLERATED_SINCE, RATCHET_LEVEL);
     let mut had_error = false;
-    meta.parse_nested_meta(|inner| {
+    parse_nested(meta, |inner| {
         let before = cx.error_count();
         if inner.path == TOLERATED_SINCE {
             // tolerated_since = "1.31"
@@ -439,7 +445,7 @@ fn parse_allow(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Allow>> 
     let mut code = Once::new(cx, CODE, ALLOW_LEVEL);
     let mut reason = Once::new(cx, REASON, ALLOW_LEVEL);
     let mut had_error = false;
-    meta.parse_nested_meta(|inner| {
+    parse_nested(meta, |inner| {
         let before = cx.error_count();
         if inner.path == CODE {
             // code = "orphaned-gate"
@@ -473,17 +479,13 @@ fn parse_allow(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Allow>> 
     if had_error {
         return Ok(None);
     }
-    match (code.value, reason.value) {
-        (Some(code), Some(reason)) => Ok(Some(Allow { tokens, code, reason })),
-        (None, _) => {
-            cx.error_spanned_by(&tokens, "missing `code` in `allow(...)`, e.g. `code = \"orphaned-gate\"`");
-            Ok(None)
-        }
-        (Some(_), None) => {
-            cx.error_spanned_by(&tokens, "missing `reason` in `allow(...)`: a lint suppression must say why");
-            Ok(None)
-        }
+    if code.value.is_none() {
+        cx.error_spanned_by(&tokens, "missing `code` in `allow(...)`, e.g. `code = \"orphaned-gate\"`");
     }
+    if reason.value.is_none() {
+        cx.error_spanned_by(&tokens, "missing `reason` in `allow(...)`: a lint suppression must say why");
+    }
+    Ok(code.value.zip(reason.value).map(|(code, reason)| Allow { tokens, code, reason }))
 }
 
 /// `depends_on(A, B)`: variant names.
@@ -508,6 +510,19 @@ fn parse_idents(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<Ident>> {
         }
     }
     Ok(idents)
+}
+
+/// `meta.parse_nested_meta`, accepting an empty list `key()` (whose
+/// missing keys the caller reports).
+fn parse_nested(meta: &ParseNestedMeta, logic: impl FnMut(ParseNestedMeta) -> syn::Result<()>) -> syn::Result<()> {
+    let fork = meta.input.fork();
+    let content;
+    syn::parenthesized!(content in fork);
+    if content.is_empty() {
+        meta.input.parse::<Group>()?;
+        return Ok(());
+    }
+    meta.parse_nested_meta(logic)
 }
 
 /// The tokens of `key(...)` for spans; records an error and skips the value
@@ -606,6 +621,7 @@ fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) -> syn::Result<(
         let expected: Vec<String> = level.keys.iter().map(|k| format!("`{k}`")).collect();
         let msg = match did_you_mean(&key, level) {
             Some(hint) => format!("unknown key `{key}` in {}; did you mean `{hint}`?", level.what),
+            None if expected.len() == 1 => format!("unknown key `{key}` in {}; expected {}", level.what, expected[0]),
             None => format!("unknown key `{key}` in {}; expected one of {}", level.what, expected.join(", ")),
         };
         cx.error_spanned_by(&meta.path, msg);
@@ -671,7 +687,7 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
             },
             _ => None,
         })
-        .flat_map(|s| s.lines().map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_owned()).collect::<Vec<_>>())
+        .flat_map(|s| s.split('\n').map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_owned()).collect::<Vec<_>>())
         .collect();
     let text = lines.join("\n");
     let text = text.trim_matches('\n');

@@ -1,0 +1,13 @@
+//! `min_compatibility` without a preceding entry at the same version.
+
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.37", stage = "Beta", default = true, min_compatibility = "1.37"))]
+    Dra,
+}
+
+fn main() {
+    let _ = Feature::NAMES;
+}

@@ -1,0 +1,14 @@
+//! Going back from Beta to Alpha (stability-regression).
+
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.27", stage = "Beta", default = true))]
+    #[kompat(spec(version = "1.28", stage = "Alpha", default = false))]
+    WatchList,
+}
+
+fn main() {
+    let _ = Feature::NAMES;
+}
