@@ -24,6 +24,9 @@ mod expand;
 mod fallback;
 mod valid;
 
+#[cfg(test)]
+mod tests;
+
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
