@@ -1,4 +1,4 @@
-//! Generates the input of the `behaviour` test: an enum with a few hundred
+//! Generates the input of the `derive_behaviour` test: an enum with a few hundred
 //! `#[derive(FeatureGates)]` variants and the same declarations as
 //! `kompat_core::FeatureDecl`s, written to `$OUT_DIR/big_enum.rs`.
 //!
