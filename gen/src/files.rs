@@ -1,0 +1,167 @@
+//! Writing generated files, and checking checked-in ones for staleness.
+//!
+//! **Invariant:** a run writes every file or none. Each changed file is first
+//! written to a temporary file in its own directory; only when all of them are
+//! written are they renamed over their targets. Files whose contents are
+//! already right are not touched (their modification time stays, so build
+//! scripts do not trigger rebuilds).
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use similar::TextDiff;
+
+/// One rendered output and where it goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+/// What [`write_files`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Files created or rewritten.
+    pub written: Vec<PathBuf>,
+    /// Files that already had the right contents.
+    pub unchanged: Vec<PathBuf>,
+}
+
+/// A checked-in file that differs from what generation produces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stale {
+    pub path: PathBuf,
+    /// The file does not exist at all.
+    pub missing: bool,
+    /// A unified diff from the file on disk to the generated contents.
+    pub diff: String,
+}
+
+/// An I/O failure on one file. Nothing has been written when it is returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// Writes every file whose contents differ, atomically as a set (see the
+/// module documentation).
+pub fn write_files(files: &[GeneratedFile]) -> Result<WriteReport, FileError> {
+    let mut report = WriteReport::default();
+    let mut pending: Vec<(PathBuf, &GeneratedFile)> = Vec::new();
+    let mut created_dirs: Vec<PathBuf> = Vec::new();
+
+    let staged = (|| {
+        for file in files {
+            if current_contents(&file.path)?.as_deref() == Some(file.contents.as_str()) {
+                report.unchanged.push(file.path.clone());
+                continue;
+            }
+            let temp = stage(file, &mut created_dirs)?;
+            pending.push((temp, file));
+        }
+        Ok(())
+    })();
+    if let Err(err) = staged {
+        discard(&pending, &created_dirs);
+        return Err(err);
+    }
+
+    for (idx, (temp, file)) in pending.iter().enumerate() {
+        if let Err(err) = fs::rename(temp, &file.path) {
+            discard(&pending[idx..], &[]);
+            return Err(file_error(&file.path, "cannot write", &err));
+        }
+        report.written.push(file.path.clone());
+    }
+    Ok(report)
+}
+
+/// Compares every file with its generated contents (line ends normalized to
+/// `\n`) and returns the stale ones, with diffs. Writes nothing.
+pub fn check_files(files: &[GeneratedFile]) -> Result<Vec<Stale>, FileError> {
+    let mut stale = Vec::new();
+    for file in files {
+        let current = current_contents(&file.path)?;
+        if current.as_deref() == Some(file.contents.as_str()) {
+            continue;
+        }
+        let old = current.as_deref().unwrap_or("");
+        let shown = file.path.display().to_string();
+        let diff = TextDiff::from_lines(old, file.contents.as_str())
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{shown}"), &format!("b/{shown}"))
+            .to_string();
+        stale.push(Stale { path: file.path.clone(), missing: current.is_none(), diff });
+    }
+    Ok(stale)
+}
+
+/// The file's contents with `\r\n` read as `\n` (a checkout may have
+/// converted line ends), or `None` when it does not exist.
+fn current_contents(path: &Path) -> Result<Option<String>, FileError> {
+    match fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Some(text.replace("\r\n", "\n"))),
+            // Not text: certainly not what we generate.
+            Err(_) => Ok(Some(String::new())),
+        },
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(file_error(path, "cannot read", &err)),
+    }
+}
+
+/// Writes `file` to a fresh temporary file next to its target, creating
+/// missing directories (recorded in `created_dirs`, outermost first).
+fn stage(file: &GeneratedFile, created_dirs: &mut Vec<PathBuf>) -> Result<PathBuf, FileError> {
+    let dir = match file.path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let mut missing = Vec::new();
+    let mut ancestor = Some(dir.as_path());
+    while let Some(a) = ancestor.filter(|a| !a.as_os_str().is_empty() && !a.exists()) {
+        missing.push(a.to_owned());
+        ancestor = a.parent();
+    }
+    for missing_dir in missing.into_iter().rev() {
+        fs::create_dir(&missing_dir).map_err(|err| file_error(&missing_dir, "cannot create directory", &err))?;
+        created_dirs.push(missing_dir);
+    }
+    let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
+    let temp = dir.join(format!(".{name}.kompat-gen-{}.tmp", std::process::id()));
+    fs::write(&temp, file.contents.as_bytes()).map_err(|err| {
+        let _ = fs::remove_file(&temp);
+        file_error(&file.path, "cannot write", &err)
+    })?;
+    Ok(temp)
+}
+
+/// Removes staged temporary files and the directories created for them.
+fn discard(pending: &[(PathBuf, &GeneratedFile)], created_dirs: &[PathBuf]) {
+    for (temp, _) in pending {
+        let _ = fs::remove_file(temp);
+    }
+    for dir in created_dirs.iter().rev() {
+        let _ = fs::remove_dir(dir);
+    }
+}
+
+fn file_error(path: &Path, what: &str, err: &io::Error) -> FileError {
+    let text = err.to_string();
+    let reason = match text.find(" (os error") {
+        Some(idx) => &text[..idx],
+        None => &text,
+    };
+    FileError { path: path.to_owned(), message: format!("{what} {}: {reason}", path.display()) }
+}

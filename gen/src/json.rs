@@ -1,0 +1,133 @@
+//! The JSON output: the declarations as declared plus every resolved table,
+//! for tools that do not link kompat. The schema is documented in
+//! `docs/gen.md`; object keys come in a fixed order, arrays sorted by name.
+
+use kompat_core::{FeatureDecl, SpecDecl};
+use serde::Serialize;
+
+use crate::model::Model;
+use crate::Provenance;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    #[serde(rename = "@generated")]
+    generated: String,
+    inputs_sha256: &'a str,
+    binary_version: String,
+    window: Window,
+    features: Vec<Feature<'a>>,
+    tables: Vec<Table<'a>>,
+}
+
+#[derive(Serialize)]
+struct Window {
+    floor: String,
+    emulation_versions: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Feature<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    dependencies: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratchet: Option<Ratchet>,
+    specs: Vec<Spec>,
+}
+
+#[derive(Serialize)]
+struct Ratchet {
+    tolerated_since: String,
+}
+
+/// A spec as declared, keys as in Kubernetes' YAML.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Spec {
+    version: Option<String>,
+    stage: &'static str,
+    default: bool,
+    lock_to_default: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_compatibility_version: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Table<'a> {
+    emulation: String,
+    min_compatibility: String,
+    features: Vec<Resolved<'a>>,
+}
+
+#[derive(Serialize)]
+struct Resolved<'a> {
+    name: &'a str,
+    stage: &'static str,
+    default: bool,
+    locked: bool,
+}
+
+/// Renders the JSON document: pretty-printed, two-space indent, `\n` line
+/// ends, a final newline.
+pub fn render_json(model: &Model, provenance: &Provenance) -> String {
+    let doc = Document {
+        generated: format!("by {}; do not edit by hand", provenance.command),
+        inputs_sha256: &model.digest,
+        binary_version: model.binary_version.to_string(),
+        window: Window {
+            floor: model.floor().to_string(),
+            emulation_versions: model.emulation_versions().iter().map(ToString::to_string).collect(),
+        },
+        features: model.decls.iter().map(feature).collect(),
+        tables: model
+            .tables
+            .iter()
+            .map(|t| Table {
+                emulation: t.emulation.to_string(),
+                min_compatibility: t.min_compatibility.to_string(),
+                features: model
+                    .features
+                    .iter()
+                    .zip(&t.specs)
+                    .map(|(f, s)| Resolved {
+                        name: &f.name,
+                        stage: s.stage.name(),
+                        default: s.default,
+                        locked: s.lock_to_default,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    // Serializing plain structs of strings and booleans cannot fail.
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// One declaration as compact JSON: the canonical form the input digest and
+/// the choice among repeated declarations are based on.
+pub(crate) fn canonical_decl(decl: &FeatureDecl) -> String {
+    serde_json::to_string(&feature(decl)).unwrap_or_default()
+}
+
+fn feature(decl: &FeatureDecl) -> Feature<'_> {
+    Feature {
+        name: &decl.name,
+        description: decl.description.as_deref(),
+        dependencies: decl.dependencies.iter().map(String::as_str).collect(),
+        ratchet: decl.ratchet.map(|r| Ratchet { tolerated_since: r.tolerated_since.to_string() }),
+        specs: decl.specs.iter().map(spec).collect(),
+    }
+}
+
+fn spec(spec: &SpecDecl) -> Spec {
+    Spec {
+        version: spec.version.as_ref().map(ToString::to_string),
+        stage: spec.stage.name(),
+        default: spec.default,
+        lock_to_default: spec.lock_to_default,
+        min_compatibility_version: spec.min_compatibility_version.as_ref().map(ToString::to_string),
+    }
+}

@@ -1,0 +1,153 @@
+//! What every renderer renders from: the validated declarations, one per
+//! feature name in byte order, the version window, and the resolved tables
+//! (one per emulation version and min-compatibility step in the window).
+//!
+//! **Invariant:** a [`Model`] is a pure function of its inputs' *content*:
+//! the order in which declarations were given does not show in it.
+
+use kompat_core::{validate, FeatureDecl, FeatureSpec, Version, WindowPolicy};
+use sha2::{Digest, Sha256};
+
+use crate::json;
+
+/// The declarations and window one generation run renders.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub binary_version: Version,
+    pub window: WindowPolicy,
+    /// One declaration per feature name, sorted by name (byte order).
+    pub decls: Vec<FeatureDecl>,
+    /// The validated features, in the order of `decls`.
+    pub features: Vec<ModelFeature>,
+    /// Resolved tables, by emulation version then min-compatibility step.
+    pub tables: Vec<Table>,
+    /// sha256 (lowercase hex) of the canonical form of the inputs.
+    pub digest: String,
+}
+
+/// A validated feature with its completed specs (inherited
+/// min-compatibility versions filled in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelFeature {
+    pub name: String,
+    pub specs: Vec<FeatureSpec>,
+    /// Dependency names, byte order, without repeats.
+    pub dependencies: Vec<String>,
+}
+
+/// Every feature resolved at one emulation version, valid for the
+/// min-compatibility versions from `min_compatibility` up to (excluding) the
+/// next table's of the same emulation version, or up to the emulation version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub emulation: Version,
+    pub min_compatibility: Version,
+    /// One resolved spec per feature, in the order of [`Model::features`].
+    pub specs: Vec<FeatureSpec>,
+}
+
+impl Model {
+    /// Validates `decls` (Kubernetes' registration rules) and resolves them in
+    /// the window of `binary_version`. A name declared more than once must
+    /// have identical specs, as Kubernetes requires; of such repeats the
+    /// canonically smallest declaration is kept, so the input order never
+    /// matters. Errors are the registration messages, in declaration order.
+    pub fn new(decls: &[FeatureDecl], binary_version: Version, window: WindowPolicy) -> Result<Model, Vec<String>> {
+        let validated = validate(decls);
+        let errors: Vec<String> =
+            validated.problems.iter().filter(|p| p.kind.is_registration()).map(|p| p.message.clone()).collect();
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+
+        let mut chosen: Vec<(String, &FeatureDecl)> = Vec::new();
+        for decl in decls {
+            let key = json::canonical_decl(decl);
+            match chosen.iter_mut().find(|(_, d)| d.name == decl.name) {
+                Some(slot) if key < slot.0 => *slot = (key, decl),
+                Some(_) => (),
+                None => chosen.push((key, decl)),
+            }
+        }
+        let mut decls: Vec<FeatureDecl> = chosen.into_iter().map(|(_, d)| normalized(d)).collect();
+        decls.sort_by(|a, b| a.name.cmp(&b.name));
+
+        let set = &validated.set;
+        let mut features = Vec::new();
+        for decl in &decls {
+            let Some(feature) = set.get(&decl.name) else {
+                return Err(vec![format!("feature {} did not register", decl.name)]);
+            };
+            features.push(ModelFeature {
+                name: feature.name.clone(),
+                specs: feature.specs.clone(),
+                dependencies: decl.dependencies.clone(),
+            });
+        }
+
+        let tables = resolve_tables(&features, binary_version, window);
+        let digest = digest(&decls, binary_version, window);
+        Ok(Model { binary_version, window, decls, features, tables, digest })
+    }
+
+    /// The lowest emulation and min-compatibility version of the window.
+    pub fn floor(&self) -> Version {
+        self.window.floor_for(self.binary_version)
+    }
+
+    /// Every emulation version of the window, oldest first.
+    pub fn emulation_versions(&self) -> Vec<Version> {
+        self.window.emulation_versions(self.binary_version)
+    }
+}
+
+/// The declaration as rendered: dependencies sorted and without repeats
+/// (their order carries no meaning).
+fn normalized(decl: &FeatureDecl) -> FeatureDecl {
+    let mut decl = decl.clone();
+    decl.dependencies.sort();
+    decl.dependencies.dedup();
+    decl
+}
+
+/// For each emulation version E of the window: a table at the floor, plus one
+/// at every min-compatibility version m with floor < m <= E that some spec
+/// at or below E requires (where the resolution can change).
+fn resolve_tables(features: &[ModelFeature], binary: Version, window: WindowPolicy) -> Vec<Table> {
+    let floor = window.floor_for(binary);
+    let mut tables = Vec::new();
+    for emulation in window.emulation_versions(binary) {
+        let mut steps = vec![floor];
+        for feature in features {
+            for spec in &feature.specs {
+                if let Some(mcv) = spec.min_compatibility_version {
+                    if spec.version <= emulation && floor < mcv && mcv <= emulation {
+                        steps.push(mcv);
+                    }
+                }
+            }
+        }
+        steps.sort();
+        steps.dedup();
+        for min_compatibility in steps {
+            let specs =
+                features.iter().map(|f| kompat_core::spec_at(&f.specs, emulation, Some(min_compatibility))).collect();
+            tables.push(Table { emulation, min_compatibility, specs });
+        }
+    }
+    tables
+}
+
+/// sha256 of `kompat-gen inputs v1`, the window and the canonical JSON of the
+/// declarations, one per line.
+fn digest(decls: &[FeatureDecl], binary: Version, window: WindowPolicy) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"kompat-gen inputs v1\n");
+    let floor = window.floor.map_or_else(|| "none".to_owned(), |v| v.to_string());
+    hasher.update(format!("binary_version {binary}\nwindow skew {} floor {floor}\n", window.skew).as_bytes());
+    for decl in decls {
+        hasher.update(json::canonical_decl(decl).as_bytes());
+        hasher.update(b"\n");
+    }
+    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,104 @@
+//! The I/O layer: atomic writes (all files or none), untouched files when
+//! nothing changed, and stale-file detection with unified diffs.
+
+use std::fs;
+use std::path::Path;
+
+use kompat_gen::{check_files, write_files, GeneratedFile};
+
+fn file(path: &Path, contents: &str) -> GeneratedFile {
+    GeneratedFile { path: path.to_owned(), contents: contents.to_owned() }
+}
+
+/// Every file name in `dir` and below, sorted, with `/` separators.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let rel = path.strip_prefix(dir).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+            if path.is_dir() {
+                stack.push(path);
+                out.push(format!("{rel}/"));
+            } else {
+                out.push(rel);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn writes_new_and_changed_files_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("a.rs");
+    let b = dir.path().join("nested/deeper/b.md");
+    fs::write(&a, "same\n").expect("seed");
+    let report = write_files(&[file(&a, "same\n"), file(&b, "new\n")]).expect("write");
+    assert_eq!(report.unchanged, vec![a.clone()]);
+    assert_eq!(report.written, vec![b.clone()]);
+    assert_eq!(fs::read_to_string(&b).expect("read"), "new\n");
+    assert_eq!(listing(dir.path()), ["a.rs", "nested/", "nested/deeper/", "nested/deeper/b.md"]);
+
+    let report = write_files(&[file(&a, "changed\n"), file(&b, "new\n")]).expect("write");
+    assert_eq!(report.written, vec![a.clone()]);
+    assert_eq!(fs::read_to_string(&a).expect("read"), "changed\n");
+}
+
+#[test]
+fn a_failing_write_leaves_every_file_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("a.rs");
+    fs::write(&a, "old a\n").expect("seed");
+    // `blocker` is a file, so nothing can be created below it.
+    fs::write(dir.path().join("blocker"), "x").expect("seed");
+    let files = [
+        file(&a, "new a\n"),
+        file(&dir.path().join("fresh/c.json"), "{}\n"),
+        file(&dir.path().join("blocker/b.md"), "new b\n"),
+    ];
+    let err = write_files(&files).map(|_| ()).expect_err("blocked");
+    assert!(err.path.ends_with("blocker/b.md"), "{err:?}");
+    assert_eq!(fs::read_to_string(&a).expect("read"), "old a\n");
+    // No temporary file and no created directory is left behind.
+    assert_eq!(listing(dir.path()), ["a.rs", "blocker"]);
+}
+
+#[test]
+fn a_directory_in_the_way_is_an_error_before_anything_is_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("a.rs");
+    fs::create_dir(dir.path().join("b.md")).expect("seed");
+    let err = write_files(&[file(&a, "a\n"), file(&dir.path().join("b.md"), "b\n")]).map(|_| ()).expect_err("dir");
+    assert!(err.message.starts_with("cannot read "), "{err:?}");
+    assert_eq!(listing(dir.path()), ["b.md/"]);
+}
+
+#[test]
+fn check_reports_stale_and_missing_files_with_diffs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fresh = dir.path().join("fresh.md");
+    let stale = dir.path().join("stale.md");
+    let crlf = dir.path().join("crlf.md");
+    fs::write(&fresh, "one\n").expect("seed");
+    fs::write(&stale, "one\ntwo\nthree\n").expect("seed");
+    fs::write(&crlf, "one\r\ntwo\r\n").expect("seed");
+    let missing = dir.path().join("missing.md");
+    let got = check_files(&[
+        file(&fresh, "one\n"),
+        file(&stale, "one\n2\nthree\n"),
+        file(&crlf, "one\ntwo\n"),
+        file(&missing, "x\n"),
+    ])
+    .expect("check");
+    assert_eq!(got.len(), 2);
+    assert_eq!((got[0].path.as_path(), got[0].missing), (stale.as_path(), false));
+    let shown = stale.display();
+    assert_eq!(got[0].diff, format!("--- a/{shown}\n+++ b/{shown}\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"));
+    assert_eq!((got[1].path.as_path(), got[1].missing), (missing.as_path(), true));
+    assert!(got[1].diff.ends_with("@@ -0,0 +1 @@\n+x\n"), "{}", got[1].diff);
+    // Checking writes nothing.
+    assert!(!missing.exists());
+}
