@@ -96,11 +96,16 @@ pub fn check_files(files: &[GeneratedFile]) -> Result<Vec<Stale>, FileError> {
             continue;
         }
         let old = current.as_deref().unwrap_or("");
+        // Git's `a/` and `b/` prefixes, for relative paths.
         let shown = file.path.display().to_string();
+        let (before, after) = match file.path.is_absolute() {
+            true => (shown.clone(), shown),
+            false => (format!("a/{shown}"), format!("b/{shown}")),
+        };
         let diff = TextDiff::from_lines(old, file.contents.as_str())
             .unified_diff()
             .context_radius(3)
-            .header(&format!("a/{shown}"), &format!("b/{shown}"))
+            .header(&before, &after)
             .to_string();
         stale.push(Stale { path: file.path.clone(), missing: current.is_none(), diff });
     }

@@ -96,7 +96,7 @@ fn check_reports_stale_and_missing_files_with_diffs() {
     assert_eq!(got.len(), 2);
     assert_eq!((got[0].path.as_path(), got[0].missing), (stale.as_path(), false));
     let shown = stale.display();
-    assert_eq!(got[0].diff, format!("--- a/{shown}\n+++ b/{shown}\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"));
+    assert_eq!(got[0].diff, format!("--- {shown}\n+++ {shown}\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"));
     assert_eq!((got[1].path.as_path(), got[1].missing), (missing.as_path(), true));
     assert!(got[1].diff.ends_with("@@ -0,0 +1 @@\n+x\n"), "{}", got[1].diff);
     // Checking writes nothing.
