@@ -6,6 +6,7 @@
 //! files, terminals or output formats. Its inputs are plain values; its errors
 //! are values (never panics) that carry Kubernetes' exact message texts.
 
+pub mod api;
 pub mod effective;
 pub mod feature;
 pub mod gate;
