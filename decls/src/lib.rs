@@ -1,1 +1,80 @@
-//! Declaration formats.
+//! kompat's declaration formats: Kubernetes' `versioned_feature_list.yaml`
+//! and kompat TOML, parsed into `kompat-core` declarations with byte spans,
+//! and rendered back (the Kubernetes YAML byte for byte).
+//!
+//! **Architecture Invariant:** every function here takes text and returns
+//! values. No file access, no panics on any input; every error carries the
+//! span of the text it is about when there is one.
+
+mod features_toml;
+mod features_yaml;
+mod render;
+pub mod span;
+pub mod yaml;
+
+use kompat_core::{FeatureDecl, Field};
+
+pub use features_toml::parse_toml;
+pub use features_yaml::parse_k8s_yaml;
+pub use render::{render_k8s_yaml, render_toml};
+pub use span::{LineIndex, ParseError, Span};
+
+/// Where each part of a spec is written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SpecSpans {
+    pub spec: Span,
+    pub version: Option<Span>,
+    pub stage: Option<Span>,
+    pub default: Option<Span>,
+    pub lock_to_default: Option<Span>,
+    pub min_compatibility_version: Option<Span>,
+}
+
+/// Where each part of a feature declaration is written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FeatureSpans {
+    pub entry: Span,
+    pub name: Span,
+    pub specs: Vec<SpecSpans>,
+    pub dependencies: Vec<Span>,
+}
+
+/// The features of one file, in declaration order, with their spans.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FeatureFile {
+    pub features: Vec<FeatureDecl>,
+    /// Parallel to `features`.
+    pub spans: Vec<FeatureSpans>,
+}
+
+impl FeatureFile {
+    /// The most precise span for a problem about `decl` (and optionally one
+    /// of its specs and fields), falling back to the spec, then the entry.
+    pub fn span_of(&self, decl: usize, spec: Option<usize>, field: Field) -> Option<Span> {
+        let spans = self.spans.get(decl)?;
+        if let Field::Dependency(i) = field {
+            return spans.dependencies.get(i).copied().or(Some(spans.name));
+        }
+        if field == Field::Feature {
+            return Some(spans.name);
+        }
+        let Some(spec_spans) = spec.and_then(|i| spans.specs.get(i)) else {
+            return Some(spans.name);
+        };
+        let precise = match field {
+            Field::Version => spec_spans.version,
+            Field::Stage => spec_spans.stage,
+            Field::Default => spec_spans.default,
+            Field::LockToDefault => spec_spans.lock_to_default,
+            Field::MinCompatibilityVersion => spec_spans.min_compatibility_version,
+            Field::Spec | Field::Feature | Field::Dependency(_) => None,
+        };
+        Some(precise.unwrap_or(spec_spans.spec))
+    }
+}
+
+/// Everything a kompat TOML file declares.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DeclFile {
+    pub features: FeatureFile,
+}

@@ -13,12 +13,14 @@ mod files;
 mod json;
 mod markdown;
 mod model;
+mod project;
 mod rust;
 
 pub use files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 pub use json::render_json;
 pub use markdown::render_markdown;
 pub use model::{Model, ModelFeature, Table};
+pub use project::{cli_provenance, file_error, render, render_outputs, Builder};
 pub use rust::render_rust;
 
 /// Where an output comes from, for its `@generated` header.

@@ -5,6 +5,7 @@
 //! **Invariant:** a [`Model`] is a pure function of its inputs' *content*:
 //! the order in which declarations were given does not show in it.
 
+use kompat_core::api::{served_apis, storage_versions, ApiConfig, ApiSet, GroupVersion, ResourceStorage, ServeOptions};
 use kompat_core::{validate, FeatureDecl, FeatureSpec, Version, WindowPolicy};
 use sha2::{Digest, Sha256};
 
@@ -21,8 +22,31 @@ pub struct Model {
     pub features: Vec<ModelFeature>,
     /// Resolved tables, by emulation version then min-compatibility step.
     pub tables: Vec<Table>,
+    /// API declarations resolved in the window, when there are any.
+    pub apis: Option<ApiModel>,
     /// sha256 (lowercase hex) of the canonical form of the inputs.
     pub digest: String,
+}
+
+/// API declarations resolved at every version of the window.
+#[derive(Debug, Clone)]
+pub struct ApiModel {
+    pub set: ApiSet,
+    /// The group-versions served at each emulation version (default
+    /// `--runtime-config`), sorted; one entry per emulation version.
+    pub served: Vec<(Version, Vec<GroupVersion>)>,
+    /// Storage versions at every (emulation, min-compatibility) pair of the
+    /// window, by emulation then min-compatibility version.
+    pub storage: Vec<StorageTable>,
+}
+
+/// Every resource's storage decision at one (emulation, min-compatibility).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StorageTable {
+    pub emulation: Version,
+    pub min_compatibility: Version,
+    /// Sorted by group, then resource.
+    pub resources: Vec<ResourceStorage>,
 }
 
 /// A validated feature with its completed specs (inherited
@@ -87,7 +111,37 @@ impl Model {
 
         let tables = resolve_tables(&features, binary_version, window);
         let digest = digest(&decls, binary_version, window);
-        Ok(Model { binary_version, window, decls, features, tables, digest })
+        Ok(Model { binary_version, window, decls, features, tables, apis: None, digest })
+    }
+
+    /// Adds API declarations: validates them, and resolves the served
+    /// group-versions and storage versions across the window. An empty
+    /// declaration set adds nothing. Errors are the validation and serving
+    /// messages.
+    pub fn with_apis(mut self, config: &ApiConfig) -> Result<Model, Vec<String>> {
+        if config.apis.is_empty() && config.priorities.is_empty() && config.storage_overrides.is_empty() {
+            return Ok(self);
+        }
+        let set = ApiSet::build(config).map_err(|problems| problems.into_iter().map(|p| p.message).collect::<Vec<_>>())?;
+        let binary = self.binary_version;
+        let mut served = Vec::new();
+        let mut storage = Vec::new();
+        for emulation in self.emulation_versions() {
+            let mut opts = ServeOptions::new(emulation);
+            opts.binary = Some(binary);
+            let resources = served_apis(&set, &opts).map_err(|err| err.messages)?.resources;
+            let mut group_versions: Vec<GroupVersion> = resources.iter().map(|r| r.group_version()).collect();
+            group_versions.sort();
+            group_versions.dedup();
+            served.push((emulation, group_versions));
+            for min_compatibility in self.floor().range_to(emulation) {
+                let resources = storage_versions(&set, emulation, min_compatibility, Some(binary));
+                storage.push(StorageTable { emulation, min_compatibility, resources });
+            }
+        }
+        self.digest = digest_with_apis(&self.digest, config);
+        self.apis = Some(ApiModel { set, served, storage });
+        Ok(self)
     }
 
     /// The lowest emulation and min-compatibility version of the window.
@@ -147,6 +201,44 @@ fn digest(decls: &[FeatureDecl], binary: Version, window: WindowPolicy) -> Strin
     hasher.update(format!("binary_version {binary}\nwindow skew {} floor {floor}\n", window.skew).as_bytes());
     for decl in decls {
         hasher.update(json::canonical_decl(decl).as_bytes());
+        hasher.update(b"\n");
+    }
+    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The feature digest extended with the API declarations, canonically: one
+/// line per declaration (sorted), then priorities and overrides (sorted maps).
+fn digest_with_apis(features_digest: &str, config: &ApiConfig) -> String {
+    let opt = |v: Option<Version>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
+    let mut lines: Vec<String> = config
+        .apis
+        .iter()
+        .map(|a| {
+            format!(
+                "api {:?} {:?} {:?} {:?} {} {} {} {:?} {:?}",
+                a.group,
+                a.version,
+                a.kind,
+                a.resource,
+                opt(a.introduced),
+                opt(a.deprecated),
+                opt(a.removed),
+                a.replacement,
+                a.enabled_by_default
+            )
+        })
+        .collect();
+    lines.sort();
+    for (group, versions) in &config.priorities {
+        lines.push(format!("priority {group:?} {versions:?}"));
+    }
+    for (resource, version) in &config.storage_overrides {
+        lines.push(format!("override {resource:?} {version:?}"));
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(format!("kompat-gen inputs v1 with apis\n{features_digest}\n").as_bytes());
+    for line in lines {
+        hasher.update(line.as_bytes());
         hasher.update(b"\n");
     }
     hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()

@@ -1,0 +1,173 @@
+//! kompat TOML: `[[feature]]` tables mirroring the Kubernetes YAML model.
+//! The format is documented in `docs/declarations.md`.
+
+use std::collections::HashMap;
+
+use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::span::{did_you_mean, ParseError, Span};
+use crate::{DeclFile, FeatureFile, FeatureSpans, SpecSpans};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    feature: Vec<Spanned<RawFeature>>,
+    // Parsed by the API declaration parser.
+    #[allow(dead_code)]
+    api: Option<toml::Value>,
+    #[allow(dead_code)]
+    groups: Option<toml::Value>,
+    #[allow(dead_code)]
+    storage_overrides: Option<toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFeature {
+    name: Spanned<String>,
+    description: Option<String>,
+    #[serde(default)]
+    dependencies: Vec<Spanned<String>>,
+    ratchet: Option<RawRatchet>,
+    #[serde(default)]
+    specs: Vec<Spanned<RawSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRatchet {
+    tolerated_since: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    version: Option<Spanned<String>>,
+    stage: Spanned<String>,
+    default: Spanned<bool>,
+    #[serde(rename = "lockToDefault")]
+    lock_to_default: Option<Spanned<bool>>,
+    #[serde(rename = "minCompatibilityVersion")]
+    min_compatibility_version: Option<Spanned<String>>,
+}
+
+/// Parses a kompat TOML declaration file.
+pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
+    let raw: RawFile = toml::from_str(text).map_err(|err| vec![toml_error(&err)])?;
+    let mut errors = Vec::new();
+    let mut file = FeatureFile::default();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for feature in raw.feature {
+        let entry: Span = feature.span().into();
+        let feature = feature.into_inner();
+        let name_span: Span = feature.name.span().into();
+        let name = feature.name.into_inner();
+        if name.trim().is_empty() {
+            errors.push(ParseError::at(name_span, "empty feature name"));
+            continue;
+        }
+        if let Some(first) = seen.get(&name) {
+            let line = text[..first.start].matches('\n').count() + 1;
+            errors
+                .push(ParseError::at(name_span, format!("duplicate feature `{name}` (first declared on line {line})")));
+            continue;
+        }
+        seen.insert(name.clone(), name_span);
+        let ratchet = match feature.ratchet {
+            None => None,
+            Some(r) => {
+                let span: Span = r.tolerated_since.span().into();
+                match Version::parse(r.tolerated_since.get_ref()) {
+                    Ok(v) => Some(Ratchet { tolerated_since: v }),
+                    Err(err) => {
+                        errors.push(ParseError::at(span, err.to_string()));
+                        continue;
+                    }
+                }
+            }
+        };
+        let mut specs = Vec::new();
+        let mut spec_spans = Vec::new();
+        for spec in feature.specs {
+            let whole: Span = spec.span().into();
+            match convert_spec(spec.into_inner(), whole) {
+                Ok((s, spans)) => {
+                    specs.push(s);
+                    spec_spans.push(spans);
+                }
+                Err(err) => errors.push(err),
+            }
+        }
+        file.spans.push(FeatureSpans {
+            entry,
+            name: name_span,
+            specs: spec_spans,
+            dependencies: feature.dependencies.iter().map(|d| d.span().into()).collect(),
+        });
+        file.features.push(FeatureDecl {
+            name,
+            specs,
+            dependencies: feature.dependencies.into_iter().map(Spanned::into_inner).collect(),
+            description: feature.description,
+            ratchet,
+        });
+    }
+    if errors.is_empty() {
+        Ok(DeclFile { features: file })
+    } else {
+        Err(errors)
+    }
+}
+
+fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), ParseError> {
+    let version_lit = |value: &Spanned<String>| {
+        VersionLit::parse(value.get_ref()).map_err(|err| ParseError::at(value.span().into(), err.to_string()))
+    };
+    let stage_span: Span = raw.stage.span().into();
+    let stage = Stage::from_name(raw.stage.get_ref()).ok_or_else(|| {
+        let mut message =
+            format!("unknown stage `{}`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated`", raw.stage.get_ref());
+        if let Some(hint) = did_you_mean(raw.stage.get_ref(), &["Alpha", "Beta", "GA", "Deprecated"]) {
+            message.push_str(&format!(" (did you mean `{hint}`?)"));
+        }
+        ParseError::at(stage_span, message)
+    })?;
+    let spec = SpecDecl {
+        version: raw.version.as_ref().map(version_lit).transpose()?,
+        default: *raw.default.get_ref(),
+        lock_to_default: raw.lock_to_default.as_ref().is_some_and(|l| *l.get_ref()),
+        stage,
+        min_compatibility_version: raw.min_compatibility_version.as_ref().map(version_lit).transpose()?,
+    };
+    let spans = SpecSpans {
+        spec: whole,
+        version: raw.version.as_ref().map(|v| v.span().into()),
+        stage: Some(stage_span),
+        default: Some(raw.default.span().into()),
+        lock_to_default: raw.lock_to_default.as_ref().map(|v| v.span().into()),
+        min_compatibility_version: raw.min_compatibility_version.as_ref().map(|v| v.span().into()),
+    };
+    Ok((spec, spans))
+}
+
+/// A TOML error as a located parse error, with serde's unknown-field message
+/// given a "did you mean" hint.
+pub fn toml_error(err: &toml::de::Error) -> ParseError {
+    let mut message = err.message().trim().trim_end_matches('.').to_owned();
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        if let Some((field, expected)) = rest.split_once('`') {
+            let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+            let hint = did_you_mean(field, &known).map(|h| format!(" (did you mean `{h}`?)"));
+            message = format!("unknown key `{field}`{}{}", expected, hint.unwrap_or_default());
+        }
+    }
+    let mut chars = message.chars();
+    let message = match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "invalid TOML".to_owned(),
+    };
+    ParseError { span: err.span().map(Span::from), message }
+}

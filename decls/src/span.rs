@@ -1,0 +1,125 @@
+//! Byte spans, line/column lookup and parse errors.
+
+/// A byte range in a source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl From<std::ops::Range<usize>> for Span {
+    fn from(range: std::ops::Range<usize>) -> Span {
+        Span::new(range.start, range.end)
+    }
+}
+
+/// A problem in a declaration text. Messages start lower-case and have no
+/// trailing period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub span: Option<Span>,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn at(span: Span, message: impl Into<String>) -> ParseError {
+        ParseError { span: Some(span), message: message.into() }
+    }
+}
+
+/// Maps byte offsets to 1-based line and column (columns count characters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// Byte offset of the start of every line.
+    starts: Vec<usize>,
+    text: std::sync::Arc<str>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts, text: std::sync::Arc::from(text) }
+    }
+
+    /// The 1-based line and column of `offset` (clamped to the text).
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+}
+
+/// The known key closest to `unknown`, for "did you mean" hints.
+pub fn did_you_mean<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (edit_distance(&unknown.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|(d, k)| *d <= (k.len() / 3).max(1))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// `unknown key `x`` with the list of known keys and a hint.
+pub fn unknown_key_message(key: &str, known: &[&str]) -> String {
+    let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    let mut message = format!("unknown key `{key}`, expected one of {}", list.join(", "));
+    if let Some(hint) = did_you_mean(key, known) {
+        message.push_str(&format!(" (did you mean `{hint}`?)"));
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column() {
+        let idx = LineIndex::new("ab\ncdé\n\nx");
+        let cases =
+            [(0, (1, 1)), (1, (1, 2)), (3, (2, 1)), (5, (2, 3)), (7, (2, 4)), (8, (3, 1)), (9, (4, 1)), (99, (4, 2))];
+        for (offset, expected) in cases {
+            assert_eq!(idx.line_col(offset), expected, "offset {offset}");
+        }
+    }
+
+    #[test]
+    fn hints() {
+        let known = ["default", "lockToDefault", "preRelease", "version"];
+        assert_eq!(did_you_mean("lockTodefault", &known), Some("lockToDefault"));
+        assert_eq!(did_you_mean("verison", &known), Some("version"));
+        assert_eq!(did_you_mean("zzz", &known), None);
+        assert_eq!(
+            unknown_key_message("defualt", &["default", "version"]),
+            "unknown key `defualt`, expected one of `default`, `version` (did you mean `default`?)"
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! Generating a project's configured outputs: from `kompat.toml` (its
+//! declarations, window and `[[gen.output]]` entries) to rendered files, for
+//! `kompat gen` and for build scripts ([`Builder`]).
+
+use std::path::{Path, PathBuf};
+
+use kompat_core::FeatureDecl;
+use kompat_project::config::OutputKind;
+use kompat_project::{Config, Error, Failure};
+
+use crate::files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
+use crate::model::Model;
+use crate::Provenance;
+
+/// Renders one kind of output.
+pub fn render(kind: OutputKind, model: &Model, provenance: &Provenance) -> Result<String, String> {
+    match kind {
+        OutputKind::Rust => crate::render_rust(model, provenance),
+        OutputKind::K8sYaml => Ok(kompat_decls::render_k8s_yaml(&model.decls)),
+        OutputKind::Json => Ok(crate::render_json(model, provenance)),
+        OutputKind::Markdown => Ok(crate::render_markdown(model, provenance)),
+    }
+}
+
+/// Renders every output `config` lists, each at its configured path or, with
+/// `out_dir`, at that path below `out_dir`. `features` must have passed
+/// [`kompat_project::Decls::validate_strict`] for errors to be located.
+pub fn render_outputs(
+    config: &Config,
+    features: &[FeatureDecl],
+    provenance: &Provenance,
+    out_dir: Option<&Path>,
+) -> Result<Vec<GeneratedFile>, Error> {
+    let located = |span: std::ops::Range<usize>, message: String| Error {
+        failures: vec![Failure { message, location: Some(config.source.locate(span.start, span.end)) }],
+    };
+    let Some(gen) = config.gen.as_ref().filter(|g| !g.outputs.is_empty()) else {
+        return Err(Error::in_file(
+            &config.source.path,
+            "nothing to generate: add a [[gen.output]] entry with `kind` and `path` to the configuration",
+        ));
+    };
+    let Some(binary) = config.binary_version else {
+        return Err(located(gen.span.clone(), "`kompat gen` needs `binary_version` in the configuration".to_owned()));
+    };
+    let model = Model::new(features, binary, config.window).map_err(|messages| Error {
+        failures: messages.into_iter().map(|message| Failure { message, location: None }).collect(),
+    })?;
+    let mut files = Vec::new();
+    for output in &gen.outputs {
+        let contents =
+            render(output.kind, &model, provenance).map_err(|message| located(output.span.clone(), message))?;
+        let path = match out_dir {
+            Some(dir) => dir.join(&output.written),
+            None => output.path.clone(),
+        };
+        files.push(GeneratedFile { path, contents });
+    }
+    Ok(files)
+}
+
+/// The provenance `kompat gen` writes: ``"`kompat gen` from kompat.toml"``,
+/// naming the configuration by file name only, so the bytes do not depend on
+/// the directory the command runs in.
+pub fn cli_provenance(config: &Config) -> Provenance {
+    let name = config.source.path.file_name().map(|n| n.to_string_lossy().into_owned());
+    Provenance {
+        command: format!("`kompat gen` from {}", name.as_deref().unwrap_or(kompat_project::config::FILE_NAME)),
+    }
+}
+
+/// Generates a project's outputs from a build script, like `prost-build`:
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     kompat_gen::Builder::new().config("kompat.toml").generate()?;
+///     Ok(())
+/// }
+/// ```
+///
+/// The outputs are those of the configuration's `[[gen.output]]` entries,
+/// written below `$OUT_DIR` when it is set (as in a build script) and below
+/// the configuration's directory otherwise, unless [`Builder::out_dir`] says
+/// where. Generation is all or nothing and leaves up-to-date files untouched,
+/// exactly as `kompat gen`. In a build script it also prints
+/// `cargo:rerun-if-changed` for the configuration and every declaration input.
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    config: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    command: Option<String>,
+}
+
+impl Builder {
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    /// The `kompat.toml` to read (default: `kompat.toml`, relative to the
+    /// current directory, which in a build script is the package's root).
+    pub fn config(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.config = Some(path.into());
+        self
+    }
+
+    /// The directory output paths are relative to (default: `$OUT_DIR`, else
+    /// the configuration's directory).
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Builder {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The command named in the `@generated` headers (default:
+    /// ``"`kompat_gen::Builder` (build.rs) from kompat.toml"``). Set it to the
+    /// command that regenerates checked-in files, such as `cargo xtask codegen`.
+    pub fn command(mut self, command: impl Into<String>) -> Builder {
+        self.command = Some(command.into());
+        self
+    }
+
+    /// Renders every output without writing anything.
+    pub fn files(&self) -> Result<Vec<GeneratedFile>, Error> {
+        let config_path = self.config.clone().unwrap_or_else(|| PathBuf::from(kompat_project::config::FILE_NAME));
+        let config = Config::load(&config_path)?;
+        let decls = kompat_project::load(&config.decls)?;
+        decls.validate_strict()?;
+        let in_build_script = std::env::var_os("OUT_DIR").is_some();
+        if in_build_script {
+            println!("cargo:rerun-if-changed={}", config_path.display());
+            for path in &config.decls {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        let provenance = match &self.command {
+            Some(command) => Provenance { command: command.clone() },
+            None => {
+                let name = config_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                Provenance { command: format!("`kompat_gen::Builder` (build.rs) from {name}") }
+            }
+        };
+        let out_dir = self.out_dir.clone().or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
+        render_outputs(&config, &decls.features, &provenance, out_dir.as_deref())
+    }
+
+    /// Writes every output whose contents changed; all or nothing.
+    pub fn generate(&self) -> Result<WriteReport, Error> {
+        write_files(&self.files()?).map_err(file_error)
+    }
+
+    /// Compares every output with the file on disk; writes nothing.
+    pub fn check(&self) -> Result<Vec<Stale>, Error> {
+        check_files(&self.files()?).map_err(file_error)
+    }
+}
+
+/// A [`FileError`] as a located error.
+pub fn file_error(err: FileError) -> Error {
+    Error::in_file(&err.path, err.message)
+}

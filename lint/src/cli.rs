@@ -1,0 +1,96 @@
+//! Command-line arguments (the contract in `shared/spec/CONTRACT.md`).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(name = "kompat", version, about = "Versioned feature gates and API lifecycles, checked the Kubernetes way")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Resolve every declared feature at an emulation / min-compatibility version.
+    Features(FeaturesArgs),
+    /// Print the declarations in one rendering.
+    Export(ExportArgs),
+    /// Write the outputs configured in kompat.toml ([[gen.output]]).
+    Gen(GenArgs),
+}
+
+/// Where declarations come from.
+#[derive(Debug, Args)]
+pub struct DeclArgs {
+    /// A declaration file (.yaml, .yml, .toml) or directory; repeatable.
+    /// Defaults to `decls` in kompat.toml.
+    #[arg(long = "decls", value_name = "PATH")]
+    pub decls: Vec<PathBuf>,
+    /// The project configuration (default: ./kompat.toml when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// The version whose behaviour to emulate (default: the binary version).
+    #[arg(long, value_name = "X.Y")]
+    pub emulation_version: Option<String>,
+    /// The oldest version peers may run (default: emulation version - 1).
+    #[arg(long, value_name = "X.Y")]
+    pub min_compatibility_version: Option<String>,
+    /// The binary version; enables the version window (default: from kompat.toml).
+    #[arg(long, value_name = "X.Y")]
+    pub binary_version: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct FeaturesArgs {
+    #[command(flatten)]
+    pub decls: DeclArgs,
+    #[command(flatten)]
+    pub versions: VersionArgs,
+    /// Feature gate settings, `Name=true,Other=false`; repeatable.
+    #[arg(long, value_name = "K=V,...")]
+    pub feature_gates: Vec<String>,
+    #[arg(long, value_enum, default_value_t = FeaturesFormat::Table)]
+    pub format: FeaturesFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FeaturesFormat {
+    Json,
+    Table,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub decls: DeclArgs,
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    /// Byte-identical to Kubernetes' versioned_feature_list.yaml.
+    #[value(name = "k8s-yaml")]
+    K8sYaml,
+    Json,
+    /// A feature table in the layout of Kubernetes' feature_list.md.
+    Markdown,
+    /// Emulation tables as Rust statics (as `kompat gen` writes them).
+    Rust,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The project configuration (default: ./kompat.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Write nothing; exit 1 if a generated file is stale, showing its diff.
+    #[arg(long)]
+    pub check: bool,
+}

@@ -1,0 +1,235 @@
+//! `kompat.toml`: the project configuration shared by `kompat lint`,
+//! `kompat gen` and the query commands.
+//!
+//! ```toml
+//! binary_version = "1.37"            # enables the version window
+//! decls = ["features.toml", "apis.toml", "src/"]   # relative to this file
+//! baseline = "reference/versioned_feature_list.yaml"   # optional, for lint
+//!
+//! [window]
+//! profile = "kubernetes"             # N-3, floored at 1.31; or "default" (N-3)
+//! skew = 3                           # optional override of the profile
+//! floor = "1.31"                     # optional override of the profile
+//! ```
+//!
+//! `[lint]` configures `kompat lint`; `[gen]` lists the outputs of
+//! `kompat gen` (paths relative to this file):
+//!
+//! ```toml
+//! [[gen.output]]
+//! kind = "rust"                      # or "k8s-yaml", "json", "markdown"
+//! path = "generated/features.rs"
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use kompat_core::{Version, WindowPolicy};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::{Error, Failure, Result};
+use crate::load::SourceFile;
+
+/// The default configuration file name, looked up in the current directory.
+pub const FILE_NAME: &str = "kompat.toml";
+
+/// A loaded `kompat.toml`, paths resolved against its directory.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub source: SourceFile,
+    pub binary_version: Option<Version>,
+    pub window: WindowPolicy,
+    pub decls: Vec<PathBuf>,
+    pub baseline: Option<PathBuf>,
+    /// The `[lint]` table, interpreted by `kompat lint`.
+    pub lint: Option<Spanned<toml::Table>>,
+    /// The `[gen]` table: the outputs of `kompat gen`.
+    pub gen: Option<GenConfig>,
+}
+
+/// The `[gen]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenConfig {
+    /// Byte span of the `[gen]` table in the configuration file.
+    pub span: std::ops::Range<usize>,
+    /// Each `[[gen.output]]`, in the order written.
+    pub outputs: Vec<GenOutput>,
+}
+
+/// One `[[gen.output]]` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenOutput {
+    pub kind: OutputKind,
+    /// The path as written, relative to the configuration's directory.
+    pub written: String,
+    /// The path resolved against the configuration's directory.
+    pub path: PathBuf,
+    /// Byte span of the entry in the configuration file.
+    pub span: std::ops::Range<usize>,
+}
+
+/// What a generated output contains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+pub enum OutputKind {
+    /// Emulation tables (and storage-version maps) as Rust statics.
+    #[serde(rename = "rust")]
+    Rust,
+    /// Kubernetes' `versioned_feature_list.yaml`, byte for byte.
+    #[serde(rename = "k8s-yaml")]
+    K8sYaml,
+    /// Declarations and resolved tables as JSON.
+    #[serde(rename = "json")]
+    Json,
+    /// A Markdown reference in the layout of Kubernetes' `feature_list.md`.
+    #[serde(rename = "markdown")]
+    Markdown,
+}
+
+impl OutputKind {
+    /// The name written in `kompat.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputKind::Rust => "rust",
+            OutputKind::K8sYaml => "k8s-yaml",
+            OutputKind::Json => "json",
+            OutputKind::Markdown => "markdown",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    binary_version: Option<Spanned<String>>,
+    #[serde(default)]
+    decls: Vec<Spanned<String>>,
+    baseline: Option<Spanned<String>>,
+    window: Option<RawWindow>,
+    lint: Option<Spanned<toml::Table>>,
+    gen: Option<Spanned<RawGen>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGen {
+    #[serde(default)]
+    output: Vec<Spanned<RawOutput>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOutput {
+    kind: OutputKind,
+    path: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWindow {
+    profile: Option<Spanned<String>>,
+    skew: Option<u32>,
+    floor: Option<Spanned<String>>,
+}
+
+impl Config {
+    /// Loads `explicit`, or `./kompat.toml` when it exists, or nothing.
+    pub fn discover(explicit: Option<&Path>) -> Result<Option<Config>> {
+        match explicit {
+            Some(path) => Config::load(path).map(Some),
+            None => {
+                let default = Path::new(FILE_NAME);
+                if default.is_file() {
+                    Config::load(default).map(Some)
+                } else {
+                    Ok(None)
+                }
+            }
+        }
+    }
+
+    pub fn load(path: &Path) -> Result<Config> {
+        let source = SourceFile::read(path)?;
+        Config::parse(source)
+    }
+
+    pub fn parse(source: SourceFile) -> Result<Config> {
+        let raw: RawConfig = toml::from_str(&source.text).map_err(|err| {
+            let location = match err.span() {
+                Some(span) => source.locate(span.start, span.end),
+                None => source.whole(),
+            };
+            Error { failures: vec![Failure { message: toml_message(&err), location: Some(location) }] }
+        })?;
+        let located = |span: std::ops::Range<usize>, message: String| Error {
+            failures: vec![Failure { message, location: Some(source.locate(span.start, span.end)) }],
+        };
+        let version = |value: &Spanned<String>| {
+            Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))
+        };
+        let binary_version = raw.binary_version.as_ref().map(version).transpose()?;
+        let mut window = WindowPolicy::DEFAULT;
+        if let Some(w) = &raw.window {
+            if let Some(profile) = &w.profile {
+                window = match profile.get_ref().as_str() {
+                    "kubernetes" => WindowPolicy::KUBERNETES,
+                    "default" => WindowPolicy::DEFAULT,
+                    other => {
+                        return Err(located(
+                            profile.span(),
+                            format!("unknown window profile `{other}`, expected `kubernetes` or `default`"),
+                        ))
+                    }
+                };
+            }
+            if let Some(skew) = w.skew {
+                window.skew = skew;
+            }
+            if let Some(floor) = &w.floor {
+                window.floor = Some(version(floor)?);
+            }
+        }
+        let dir = source.path.parent().map(Path::to_owned).unwrap_or_default();
+        let resolve = |p: &Spanned<String>| dir.join(p.get_ref());
+        let gen = match &raw.gen {
+            Some(gen) => Some(gen_config(gen, &dir).map_err(|(span, message)| located(span, message))?),
+            None => None,
+        };
+        Ok(Config {
+            binary_version,
+            window,
+            decls: raw.decls.iter().map(resolve).collect(),
+            baseline: raw.baseline.as_ref().map(resolve),
+            lint: raw.lint,
+            gen,
+            source,
+        })
+    }
+}
+
+/// Types the `[gen]` table; an output path may appear only once.
+fn gen_config(raw: &Spanned<RawGen>, dir: &Path) -> Result<GenConfig, (std::ops::Range<usize>, String)> {
+    let mut outputs: Vec<GenOutput> = Vec::new();
+    for entry in &raw.get_ref().output {
+        let output = entry.get_ref();
+        let written = output.path.get_ref();
+        if written.is_empty() {
+            return Err((output.path.span(), "empty output path".to_owned()));
+        }
+        let path = dir.join(written);
+        if outputs.iter().any(|o| o.path == path) {
+            return Err((output.path.span(), format!("output `{written}` is listed twice")));
+        }
+        outputs.push(GenOutput { kind: output.kind, written: written.clone(), path, span: entry.span() });
+    }
+    Ok(GenConfig { span: raw.span(), outputs })
+}
+
+/// A toml error's message without its own rendering of the location.
+pub fn toml_message(err: &toml::de::Error) -> String {
+    let message = err.message().trim_end_matches('.').trim();
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "invalid TOML".to_owned(),
+    }
+}
