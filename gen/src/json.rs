@@ -17,6 +17,37 @@ struct Document<'a> {
     window: Window,
     features: Vec<Feature<'a>>,
     tables: Vec<Table<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    apis: Option<Apis<'a>>,
+}
+
+#[derive(Serialize)]
+struct Apis<'a> {
+    served: Vec<Served>,
+    storage: Vec<Storage<'a>>,
+}
+
+#[derive(Serialize)]
+struct Served {
+    emulation: String,
+    group_versions: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Storage<'a> {
+    emulation: String,
+    min_compatibility: String,
+    resources: Vec<StorageEntry<'a>>,
+}
+
+/// As `kompat storage --format json` prints it.
+#[derive(Serialize)]
+struct StorageEntry<'a> {
+    group: &'a str,
+    resource: &'a str,
+    kind: &'a str,
+    storage_version: String,
+    hash: &'a str,
 }
 
 #[derive(Serialize)]
@@ -99,6 +130,35 @@ pub fn render_json(model: &Model, provenance: &Provenance) -> String {
                     .collect(),
             })
             .collect(),
+        apis: model.apis.as_ref().map(|apis| Apis {
+            served: apis
+                .served
+                .iter()
+                .map(|(emulation, gvs)| Served {
+                    emulation: emulation.to_string(),
+                    group_versions: gvs.iter().map(ToString::to_string).collect(),
+                })
+                .collect(),
+            storage: apis
+                .storage
+                .iter()
+                .map(|t| Storage {
+                    emulation: t.emulation.to_string(),
+                    min_compatibility: t.min_compatibility.to_string(),
+                    resources: t
+                        .resources
+                        .iter()
+                        .map(|r| StorageEntry {
+                            group: &r.group,
+                            resource: &r.resource,
+                            kind: &r.kind,
+                            storage_version: r.encoding_version(),
+                            hash: &r.hash,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }),
     };
     // Serializing plain structs of strings and booleans cannot fail.
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();

@@ -19,7 +19,7 @@ mod rust;
 pub use files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 pub use json::render_json;
 pub use markdown::render_markdown;
-pub use model::{Model, ModelFeature, Table};
+pub use model::{ApiModel, Model, ModelFeature, StorageTable, Table};
 pub use project::{cli_provenance, file_error, render, render_outputs, Builder};
 pub use rust::render_rust;
 

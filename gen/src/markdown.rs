@@ -56,7 +56,34 @@ pub fn render_markdown(model: &Model, provenance: &Provenance) -> String {
         "| :closed_lock_with_key: | Locked to default, cannot be changed (in Locked column: version when first locked) |\n",
     );
     out.push_str("| 1.X– | Feature is in this state from version 1.X (open-ended range) |\n");
+    if let Some(apis) = &model.apis {
+        api_lifecycle(&mut out, apis);
+    }
     out
+}
+
+/// The API lifecycle table: one row per declared group/version/kind, in
+/// byte order of `GROUP/VERSION/KIND`.
+fn api_lifecycle(out: &mut String, apis: &crate::model::ApiModel) {
+    out.push_str("\n# API Lifecycle\n\n");
+    out.push_str("| API | Resource | Introduced | Deprecated | Removed | Replacement | Enabled by default |\n");
+    out.push_str("|-----|----------|------------|------------|---------|-------------|--------------------|\n");
+    let mut rows: Vec<(String, &kompat_core::api::Api)> =
+        apis.set.apis().iter().map(|a| (a.gvk.to_string(), a)).collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let opt = |v: Option<Version>| v.map(|v| v.to_string()).unwrap_or_default();
+    for (gvk, api) in rows {
+        let _ = writeln!(
+            out,
+            "| {gvk} | {} | {} | {} | {} | {} | {} |",
+            api.resource,
+            api.lifecycle.introduced,
+            opt(api.lifecycle.deprecated),
+            opt(api.lifecycle.removed),
+            api.replacement.as_ref().map(ToString::to_string).unwrap_or_default(),
+            if api.enabled_by_default { "yes" } else { "no" },
+        );
+    }
 }
 
 /// One stage range: from a version to an optional last version.

@@ -122,7 +122,8 @@ impl Model {
         if config.apis.is_empty() && config.priorities.is_empty() && config.storage_overrides.is_empty() {
             return Ok(self);
         }
-        let set = ApiSet::build(config).map_err(|problems| problems.into_iter().map(|p| p.message).collect::<Vec<_>>())?;
+        let set =
+            ApiSet::build(config).map_err(|problems| problems.into_iter().map(|p| p.message).collect::<Vec<_>>())?;
         let binary = self.binary_version;
         let mut served = Vec::new();
         let mut storage = Vec::new();

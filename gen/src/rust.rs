@@ -12,7 +12,7 @@ use kompat_core::{Stage, Version};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::model::{Model, Table};
+use crate::model::{ApiModel, Model, Table};
 use crate::Provenance;
 
 /// Renders the Rust tables. Fails only if the generated tokens do not parse,
@@ -40,6 +40,8 @@ fn tokens(model: &Model) -> TokenStream {
     let n_tables = Literal::usize_unsuffixed(table_idents.len());
     let binary_doc = format!(" The binary version the tables were generated for: {}.", model.binary_version);
     let floor_doc = format!(" The lowest emulation and min-compatibility version of the window: {}.", model.floor());
+
+    let apis = model.apis.as_ref().map(apis).unwrap_or_default();
 
     quote! {
         #[doc = #binary_doc]
@@ -96,6 +98,80 @@ fn tokens(model: &Model) -> TokenStream {
                 .rev()
                 .find(|t| t.emulation == emulation && t.min_compatibility <= min_compatibility)
                 .copied()
+        }
+
+        #apis
+    }
+}
+
+/// The API part: served group-versions per emulation version and storage
+/// versions per (emulation, min-compatibility).
+fn apis(apis: &ApiModel) -> TokenStream {
+    let served = apis.served.iter().map(|(emulation, gvs)| {
+        let emulation = version(*emulation);
+        let gvs = gvs.iter().map(ToString::to_string);
+        quote!(ServedVersions { emulation: #emulation, group_versions: &[#(#gvs),*] })
+    });
+    let n_served = Literal::usize_unsuffixed(apis.served.len());
+    let storage = apis.storage.iter().map(|t| {
+        let emulation = version(t.emulation);
+        let min_compatibility = version(t.min_compatibility);
+        let resources = t.resources.iter().map(|r| {
+            let (group, resource, kind, hash) = (&r.group, &r.resource, &r.kind, &r.hash);
+            let storage_version = r.encoding_version();
+            quote!(StorageVersion { group: #group, resource: #resource, kind: #kind, storage_version: #storage_version, hash: #hash })
+        });
+        quote!(StorageTable { emulation: #emulation, min_compatibility: #min_compatibility, resources: &[#(#resources),*] })
+    });
+    let n_storage = Literal::usize_unsuffixed(apis.storage.len());
+    quote! {
+        /// The group-versions an API server serves at one emulation version,
+        /// with the default `--runtime-config`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct ServedVersions {
+            /// The emulation version.
+            pub emulation: ::kompat::Version,
+            /// `GROUP/VERSION` (`v1` for the core group), sorted.
+            pub group_versions: &'static [&'static str],
+        }
+
+        /// Served group-versions, one entry per emulation version, oldest first.
+        pub static SERVED: [ServedVersions; #n_served] = [#(#served),*];
+
+        /// Where one resource is stored.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct StorageVersion {
+            /// The API group (`""` for core).
+            pub group: &'static str,
+            /// The resource.
+            pub resource: &'static str,
+            /// The kind stored.
+            pub kind: &'static str,
+            /// `GROUP/VERSION` of the storage version (`v1` for core).
+            pub storage_version: &'static str,
+            /// The storage-version hash discovery shows.
+            pub hash: &'static str,
+        }
+
+        /// Every resource's storage version at one (emulation, min-compatibility).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct StorageTable {
+            /// The emulation version.
+            pub emulation: ::kompat::Version,
+            /// The min-compatibility version.
+            pub min_compatibility: ::kompat::Version,
+            /// Sorted by group, then resource.
+            pub resources: &'static [StorageVersion],
+        }
+
+        /// Storage tables for every (emulation, min-compatibility) pair of the
+        /// window, by emulation then min-compatibility version.
+        pub static STORAGE: [StorageTable; #n_storage] = [#(#storage),*];
+
+        /// The storage table at (`emulation`, `min_compatibility`); `None`
+        /// outside the window.
+        pub fn storage(emulation: ::kompat::Version, min_compatibility: ::kompat::Version) -> Option<&'static StorageTable> {
+            STORAGE.iter().find(|t| t.emulation == emulation && t.min_compatibility == min_compatibility)
         }
     }
 }
