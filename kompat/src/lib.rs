@@ -8,7 +8,7 @@
 //! in different namespaces (like serde's `Serialize`): `use kompat::FeatureGates;`
 //! imports both.
 #![cfg_attr(feature = "derive", doc = "")]
-#![cfg_attr(feature = "derive", doc = include_str!("../../macros/README.md"))]
+#![cfg_attr(feature = "derive", doc = include_str!("../../README.md"))]
 
 pub use kompat_core::*;
 
