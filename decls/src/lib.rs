@@ -6,6 +6,7 @@
 //! values. No file access, no panics on any input; every error carries the
 //! span of the text it is about when there is one.
 
+pub mod api_toml;
 mod features_toml;
 mod features_yaml;
 mod render;

@@ -1,0 +1,299 @@
+//! kompat TOML API declarations: `[[api]]` entries, `[groups."G"] priority`
+//! and `[storage_overrides]`, parsed into a `kompat_core::api::ApiConfig` with
+//! byte spans per entry and per field. Other top-level keys (`feature`, …)
+//! belong to other parsers and are ignored here.
+//!
+//! The schema is the contract's:
+//!
+//! ```toml
+//! [[api]]
+//! group = "batch"              # "" is the core group
+//! version = "v1beta1"
+//! kind = "CronJob"
+//! resource = "cronjobs"
+//! introduced = "1.8"           # required (checked by ApiSet::build)
+//! deprecated = "1.21"          # optional
+//! removed = "1.25"             # optional
+//! replacement = "batch/v1/CronJob"
+//! enabled_by_default = false   # optional
+//!
+//! [groups."batch"]
+//! priority = ["v1", "v1beta1"]
+//!
+//! [storage_overrides]
+//! "batch/cronjobs" = "v1"
+//! ```
+
+use std::collections::BTreeMap;
+
+use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
+use kompat_core::Version;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::span::{did_you_mean, ParseError, Span};
+
+/// The keys of an `[[api]]` entry, in schema order.
+pub const API_KEYS: [&str; 9] = [
+    "group",
+    "version",
+    "kind",
+    "resource",
+    "introduced",
+    "deprecated",
+    "removed",
+    "replacement",
+    "enabled_by_default",
+];
+
+/// Where each part of an `[[api]]` entry is written (value spans).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ApiSpans {
+    pub entry: Span,
+    pub group: Option<Span>,
+    pub version: Option<Span>,
+    pub kind: Option<Span>,
+    pub resource: Option<Span>,
+    pub introduced: Option<Span>,
+    pub deprecated: Option<Span>,
+    pub removed: Option<Span>,
+    pub replacement: Option<Span>,
+    pub enabled_by_default: Option<Span>,
+}
+
+/// The API declarations of one file, with their spans.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ApiFile {
+    pub config: ApiConfig,
+    /// Parallel to `config.apis`.
+    pub spans: Vec<ApiSpans>,
+    /// Group → span of its `priority` array.
+    pub priority_spans: BTreeMap<String, Span>,
+    /// Group → span of each `priority` entry.
+    pub priority_entry_spans: BTreeMap<String, Vec<Span>>,
+    /// Override key → span of the key.
+    pub override_spans: BTreeMap<String, Span>,
+}
+
+impl ApiFile {
+    /// True if the file declares no API, priority or override.
+    pub fn is_empty(&self) -> bool {
+        self.config == ApiConfig::default()
+    }
+
+    /// The most precise span for a problem reported by `ApiSet::build`,
+    /// falling back to the entry (or the priority array).
+    pub fn span_of(&self, problem: &ApiProblem) -> Option<Span> {
+        match &problem.field {
+            ApiField::Priority { group, entry } => {
+                let precise = entry.and_then(|i| self.priority_entry_spans.get(group)?.get(i).copied());
+                precise.or_else(|| self.priority_spans.get(group).copied())
+            }
+            ApiField::StorageOverride { key } => self.override_spans.get(key).copied(),
+            field => {
+                let spans = self.spans.get(problem.index?)?;
+                let precise = match field {
+                    ApiField::Group => spans.group,
+                    ApiField::Version => spans.version,
+                    ApiField::Kind => spans.kind,
+                    ApiField::Resource => spans.resource,
+                    ApiField::Introduced => spans.introduced,
+                    ApiField::Deprecated => spans.deprecated,
+                    ApiField::Removed => spans.removed,
+                    ApiField::Replacement => spans.replacement,
+                    ApiField::EnabledByDefault => spans.enabled_by_default,
+                    _ => None,
+                };
+                Some(precise.unwrap_or(spans.entry))
+            }
+        }
+    }
+
+    /// Validates and completes the declarations (`ApiSet::build`), with each
+    /// problem located in this file.
+    pub fn build(&self) -> Result<ApiSet, Vec<ParseError>> {
+        ApiSet::build(&self.config).map_err(|problems| {
+            problems.iter().map(|p| ParseError { span: self.span_of(p), message: p.message.clone() }).collect()
+        })
+    }
+}
+
+/// Parses the API declarations of a kompat TOML file. Every problem found is
+/// reported, each with the span it is about.
+pub fn parse_api_toml(text: &str) -> Result<ApiFile, Vec<ParseError>> {
+    let root = DeTable::parse(text).map_err(|err| vec![crate::features_toml::toml_error(&err)])?;
+    let root = root.get_ref();
+    let mut errors = Vec::new();
+    let mut file = ApiFile::default();
+    if let Some(api) = root.get("api") {
+        parse_apis(api, &mut file, &mut errors);
+    }
+    if let Some(groups) = root.get("groups") {
+        parse_groups(groups, &mut file, &mut errors);
+    }
+    if let Some(overrides) = root.get("storage_overrides") {
+        parse_overrides(overrides, &mut file, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(file)
+    } else {
+        Err(errors)
+    }
+}
+
+fn span(value: &Spanned<DeValue<'_>>) -> Span {
+    value.span().into()
+}
+
+fn type_error(key: &str, expected: &str, value: &Spanned<DeValue<'_>>) -> ParseError {
+    ParseError::at(span(value), format!("`{key}` must be {expected}, not {}", value.get_ref().type_str()))
+}
+
+fn parse_apis(api: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
+    let Some(entries) = api.get_ref().as_array() else {
+        errors.push(ParseError::at(span(api), "`api` must be an array of tables (`[[api]]`)"));
+        return;
+    };
+    for entry in entries.iter() {
+        let Some(table) = entry.get_ref().as_table() else {
+            errors.push(type_error("api", "a table", entry));
+            continue;
+        };
+        if let Some((decl, spans)) = parse_api(table, span(entry), errors) {
+            file.config.apis.push(decl);
+            file.spans.push(spans);
+        }
+    }
+}
+
+/// One `[[api]]` entry; `None` if it has an error (reported).
+fn parse_api(table: &DeTable<'_>, entry: Span, errors: &mut Vec<ParseError>) -> Option<(ApiDecl, ApiSpans)> {
+    let before = errors.len();
+    let mut decl = ApiDecl::default();
+    // The entry spans from its `[[api]]` header to its last value.
+    let entry = table.iter().fold(entry, |acc, (k, v)| acc.cover(k.span().into()).cover(span(v)));
+    let mut spans = ApiSpans { entry, ..ApiSpans::default() };
+    for (key, value) in table.iter() {
+        let name: &str = key.get_ref();
+        let value_span = Some(span(value));
+        let string = |errors: &mut Vec<ParseError>| match value.get_ref().as_str() {
+            Some(s) => Some(s.to_owned()),
+            None => {
+                errors.push(type_error(name, "a string", value));
+                None
+            }
+        };
+        let version = |errors: &mut Vec<ParseError>| {
+            let text = string(errors)?;
+            match Version::parse(&text) {
+                Ok(v) => Some(v),
+                Err(err) => {
+                    errors.push(ParseError::at(span(value), err.to_string()));
+                    None
+                }
+            }
+        };
+        match name {
+            "group" => (decl.group, spans.group) = (string(errors).unwrap_or_default(), value_span),
+            "version" => (decl.version, spans.version) = (string(errors).unwrap_or_default(), value_span),
+            "kind" => (decl.kind, spans.kind) = (string(errors).unwrap_or_default(), value_span),
+            "resource" => (decl.resource, spans.resource) = (string(errors).unwrap_or_default(), value_span),
+            "introduced" => (decl.introduced, spans.introduced) = (version(errors), value_span),
+            "deprecated" => (decl.deprecated, spans.deprecated) = (version(errors), value_span),
+            "removed" => (decl.removed, spans.removed) = (version(errors), value_span),
+            "replacement" => (decl.replacement, spans.replacement) = (string(errors), value_span),
+            "enabled_by_default" => {
+                spans.enabled_by_default = value_span;
+                match value.get_ref().as_bool() {
+                    Some(b) => decl.enabled_by_default = Some(b),
+                    None => errors.push(type_error(name, "a boolean", value)),
+                }
+            }
+            _ => errors.push(unknown_key(name, key.span().into(), "[[api]]", &API_KEYS)),
+        }
+    }
+    for (key, present) in [
+        ("group", spans.group.is_some()),
+        ("version", spans.version.is_some()),
+        ("kind", spans.kind.is_some()),
+        ("resource", spans.resource.is_some()),
+    ] {
+        if !present {
+            errors.push(ParseError::at(entry, format!("missing key `{key}` in [[api]]")));
+        }
+    }
+    (errors.len() == before).then_some((decl, spans))
+}
+
+fn unknown_key(name: &str, at: Span, table: &str, known: &[&str]) -> ParseError {
+    let expected: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    let mut message = format!("unknown key `{name}` in {table}, expected one of {}", expected.join(", "));
+    if known.len() == 1 {
+        message = format!("unknown key `{name}` in {table}, expected {}", expected[0]);
+    }
+    if let Some(hint) = did_you_mean(name, known) {
+        message.push_str(&format!(" (did you mean `{hint}`?)"));
+    }
+    ParseError::at(at, message)
+}
+
+fn parse_groups(groups: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
+    let Some(groups_table) = groups.get_ref().as_table() else {
+        errors.push(type_error("groups", "a table", groups));
+        return;
+    };
+    for (group, value) in groups_table.iter() {
+        let group: &str = group.get_ref();
+        let header = format!("[groups.{}]", kompat_core::gofmt::go_quote(group));
+        let Some(table) = value.get_ref().as_table() else {
+            errors.push(type_error(&format!("groups.{}", kompat_core::gofmt::go_quote(group)), "a table", value));
+            continue;
+        };
+        for (key, value) in table.iter() {
+            let name: &str = key.get_ref();
+            if name != "priority" {
+                errors.push(unknown_key(name, key.span().into(), &header, &["priority"]));
+                continue;
+            }
+            let Some(array) = value.get_ref().as_array() else {
+                errors.push(type_error("priority", "an array of strings", value));
+                continue;
+            };
+            let mut versions = Vec::new();
+            let mut entry_spans = Vec::new();
+            for item in array.iter() {
+                match item.get_ref().as_str() {
+                    Some(v) => {
+                        versions.push(v.to_owned());
+                        entry_spans.push(span(item));
+                    }
+                    None => errors.push(type_error("priority", "an array of strings", item)),
+                }
+            }
+            file.config.priorities.insert(group.to_owned(), versions);
+            file.priority_spans.insert(group.to_owned(), span(value));
+            file.priority_entry_spans.insert(group.to_owned(), entry_spans);
+        }
+    }
+}
+
+fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
+    let Some(table) = overrides.get_ref().as_table() else {
+        errors.push(type_error("storage_overrides", "a table", overrides));
+        return;
+    };
+    for (key, value) in table.iter() {
+        let name: &str = key.get_ref();
+        match value.get_ref().as_str() {
+            Some(version) => {
+                file.config.storage_overrides.insert(name.to_owned(), version.to_owned());
+                file.override_spans.insert(name.to_owned(), key.span().into());
+            }
+            None => errors.push(type_error(
+                &format!("storage_overrides.{}", kompat_core::gofmt::go_quote(name)),
+                "a string (the pinned version)",
+                value,
+            )),
+        }
+    }
+}
