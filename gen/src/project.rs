@@ -4,9 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use kompat_core::FeatureDecl;
 use kompat_project::config::OutputKind;
-use kompat_project::{Config, Error, Failure};
+use kompat_project::{Config, Decls, Error, Failure};
 
 use crate::files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 use crate::model::Model;
@@ -23,14 +22,16 @@ pub fn render(kind: OutputKind, model: &Model, provenance: &Provenance) -> Resul
 }
 
 /// Renders every output `config` lists, each at its configured path or, with
-/// `out_dir`, at that path below `out_dir`. `features` must have passed
-/// [`kompat_project::Decls::validate_strict`] for errors to be located.
+/// `out_dir`, at that path below `out_dir`. The features of `decls` must have
+/// passed [`kompat_project::Decls::validate_strict`] for errors to be located;
+/// API declarations, when there are any, are validated here.
 pub fn render_outputs(
     config: &Config,
-    features: &[FeatureDecl],
+    decls: &Decls,
     provenance: &Provenance,
     out_dir: Option<&Path>,
 ) -> Result<Vec<GeneratedFile>, Error> {
+    let features = &decls.features;
     let located = |span: std::ops::Range<usize>, message: String| Error {
         failures: vec![Failure { message, location: Some(config.source.locate(span.start, span.end)) }],
     };
@@ -43,9 +44,14 @@ pub fn render_outputs(
     let Some(binary) = config.binary_version else {
         return Err(located(gen.span.clone(), "`kompat gen` needs `binary_version` in the configuration".to_owned()));
     };
-    let model = Model::new(features, binary, config.window).map_err(|messages| Error {
+    let unlocated = |messages: Vec<String>| Error {
         failures: messages.into_iter().map(|message| Failure { message, location: None }).collect(),
-    })?;
+    };
+    let mut model = Model::new(features, binary, config.window).map_err(unlocated)?;
+    if decls.has_apis() {
+        decls.api_set()?;
+        model = model.with_apis(&decls.api_config()).map_err(unlocated)?;
+    }
     let mut files = Vec::new();
     for output in &gen.outputs {
         let contents =
@@ -140,7 +146,7 @@ impl Builder {
             }
         };
         let out_dir = self.out_dir.clone().or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
-        render_outputs(&config, &decls.features, &provenance, out_dir.as_deref())
+        render_outputs(&config, &decls, &provenance, out_dir.as_deref())
     }
 
     /// Writes every output whose contents changed; all or nothing.

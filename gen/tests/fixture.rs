@@ -17,8 +17,7 @@ fn rendered() -> (Config, kompat_project::Decls, Vec<GeneratedFile>) {
     let config = Config::load(&config_path()).unwrap_or_else(|err| panic!("{err}"));
     let decls = kompat_project::load(&config.decls).unwrap_or_else(|err| panic!("{err}"));
     decls.validate_strict().unwrap_or_else(|err| panic!("{err}"));
-    let files =
-        render_outputs(&config, &decls.features, &cli_provenance(&config), None).unwrap_or_else(|err| panic!("{err}"));
+    let files = render_outputs(&config, &decls, &cli_provenance(&config), None).unwrap_or_else(|err| panic!("{err}"));
     (config, decls, files)
 }
 

@@ -19,6 +19,53 @@ pub enum Command {
     Export(ExportArgs),
     /// Write the outputs configured in kompat.toml ([[gen.output]]).
     Gen(GenArgs),
+    /// The group-versions and resources served at an emulation version.
+    Apis(ApisArgs),
+    /// The storage version (and its discovery hash) of every resource.
+    Storage(StorageArgs),
+    /// The storage-version hash of GROUP/VERSION/KIND (core group: /v1/Pod).
+    Hash(HashArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ApisArgs {
+    #[command(flatten)]
+    pub decls: DeclArgs,
+    #[command(flatten)]
+    pub versions: VersionArgs,
+    /// kube-apiserver's --runtime-config (`api/beta=true,batch/v1beta1=false`); repeatable.
+    #[arg(long, value_name = "K=V,...")]
+    pub runtime_config: Vec<String>,
+    /// Serve future, higher-priority versions of beta+ APIs enabled at the emulation version.
+    #[arg(long)]
+    pub emulation_forward_compatible: bool,
+    /// Allow --runtime-config to enable APIs introduced after the emulation version.
+    #[arg(long)]
+    pub runtime_config_emulation_forward_compatible: bool,
+    #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
+    pub format: ApiFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct StorageArgs {
+    #[command(flatten)]
+    pub decls: DeclArgs,
+    #[command(flatten)]
+    pub versions: VersionArgs,
+    #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
+    pub format: ApiFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ApiFormat {
+    Json,
+    Table,
+}
+
+#[derive(Debug, Args)]
+pub struct HashArgs {
+    /// GROUP/VERSION/KIND of the storage version, e.g. `apps/v1/Deployment` or `/v1/Pod`.
+    pub gvk: String,
 }
 
 /// Where declarations come from.

@@ -10,7 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use kompat_core::api::{ApiConfig, ApiField, ApiProblem, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
+use kompat_decls::api_toml::{parse_api_toml, ApiFile};
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
 
 use crate::error::{io_reason, Error, Failure, Location, Result};
@@ -70,6 +72,8 @@ pub struct Decls {
     origins: Vec<(usize, usize)>,
     /// The parsed feature file of each source (spans), by source index.
     feature_files: Vec<Option<FeatureFile>>,
+    /// API declarations: the source they came from and the parsed file.
+    api_files: Vec<(usize, ApiFile)>,
 }
 
 impl Decls {
@@ -99,10 +103,124 @@ impl Decls {
         }
     }
 
+    /// Every API declaration of every input, merged in input order.
+    pub fn api_config(&self) -> ApiConfig {
+        let mut merged = ApiConfig::default();
+        for (_, file) in &self.api_files {
+            merged.apis.extend(file.config.apis.iter().cloned());
+            for (group, priority) in &file.config.priorities {
+                merged.priorities.entry(group.clone()).or_insert_with(|| priority.clone());
+            }
+            for (key, version) in &file.config.storage_overrides {
+                merged.storage_overrides.entry(key.clone()).or_insert_with(|| version.clone());
+            }
+        }
+        merged
+    }
+
+    /// True when some input declares APIs.
+    pub fn has_apis(&self) -> bool {
+        self.api_files.iter().any(|(_, f)| !f.is_empty())
+    }
+
+    /// Builds the API set of all inputs; every problem is located in the file
+    /// that declares the offending entry. A group priority or storage override
+    /// given in two files is an error.
+    pub fn api_set(&self) -> Result<ApiSet> {
+        let mut failures = Vec::new();
+        let mut seen_priority: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut seen_override: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (source, file) in &self.api_files {
+            for group in file.config.priorities.keys() {
+                if let Some(first) = seen_priority.insert(group, *source) {
+                    failures.push(self.api_failure(
+                        *source,
+                        file,
+                        &ApiProblem {
+                            index: None,
+                            field: ApiField::Priority { group: group.clone(), entry: None },
+                            message: format!(
+                                "group `{group}` has a version priority in {} already",
+                                self.sources[first].path.display()
+                            ),
+                        },
+                    ));
+                }
+            }
+            for key in file.config.storage_overrides.keys() {
+                if let Some(first) = seen_override.insert(key, *source) {
+                    failures.push(self.api_failure(
+                        *source,
+                        file,
+                        &ApiProblem {
+                            index: None,
+                            field: ApiField::StorageOverride { key: key.clone() },
+                            message: format!(
+                                "`{key}` has a storage override in {} already",
+                                self.sources[first].path.display()
+                            ),
+                        },
+                    ));
+                }
+            }
+        }
+        if !failures.is_empty() {
+            return Err(Error { failures });
+        }
+        ApiSet::build(&self.api_config())
+            .map_err(|problems| Error { failures: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
+    }
+
+    /// Maps a problem of the merged API set to the file and span it is about.
+    fn locate_api_problem(&self, problem: &ApiProblem) -> Failure {
+        let mut offset = 0;
+        for (source, file) in &self.api_files {
+            let count = file.config.apis.len();
+            match problem.index {
+                Some(index) if index < offset + count => {
+                    let local = ApiProblem { index: Some(index - offset), ..problem.clone() };
+                    return self.api_failure(*source, file, &local);
+                }
+                Some(_) => offset += count,
+                None => {
+                    if file.span_of(problem).is_some() {
+                        return self.api_failure(*source, file, problem);
+                    }
+                }
+            }
+        }
+        Failure { message: problem.message.clone(), location: None }
+    }
+
+    fn api_failure(&self, source: usize, file: &ApiFile, problem: &ApiProblem) -> Failure {
+        let location = match file.span_of(problem) {
+            Some(span) => self.sources[source].locate(span.start, span.end),
+            None => self.sources[source].whole(),
+        };
+        Failure { message: problem.message.clone(), location: Some(location) }
+    }
+
     fn add_source(&mut self, source: SourceFile) -> Result<()> {
+        let idx = self.sources.len();
         let parsed = match source.path.extension().and_then(|e| e.to_str()) {
             Some("yaml" | "yml") => kompat_decls::parse_k8s_yaml(&source.text),
-            Some("toml") => kompat_decls::parse_toml(&source.text).map(|file| file.features),
+            Some("toml") => {
+                let features = kompat_decls::parse_toml(&source.text).map(|file| file.features);
+                match (features, parse_api_toml(&source.text)) {
+                    (Ok(features), Ok(apis)) => {
+                        if !apis.is_empty() {
+                            self.api_files.push((idx, apis));
+                        }
+                        Ok(features)
+                    }
+                    (Err(mut a), Err(b)) => {
+                        let extra: Vec<ParseError> = b.into_iter().filter(|e| !a_contains(&a, e)).collect();
+                        a.extend(extra);
+                        Err(a)
+                    }
+                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                }
+            }
             _ => {
                 return Err(Error::in_file(
                     &source.path,
@@ -119,7 +237,6 @@ impl Decls {
                 return Err(Error { failures: errors.into_iter().map(|e| source.parse_failure(e)).collect() })
             }
         };
-        let idx = self.sources.len();
         for (local, feature) in file.features.iter().enumerate() {
             self.features.push(feature.clone());
             self.origins.push((idx, local));
@@ -128,6 +245,11 @@ impl Decls {
         self.sources.push(source);
         Ok(())
     }
+}
+
+/// Both parsers see a malformed TOML file; report its syntax error once.
+fn a_contains(errors: &[ParseError], e: &ParseError) -> bool {
+    errors.iter().any(|x| x.span == e.span && x.message == e.message)
 }
 
 /// Loads every input; all files are read and parsed, and every failure of

@@ -59,9 +59,14 @@ fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name
         return Err(Error::msg("no versions declared: nothing to export"));
     };
     let window = config.map_or(WindowPolicy::DEFAULT, |c| c.window);
-    let model = kompat_gen::Model::new(features, binary, window).map_err(|messages| Error {
+    let unlocated = |messages: Vec<String>| Error {
         failures: messages.into_iter().map(|m| Failure { message: m, location: None }).collect(),
-    })?;
+    };
+    let mut model = kompat_gen::Model::new(features, binary, window).map_err(unlocated)?;
+    if project.decls.has_apis() {
+        project.decls.api_set()?;
+        model = model.with_apis(&project.decls.api_config()).map_err(unlocated)?;
+    }
     let provenance = kompat_gen::Provenance { command: format!("`kompat export --format {name}`") };
     kompat_gen::render(kind, &model, &provenance).map_err(Error::msg)
 }

@@ -16,7 +16,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let decls = kompat_project::load(&config.decls)?;
     decls.validate_strict()?;
     let provenance = kompat_gen::cli_provenance(&config);
-    let files = kompat_gen::render_outputs(&config, &decls.features, &provenance, None)?;
+    let files = kompat_gen::render_outputs(&config, &decls, &provenance, None)?;
 
     if !args.check {
         let report = kompat_gen::write_files(&files).map_err(kompat_gen::file_error)?;

@@ -1,5 +1,6 @@
 //! One module per subcommand; `run` dispatches.
 
+mod api;
 mod export;
 mod features;
 mod gen;
@@ -7,16 +8,19 @@ mod gen;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kompat_core::Version;
-use kompat_project::{Config, Decls, Error, Result};
+use kompat_core::{Version, WindowPolicy};
+use kompat_project::{Config, Decls, Error, Failure, Result};
 
-use crate::cli::{Cli, Command, DeclArgs};
+use crate::cli::{Cli, Command, DeclArgs, VersionArgs};
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Features(args) => features::run(args),
         Command::Export(args) => export::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Apis(args) => api::run_apis(args),
+        Command::Storage(args) => api::run_storage(args),
+        Command::Hash(args) => api::run_hash(args),
     }
 }
 
@@ -63,4 +67,66 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
         serde_json::to_string_pretty(value).map_err(|err| Error::msg(format!("cannot render JSON: {err}")))?;
     text.push('\n');
     Ok(text)
+}
+
+/// Left-aligned columns separated by two spaces, no trailing blanks.
+pub fn render_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cols: Vec<&str>| {
+        let padded: Vec<String> = cols.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        out.push_str(padded.join("  ").trim_end());
+        out.push('\n');
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+    out
+}
+
+/// The versions a command works at.
+pub struct Versions {
+    pub binary: Option<Version>,
+    pub emulation: Version,
+    pub min_compatibility: Version,
+}
+
+/// Emulation and min-compatibility versions from the flags. With a binary
+/// version (flag, or kompat.toml) the window is enforced with Kubernetes'
+/// messages and emulation defaults to the binary version; without one the
+/// emulation version is required and min-compatibility defaults to it - 1.
+pub fn resolve_versions(config: Option<&Config>, args: &VersionArgs) -> Result<Versions> {
+    let parse = |flag, value: &Option<String>| value.as_deref().map(|v| flag_version(flag, v)).transpose();
+    let emulation = parse("emulation-version", &args.emulation_version)?;
+    let min_compat = parse("min-compatibility-version", &args.min_compatibility_version)?;
+    let binary = parse("binary-version", &args.binary_version)?.or(config.and_then(|c| c.binary_version));
+    let window = config.map_or(WindowPolicy::DEFAULT, |c| c.window);
+    match binary {
+        Some(binary) => {
+            let effective = window.resolve(binary, emulation, min_compat).map_err(|errors| Error {
+                failures: errors.into_iter().map(|message| Failure { message, location: None }).collect(),
+            })?;
+            Ok(Versions {
+                binary: Some(binary),
+                emulation: effective.emulation,
+                min_compatibility: effective.min_compatibility,
+            })
+        }
+        None => {
+            let emulation = emulation.ok_or_else(|| {
+                Error::msg("missing --emulation-version (or a binary version from --binary-version or kompat.toml)")
+            })?;
+            Ok(Versions {
+                binary: None,
+                emulation,
+                min_compatibility: min_compat.unwrap_or_else(|| emulation.subtract_minor(1)),
+            })
+        }
+    }
 }

@@ -1,0 +1,139 @@
+//! `kompat apis`, `kompat storage` and `kompat hash`: what a Kubernetes-style
+//! API server serves at an emulation version, where it stores each resource,
+//! and the storage-version hash discovery shows.
+
+use std::process::ExitCode;
+
+use kompat_core::api::{
+    served_apis, storage_version_hash, storage_versions, GroupVersionKind, RuntimeConfig, ServeOptions,
+};
+use kompat_project::{Error, Failure, Result};
+use serde::Serialize;
+
+use super::{load_project, print_stdout, render_table, resolve_versions, to_json};
+use crate::cli::{ApiFormat, ApisArgs, HashArgs, StorageArgs};
+
+#[derive(Serialize)]
+struct ServedRow<'a> {
+    group: &'a str,
+    version: &'a str,
+    resource: &'a str,
+}
+
+#[derive(Serialize)]
+struct StorageRow<'a> {
+    group: &'a str,
+    resource: &'a str,
+    kind: &'a str,
+    storage_version: String,
+    hash: &'a str,
+}
+
+pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
+    let project = load_project(&args.decls)?;
+    let set = project.decls.api_set()?;
+    if args.versions.min_compatibility_version.is_some() {
+        return Err(Error::msg(
+            "--min-compatibility-version does not change which APIs are served; use `kompat storage`",
+        ));
+    }
+    let versions = resolve_versions(project.config.as_ref(), &args.versions)?;
+    let mut runtime_config = RuntimeConfig::new();
+    for value in &args.runtime_config {
+        runtime_config.set(value);
+    }
+    let opts = ServeOptions {
+        binary: versions.binary,
+        emulation: versions.emulation,
+        runtime_config,
+        emulation_forward_compatible: args.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible: args.runtime_config_emulation_forward_compatible,
+    };
+    let served =
+        served_apis(&set, &opts).map_err(|err| Error { failures: err.messages.into_iter().map(failure).collect() })?;
+    for warning in &served.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let rows: Vec<ServedRow<'_>> = served
+        .resources
+        .iter()
+        .map(|gvr| ServedRow { group: &gvr.group, version: &gvr.version, resource: &gvr.resource })
+        .collect();
+    let text = match args.format {
+        ApiFormat::Json => to_json(&rows)?,
+        ApiFormat::Table => {
+            let cells: Vec<Vec<String>> =
+                rows.iter().map(|r| vec![group_name(r.group), r.version.to_owned(), r.resource.to_owned()]).collect();
+            render_table(&["GROUP", "VERSION", "RESOURCE"], &cells)
+        }
+    };
+    print_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_storage(args: StorageArgs) -> Result<ExitCode> {
+    let project = load_project(&args.decls)?;
+    let set = project.decls.api_set()?;
+    let versions = resolve_versions(project.config.as_ref(), &args.versions)?;
+    let storage = storage_versions(&set, versions.emulation, versions.min_compatibility, versions.binary);
+    let text = match args.format {
+        ApiFormat::Json => {
+            let rows: Vec<StorageRow<'_>> = storage
+                .iter()
+                .map(|s| StorageRow {
+                    group: &s.group,
+                    resource: &s.resource,
+                    kind: &s.kind,
+                    storage_version: s.encoding_version(),
+                    hash: &s.hash,
+                })
+                .collect();
+            to_json(&rows)?
+        }
+        ApiFormat::Table => {
+            let cells: Vec<Vec<String>> = storage
+                .iter()
+                .map(|s| {
+                    vec![
+                        group_name(&s.group),
+                        s.resource.clone(),
+                        s.kind.clone(),
+                        s.encoding_version(),
+                        s.hash.clone(),
+                        s.source.as_str().to_owned(),
+                        s.decodable_versions.join(","),
+                    ]
+                })
+                .collect();
+            render_table(&["GROUP", "RESOURCE", "KIND", "STORAGE VERSION", "HASH", "CHOSEN BY", "DECODABLE"], &cells)
+        }
+    };
+    print_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_hash(args: HashArgs) -> Result<ExitCode> {
+    let gvk = GroupVersionKind::split(&args.gvk)
+        .filter(|g| !g.version.is_empty() && !g.kind.is_empty())
+        .ok_or_else(|| {
+            Error::msg(format!(
+                "invalid GROUP/VERSION/KIND {:?}: expected three parts like `apps/v1/Deployment`, or `/v1/Pod` for the core group",
+                args.gvk
+            ))
+        })?;
+    print_stdout(&format!("{}\n", storage_version_hash(&gvk.group, &gvk.version, &gvk.kind)))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn failure(message: String) -> Failure {
+    Failure { message, location: None }
+}
+
+/// The core group shows as `""` in tables.
+fn group_name(group: &str) -> String {
+    if group.is_empty() {
+        "\"\"".to_owned()
+    } else {
+        group.to_owned()
+    }
+}

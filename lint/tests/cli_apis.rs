@@ -1,0 +1,274 @@
+//! `kompat apis`, `kompat storage` and `kompat hash` end to end: the
+//! contract's JSON shapes, Kubernetes' error texts and exit codes.
+
+use std::path::Path;
+use std::process::Command;
+
+fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kompat"))
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("run kompat");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const APIS: &str = r#"
+[[api]]
+group = ""
+version = "v1"
+kind = "Pod"
+resource = "pods"
+introduced = "1.0"
+
+[[api]]
+group = "batch"
+version = "v1beta1"
+kind = "CronJob"
+resource = "cronjobs"
+introduced = "1.8"
+deprecated = "1.21"
+removed = "1.25"
+replacement = "batch/v1/CronJob"
+enabled_by_default = true
+
+[[api]]
+group = "batch"
+version = "v1"
+kind = "CronJob"
+resource = "cronjobs"
+introduced = "1.21"
+
+[[api]]
+group = "widgets.example.io"
+version = "v1beta1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.32"
+"#;
+
+/// Runs kompat with `apis.toml` = [`APIS`] and compares the exit code and
+/// stdout (on success) or stderr (on failure).
+#[track_caller]
+fn check(args: &[&str], code: i32, expected: &str) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("apis.toml"), APIS).expect("write");
+    let (got_code, stdout, stderr) = kompat_in(dir.path(), args);
+    assert_eq!(got_code, code, "args {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    let got = if code == 0 { stdout } else { stderr };
+    assert_eq!(got.trim_end(), expected.trim(), "args {args:?}");
+}
+
+fn served(json: &str) -> Vec<String> {
+    let rows: serde_json::Value = serde_json::from_str(json).expect("json");
+    rows.as_array()
+        .expect("array")
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{}/{}",
+                r["group"].as_str().unwrap(),
+                r["version"].as_str().unwrap(),
+                r["resource"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+fn apis_at(extra: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("apis.toml"), APIS).unwrap();
+    let mut args = vec!["apis", "--decls", "apis.toml", "--format", "json"];
+    args.extend(extra);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &args);
+    assert_eq!(code, 0, "{stderr}");
+    served(&stdout)
+}
+
+#[test]
+fn apis_json_shape_and_order() {
+    check(
+        &["apis", "--decls", "apis.toml", "--emulation-version", "1.24", "--format", "json"],
+        0,
+        r#"
+[
+  {
+    "group": "",
+    "version": "v1",
+    "resource": "pods"
+  },
+  {
+    "group": "batch",
+    "version": "v1",
+    "resource": "cronjobs"
+  },
+  {
+    "group": "batch",
+    "version": "v1beta1",
+    "resource": "cronjobs"
+  }
+]"#,
+    );
+}
+
+#[test]
+fn serving_rules() {
+    // Removed at 1.25: served through 1.24, gone at 1.25.
+    assert!(apis_at(&["--emulation-version", "1.24"]).contains(&"batch/v1beta1/cronjobs".to_owned()));
+    assert!(!apis_at(&["--emulation-version", "1.25"]).contains(&"batch/v1beta1/cronjobs".to_owned()));
+    // A beta is off unless enabled; GA is on once introduced.
+    assert_eq!(apis_at(&["--emulation-version", "1.31"]), ["/v1/pods", "batch/v1/cronjobs"]);
+    assert_eq!(
+        apis_at(&["--emulation-version", "1.31", "--runtime-config", "api/beta=true"]),
+        ["/v1/pods", "batch/v1/cronjobs", "widgets.example.io/v1beta1/widgets"]
+    );
+    assert_eq!(
+        apis_at(&["--emulation-version", "1.33", "--runtime-config", "widgets.example.io/v1=false"]),
+        ["/v1/pods", "batch/v1/cronjobs"]
+    );
+    // Forward compatibility: v1 (introduced 1.32) served while emulating 1.31.
+    assert_eq!(
+        apis_at(&[
+            "--binary-version",
+            "1.33",
+            "--emulation-version",
+            "1.31",
+            "--runtime-config",
+            "widgets.example.io/v1beta1=true",
+            "--emulation-forward-compatible"
+        ]),
+        ["/v1/pods", "batch/v1/cronjobs", "widgets.example.io/v1/widgets", "widgets.example.io/v1beta1/widgets"]
+    );
+}
+
+#[test]
+fn serving_errors_use_kubernetes_texts() {
+    let base = ["apis", "--decls", "apis.toml", "--format", "json"];
+    let run = |extra: &[&str], expected: &str| {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        check(&args, 2, expected);
+    };
+    run(
+        &["--binary-version", "1.33", "--emulation-version", "1.31", "--runtime-config", "widgets.example.io/v1=true"],
+        "error: cannot enable version widgets.example.io/v1 in runtime-config because all the resources have been introduced after the current version 1.31. Consider setting --runtime-config-emulation-forward-compatible=true",
+    );
+    run(
+        &["--binary-version", "1.33", "--emulation-version", "1.33", "--emulation-forward-compatible"],
+        "error: ServerRunOptions.EmulationForwardCompatible cannot be set to true if the emulation version is the same as the binary version",
+    );
+    run(
+        &["--emulation-version", "1.31", "--runtime-config", "batch/v2=true"],
+        "error: group version batch/v2 that has not been registered",
+    );
+    run(&["--emulation-version", "1.31", "--runtime-config", "api/beta=maybe"], "error: invalid value api/beta=maybe");
+    run(
+        &["--binary-version", "1.35", "--emulation-version", "1.31"],
+        "error: emulation version 1.31 is not between [1.32, 1.35.0]\nerror: minCompatibilityVersion version 1.32 is not between [1.32, 1.31]",
+    );
+}
+
+#[test]
+fn storage_json_shape() {
+    // At 1.32 with min-compat 1.31, v1 (introduced 1.32) is not rollback safe:
+    // the beta keeps the data.
+    check(
+        &["storage", "--decls", "apis.toml", "--emulation-version", "1.32", "--format", "json"],
+        0,
+        r#"
+[
+  {
+    "group": "",
+    "resource": "pods",
+    "kind": "Pod",
+    "storage_version": "v1",
+    "hash": "xPOwRZ+Yhw8="
+  },
+  {
+    "group": "batch",
+    "resource": "cronjobs",
+    "kind": "CronJob",
+    "storage_version": "batch/v1",
+    "hash": "sd5LIXh4Fjs="
+  },
+  {
+    "group": "widgets.example.io",
+    "resource": "widgets",
+    "kind": "Widget",
+    "storage_version": "widgets.example.io/v1beta1",
+    "hash": "78QS1GbL95o="
+  }
+]"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("apis.toml"), APIS).unwrap();
+    let (code, stdout, stderr) = kompat_in(
+        dir.path(),
+        &[
+            "storage",
+            "--decls",
+            "apis.toml",
+            "--emulation-version",
+            "1.32",
+            "--min-compatibility-version",
+            "1.32",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"storage_version\": \"widgets.example.io/v1\""), "{stdout}");
+}
+
+#[test]
+fn hash_vectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("/v1/Pod", "xPOwRZ+Yhw8="),
+        ("/v1/ConfigMap", "qFsyl6wFWjQ="),
+        ("/v1/Event", "r2yiGXH7wu8="),
+        ("apps/v1/Deployment", "8aSe+NMegvE="),
+        ("batch/v1/CronJob", "sd5LIXh4Fjs="),
+        ("autoscaling/v2/HorizontalPodAutoscaler", "qwQve8ut294="),
+        ("certificates.k8s.io/v1/CertificateSigningRequest", "95fRKMXA+00="),
+        ("flowcontrol.apiserver.k8s.io/v1/FlowSchema", "GJVAJZSZBIw="),
+        ("networking.k8s.io/v1beta1/IPAddress", "O4H8VxQhW5Y="),
+        ("admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy", "6OxvlMmQ6is="),
+    ];
+    for (gvk, hash) in cases {
+        let (code, stdout, stderr) = kompat_in(dir.path(), &["hash", gvk]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(stdout, format!("{hash}\n"), "{gvk}");
+    }
+    for bad in ["v1/Pod", "a/b/c/d", "apps//Deployment", "apps/v1/"] {
+        let (code, stdout, stderr) = kompat_in(dir.path(), &["hash", bad]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{bad}");
+        assert!(stderr.starts_with("error: invalid GROUP/VERSION/KIND"), "{stderr}");
+    }
+}
+
+#[test]
+fn api_declaration_errors_are_located() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("apis.toml"),
+        "[[api]]\ngroup = \"batch\"\nversion = \"v1beta1\"\nkind = \"CronJob\"\nresource = \"cronjobs\"\nintroduced = \"1.8\"\nreplacement = \"Batch/v1/CronJob\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = kompat_in(dir.path(), &["storage", "--decls", "apis.toml", "--emulation-version", "1.10"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: replacement group must be all lower-case, got \"Batch\""), "{stderr}");
+    assert!(stderr.contains("apis.toml:7:"), "{stderr}");
+}
