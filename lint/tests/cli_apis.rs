@@ -1,22 +1,9 @@
 //! `kompat apis`, `kompat storage` and `kompat hash` end to end: the
 //! contract's JSON shapes, Kubernetes' error texts and exit codes.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kompat"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("run kompat");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::kompat_in;
 
 const APIS: &str = r#"
 [[api]]

@@ -1,26 +1,14 @@
 //! `kompat features` and `kompat export` end to end: outputs, exit codes and
 //! error messages, on the demo fixture and small inputs written here.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::kompat_in;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-/// Runs kompat in `dir` and returns (exit code, stdout, stderr).
-fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kompat"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("run kompat");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Writes `files` into a fresh directory, runs kompat there, and checks the

@@ -2,25 +2,12 @@
 //! text, errors that leave every file untouched, and `kompat export --format
 //! markdown|rust` printing what `gen` writes.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-/// Runs kompat in `dir` and returns (exit code, stdout, stderr).
-fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kompat"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("OUT_DIR")
-        .args(args)
-        .output()
-        .expect("run kompat");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::kompat_in;
 
 const FEATURES: &str = r#"
 [[feature]]
