@@ -1,0 +1,114 @@
+//! kompat's CRD versioning checks: `apiextensions.k8s.io/v1`
+//! CustomResourceDefinitions read from YAML with byte spans, checked on their
+//! own ([`check_crd`]) and as an upgrade from an old manifest to a new one
+//! ([`check_upgrade`]), against the conversions their authors declare in a
+//! small TOML file ([`parse_conversions`]), and turned into a step-by-step
+//! storage-migration plan for removing a version ([`migration_plan`]).
+//!
+//! The rules follow the API server (message texts included where it has one),
+//! crdify's and crd-schema-checker's schema comparisons (failing closed on any
+//! schema change not understood), and the Gateway API versioning guidance:
+//! no conversion webhooks, `x-kubernetes-preserve-unknown-fields` so data
+//! survives every served version, and a declared (within the experimental
+//! channel: bidirectional) conversion for every semantic breaking change.
+//!
+//! **Architecture Invariant:** every function takes text or values and returns
+//! values. No file access, no panics on any input, no output formats: the
+//! findings are plain values that the `kompat` binary adapts to its
+//! diagnostics. Findings of [`check_upgrade`] point into the *new* manifest.
+
+mod checks;
+mod conversions;
+mod model;
+mod plan;
+mod rules;
+mod schema;
+mod upgrade;
+mod version;
+pub mod yaml;
+
+pub use checks::{check_conversions, check_crd};
+pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
+pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
+pub use plan::{migration_plan, MigrationPlan, PlanStep, StepState};
+pub use rules::rules;
+pub use upgrade::check_upgrade;
+pub use version::compare_versions;
+
+/// A byte range in a manifest (or conversions) text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// How serious a finding is by default; the linter's configuration may change
+/// the level per code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// One problem found in a CRD or in an upgrade of one.
+///
+/// `message` starts lower-case and has no trailing period. `subject` names
+/// what the finding is about, stable across runs (a baseline key together with
+/// `code`): `<plural>.<group>` for the whole CRD, `<plural>.<group>/<version>`
+/// for a version, `<plural>.<group>/<version>#<field path>` for a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub span: Option<Span>,
+    pub subject: Option<String>,
+    pub notes: Vec<String>,
+}
+
+/// The documentation of one finding code, in clippy's template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleDoc {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+    /// Markdown: `### What it does`, `### Why is this bad?`, `### Example`,
+    /// `### Use instead`.
+    pub doc: &'static str,
+}
+
+/// A problem in a manifest or conversions text that stops it from being read.
+/// Messages start lower-case and have no trailing period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub span: Option<Span>,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn at(span: Span, message: impl Into<String>) -> ParseError {
+        ParseError { span: Some(span), message: message.into() }
+    }
+}

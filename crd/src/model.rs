@@ -1,0 +1,399 @@
+//! The CRD model: the parts of a `CustomResourceDefinition` the checks read,
+//! each with its span, and [`parse_manifests`], which finds the CRDs in a
+//! multi-document YAML stream.
+
+use std::collections::BTreeMap;
+
+use crate::yaml::{self, Node};
+use crate::{ParseError, Span};
+
+/// The `apiVersion` of the CRDs kompat checks.
+pub const V1: &str = "apiextensions.k8s.io/v1";
+/// The `apiVersion` removed in Kubernetes 1.22.
+pub const V1BETA1: &str = "apiextensions.k8s.io/v1beta1";
+
+/// A value with the span of the text it was read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+}
+
+/// One CustomResourceDefinition document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Crd {
+    /// `apiVersion`: [`V1`], or [`V1BETA1`] (only reported as removed).
+    pub api_version: Spanned<String>,
+    /// `metadata.name` (empty when absent).
+    pub name: Spanned<String>,
+    /// `metadata.annotations` with string values.
+    pub annotations: BTreeMap<String, Spanned<String>>,
+    pub group: Spanned<String>,
+    pub kind: Spanned<String>,
+    pub plural: Spanned<String>,
+    pub singular: Option<Spanned<String>>,
+    pub list_kind: Option<Spanned<String>>,
+    /// `Namespaced` or `Cluster`.
+    pub scope: Spanned<String>,
+    pub versions: Vec<CrdVersion>,
+    /// The span of the `spec.versions` sequence.
+    pub versions_span: Span,
+    /// `spec.conversion.strategy`, when written.
+    pub conversion_strategy: Option<Spanned<String>>,
+    /// `spec.preserveUnknownFields`, when written.
+    pub preserve_unknown_fields: Option<Spanned<bool>>,
+    /// `status.storedVersions`, when the manifest has a status (an object
+    /// read back from a cluster).
+    pub stored_versions: Option<Spanned<Vec<Spanned<String>>>>,
+    /// The whole document.
+    pub span: Span,
+}
+
+/// One entry of `spec.versions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrdVersion {
+    pub name: Spanned<String>,
+    pub served: Spanned<bool>,
+    pub storage: Spanned<bool>,
+    pub deprecated: Option<Spanned<bool>>,
+    pub deprecation_warning: Option<Spanned<String>>,
+    /// `schema.openAPIV3Schema`.
+    pub schema: Option<Node>,
+    /// The whole entry, for the comparison of the parts not modelled here.
+    pub raw: Node,
+}
+
+impl CrdVersion {
+    pub fn span(&self) -> Span {
+        self.raw.span()
+    }
+
+    pub fn is_deprecated(&self) -> bool {
+        self.deprecated.as_ref().is_some_and(|d| d.value)
+    }
+}
+
+impl Crd {
+    /// `<plural>.<group>`: the name the API server requires for the CRD.
+    pub fn id(&self) -> String {
+        format!("{}.{}", self.plural.value, self.group.value)
+    }
+
+    /// `<plural>.<group>/<version>`.
+    pub fn subject(&self, version: &str) -> String {
+        format!("{}/{version}", self.id())
+    }
+
+    pub fn is_v1(&self) -> bool {
+        self.api_version.value == V1
+    }
+
+    pub fn version(&self, name: &str) -> Option<&CrdVersion> {
+        self.versions.iter().find(|v| v.name.value == name)
+    }
+
+    /// The versions marked `storage: true`.
+    pub fn storage_versions(&self) -> impl Iterator<Item = &CrdVersion> {
+        self.versions.iter().filter(|v| v.storage.value)
+    }
+
+    /// The storage version, when exactly one is marked.
+    pub fn storage_version(&self) -> Option<&CrdVersion> {
+        let mut storage = self.storage_versions();
+        match (storage.next(), storage.next()) {
+            (Some(v), None) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn served_versions(&self) -> impl Iterator<Item = &CrdVersion> {
+        self.versions.iter().filter(|v| v.served.value)
+    }
+
+    /// `status.storedVersions`, or what the API server would have recorded
+    /// for this manifest (its storage version) when it has no status.
+    pub fn stored_or_storage(&self) -> (Vec<String>, bool) {
+        match &self.stored_versions {
+            Some(stored) => (stored.value.iter().map(|v| v.value.clone()).collect(), true),
+            None => (self.storage_versions().map(|v| v.name.value.clone()).take(1).collect(), false),
+        }
+    }
+
+    /// The release channel from the Gateway API annotation, if any.
+    pub fn channel_annotation(&self) -> Option<&str> {
+        self.annotations.get("gateway.networking.k8s.io/channel").map(|c| c.value.as_str())
+    }
+}
+
+/// Finds the CustomResourceDefinitions in a multi-document YAML stream, in
+/// order. Other documents (and empty ones) are skipped; `kind: List`
+/// documents are searched. `apiextensions.k8s.io/v1beta1` CRDs are returned
+/// for [`crate::check_crd`] to report. Every structural problem of every CRD
+/// is reported, each with its span.
+pub fn parse_manifests(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
+    let docs = yaml::parse_documents(text).map_err(|e| vec![e])?;
+    let mut crds = Vec::new();
+    let mut errors = Vec::new();
+    let mut pending: Vec<&Node> = docs.iter().rev().collect();
+    while let Some(doc) = pending.pop() {
+        if doc.is_null() {
+            continue;
+        }
+        if doc.as_map().is_none() {
+            errors.push(ParseError::at(doc.span(), format!("a manifest must be a mapping, not {}", doc.describe())));
+            continue;
+        }
+        let kind = doc.get("kind").and_then(Node::as_str);
+        if kind == Some("List") {
+            if let Some(items) = doc.get("items").and_then(Node::as_seq) {
+                pending.extend(items.iter().rev());
+            }
+            continue;
+        }
+        if kind != Some("CustomResourceDefinition") {
+            continue;
+        }
+        let Some((api_node, api_version)) = doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
+            continue;
+        };
+        if !api_version.starts_with("apiextensions.k8s.io/") {
+            continue;
+        }
+        if api_version != V1 && api_version != V1BETA1 {
+            errors.push(ParseError::at(
+                api_node.span(),
+                format!("unknown CustomResourceDefinition apiVersion `{api_version}`, expected `{V1}`"),
+            ));
+            continue;
+        }
+        let mut reader = Reader { errors: Vec::new() };
+        let crd = reader.crd(doc, Spanned::new(api_version.to_owned(), api_node.span()));
+        if reader.errors.is_empty() {
+            crds.extend(crd);
+        } else {
+            errors.append(&mut reader.errors);
+        }
+    }
+    if errors.is_empty() {
+        Ok(crds)
+    } else {
+        Err(errors)
+    }
+}
+
+struct Reader {
+    errors: Vec<ParseError>,
+}
+
+impl Reader {
+    fn error(&mut self, span: Span, message: String) {
+        self.errors.push(ParseError::at(span, message));
+    }
+
+    /// A mapping at `path`; absent is `None`, anything else an error.
+    fn map<'a>(&mut self, parent: &'a Node, key: &str, path: &str) -> Option<&'a Node> {
+        let node = parent.get(key)?;
+        if node.as_map().is_some() {
+            Some(node)
+        } else if node.is_null() {
+            None
+        } else {
+            self.error(node.span(), format!("`{path}` must be a mapping, not {}", node.describe()));
+            None
+        }
+    }
+
+    fn opt_string(&mut self, parent: &Node, key: &str, path: &str) -> Option<Spanned<String>> {
+        let node = parent.get(key)?;
+        match node.as_str() {
+            Some(s) => Some(Spanned::new(s.to_owned(), node.span())),
+            None if node.is_null() => None,
+            None => {
+                self.error(node.span(), format!("`{path}` must be a string, not {}", node.describe()));
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, parent: &Node, key: &str, path: &str) -> Spanned<String> {
+        match self.opt_string(parent, key, path) {
+            Some(s) => s,
+            None => {
+                if parent.get(key).is_none_or(Node::is_null) {
+                    self.error(parent.span(), format!("`{path}` is required"));
+                }
+                Spanned::new(String::new(), parent.span())
+            }
+        }
+    }
+
+    fn opt_bool(&mut self, parent: &Node, key: &str, path: &str) -> Option<Spanned<bool>> {
+        let node = parent.get(key)?;
+        match node.as_bool() {
+            Some(b) => Some(Spanned::new(b, node.span())),
+            None if node.is_null() => None,
+            None => {
+                self.error(node.span(), format!("`{path}` must be a boolean, not {}", node.describe()));
+                None
+            }
+        }
+    }
+
+    fn crd(&mut self, doc: &Node, api_version: Spanned<String>) -> Option<Crd> {
+        let v1 = api_version.value == V1;
+        let empty = Node::Map(Vec::new(), doc.span());
+        let metadata = self.map(doc, "metadata", "metadata").unwrap_or(&empty);
+        let name =
+            self.opt_string(metadata, "name", "metadata.name").unwrap_or(Spanned::new(String::new(), doc.span()));
+        let mut annotations = BTreeMap::new();
+        if let Some(entries) = self.map(metadata, "annotations", "metadata.annotations").and_then(Node::as_map) {
+            for (k, v) in entries {
+                if let Some(value) = v.as_str() {
+                    annotations.insert(k.value.clone(), Spanned::new(value.to_owned(), v.span()));
+                }
+            }
+        }
+        let Some(spec) = self.map(doc, "spec", "spec") else {
+            self.error(doc.span(), "`spec` is required".to_owned());
+            return None;
+        };
+        let group = self.string(spec, "group", "spec.group");
+        let names = match self.map(spec, "names", "spec.names") {
+            Some(names) => names,
+            None => {
+                self.error(spec.span(), "`spec.names` is required".to_owned());
+                &empty
+            }
+        };
+        let kind = self.string(names, "kind", "spec.names.kind");
+        let plural = self.string(names, "plural", "spec.names.plural");
+        let singular = self.opt_string(names, "singular", "spec.names.singular");
+        let list_kind = self.opt_string(names, "listKind", "spec.names.listKind");
+        let scope = self.string(spec, "scope", "spec.scope");
+        if !scope.value.is_empty() && scope.value != "Namespaced" && scope.value != "Cluster" {
+            self.error(scope.span, format!("`spec.scope` must be `Namespaced` or `Cluster`, not `{}`", scope.value));
+        }
+
+        let mut versions = Vec::new();
+        let mut versions_span = spec.span();
+        match spec.get("versions") {
+            Some(Node::Seq(items, span)) => {
+                versions_span = *span;
+                for (i, item) in items.iter().enumerate() {
+                    versions.extend(self.version(item, i, v1, spec));
+                }
+                if items.is_empty() && v1 {
+                    self.error(*span, "`spec.versions` must have at least one version".to_owned());
+                }
+            }
+            Some(node) if !node.is_null() => {
+                self.error(node.span(), format!("`spec.versions` must be a sequence, not {}", node.describe()));
+            }
+            _ if v1 => self.error(spec.span(), "`spec.versions` is required".to_owned()),
+            _ => {
+                // apiextensions.k8s.io/v1beta1: a single `spec.version`.
+                if let Some(name) = self.opt_string(spec, "version", "spec.version") {
+                    let schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned();
+                    let t = Spanned::new(true, name.span);
+                    versions.push(CrdVersion {
+                        name,
+                        served: t.clone(),
+                        storage: t,
+                        deprecated: None,
+                        deprecation_warning: None,
+                        schema,
+                        raw: spec.clone(),
+                    });
+                }
+            }
+        }
+
+        let conversion = self.map(spec, "conversion", "spec.conversion");
+        let conversion_strategy = conversion.and_then(|c| self.opt_string(c, "strategy", "spec.conversion.strategy"));
+        let preserve_unknown_fields = self.opt_bool(spec, "preserveUnknownFields", "spec.preserveUnknownFields");
+
+        let mut stored_versions = None;
+        if let Some(status) = self.map(doc, "status", "status") {
+            match status.get("storedVersions") {
+                Some(Node::Seq(items, span)) => {
+                    let mut list = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        match item.as_str() {
+                            Some(s) => list.push(Spanned::new(s.to_owned(), item.span())),
+                            None => self.error(
+                                item.span(),
+                                format!("`status.storedVersions[{i}]` must be a string, not {}", item.describe()),
+                            ),
+                        }
+                    }
+                    stored_versions = Some(Spanned::new(list, *span));
+                }
+                Some(node) if !node.is_null() => self
+                    .error(node.span(), format!("`status.storedVersions` must be a sequence, not {}", node.describe())),
+                _ => {}
+            }
+        }
+
+        Some(Crd {
+            api_version,
+            name,
+            annotations,
+            group,
+            kind,
+            plural,
+            singular,
+            list_kind,
+            scope,
+            versions,
+            versions_span,
+            conversion_strategy,
+            preserve_unknown_fields,
+            stored_versions,
+            span: doc.span(),
+        })
+    }
+
+    fn version(&mut self, item: &Node, i: usize, v1: bool, spec: &Node) -> Option<CrdVersion> {
+        let path = |key: &str| format!("spec.versions[{i}].{key}");
+        if item.as_map().is_none() {
+            self.error(item.span(), format!("`spec.versions[{i}]` must be a mapping, not {}", item.describe()));
+            return None;
+        }
+        let name = self.string(item, "name", &path("name"));
+        let mut flag = |key: &str| match self.opt_bool(item, key, &path(key)) {
+            Some(b) => b,
+            None => {
+                if item.get(key).is_none_or(Node::is_null) && v1 {
+                    self.error(item.span(), format!("`{}` is required", path(key)));
+                }
+                Spanned::new(false, item.span())
+            }
+        };
+        let served = flag("served");
+        let storage = flag("storage");
+        let deprecated = self.opt_bool(item, "deprecated", &path("deprecated"));
+        let deprecation_warning = self.opt_string(item, "deprecationWarning", &path("deprecationWarning"));
+        let schema = match self.map(item, "schema", &path("schema")) {
+            Some(schema) => match schema.get("openAPIV3Schema") {
+                Some(node) if node.as_map().is_some() => Some(node.clone()),
+                Some(node) if !node.is_null() => {
+                    let message =
+                        format!("`{}` must be a mapping, not {}", path("schema.openAPIV3Schema"), node.describe());
+                    self.error(node.span(), message);
+                    None
+                }
+                _ => None,
+            },
+            // v1beta1 CRDs may have a CRD-wide schema.
+            None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned(),
+            None => None,
+        };
+        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: item.clone() })
+    }
+}

@@ -1,0 +1,229 @@
+//! The storage-migration plan for removing versions of a CRD safely: add the
+//! new version, make it the storage version, migrate the stored objects and
+//! prune `status.storedVersions`, stop serving the old versions and then
+//! remove them. A structured value with Markdown and plain-text renderings.
+
+use std::fmt::Write as _;
+
+use crate::model::Crd;
+use crate::version::compare_versions;
+
+/// Whether the old manifest already reflects a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepState {
+    /// The old manifest already satisfies it.
+    Done,
+    ToDo,
+}
+
+/// One step of a [`MigrationPlan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanStep {
+    pub title: String,
+    pub state: StepState,
+    pub actions: Vec<String>,
+    /// A manifest to apply in this step, if any.
+    pub manifest: Option<String>,
+    pub verify: Vec<String>,
+}
+
+/// How to get from the old manifest to the new one without losing objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrationPlan {
+    /// `<plural>.<group>`.
+    pub crd: String,
+    pub group: String,
+    pub kind: String,
+    pub plural: String,
+    /// The versions that stop being served (and are removed), oldest first.
+    pub remove: Vec<String>,
+    /// The storage version of the new manifest.
+    pub target: String,
+    pub steps: Vec<PlanStep>,
+}
+
+fn list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Plans the removal of the versions that `old` serves (or has stored) and
+/// `new` does not serve. Errors if the manifests are for different CRDs, if
+/// `new` does not have exactly one served storage version, or if nothing is
+/// removed.
+pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
+    if old.id() != new.id() {
+        return Err(format!("the old manifest is for `{}` and the new one for `{}`", old.id(), new.id()));
+    }
+    let crd = new.id();
+    let Some(storage) = new.storage_version() else {
+        return Err(format!("the new manifest of `{crd}` must have exactly one version marked as storage version"));
+    };
+    let target = storage.name.value.clone();
+    if !storage.served.value {
+        return Err(format!("the new storage version `{target}` of `{crd}` must be served"));
+    }
+    let (stored, _) = old.stored_or_storage();
+    let mut remove: Vec<String> = old.versions.iter().map(|v| v.name.value.clone()).chain(stored).collect();
+    remove.retain(|v| *v != target && !new.version(v).is_some_and(|nv| nv.served.value));
+    remove.sort_by(|a, b| compare_versions(a, b).then_with(|| a.cmp(b)));
+    remove.dedup();
+    if remove.is_empty() {
+        return Err(format!("nothing to remove: the new manifest still serves every version of `{crd}`"));
+    }
+
+    let (group, plural, kind) = (new.group.value.clone(), new.plural.value.clone(), new.kind.value.clone());
+    let old_names = list(&remove);
+    let it = if remove.len() == 1 { "it" } else { "them" };
+    let state = |done: bool| if done { StepState::Done } else { StepState::ToDo };
+    let old_target = old.version(&target);
+
+    let add = PlanStep {
+        title: format!("Add `{target}` next to {old_names}"),
+        state: state(old_target.is_some_and(|v| v.served.value)),
+        actions: vec![
+            format!("add `{target}` to `spec.versions` with `served: true` and `storage: false`; keep {old_names} served"),
+            format!(
+                "declare the conversions between {old_names} and `{target}` (both directions in the experimental channel) in the conversions file, and keep `x-kubernetes-preserve-unknown-fields` where the schemas differ"
+            ),
+            format!("release controllers that read every served version and canonicalize older objects to `{target}`"),
+        ],
+        manifest: None,
+        verify: vec![
+            "`kompat lint` reports no `undeclared-conversion` or `missing-preserve-unknown-fields` for the CRD".to_owned(),
+            format!(
+                "`kubectl get {plural}.{target}.{group} -A` lists the same objects as `kubectl get {plural}.{}.{group} -A`",
+                remove[0]
+            ),
+        ],
+    };
+
+    let flip = PlanStep {
+        title: format!("Make `{target}` the storage version"),
+        state: state(old.storage_version().is_some_and(|v| v.name.value == target)),
+        actions: vec![format!(
+            "set `storage: true` on `{target}` and `storage: false` on {old_names}; keep every version served"
+        )],
+        manifest: None,
+        verify: vec![
+            format!(
+                "`kubectl get crd {crd} -o jsonpath='{{.status.storedVersions}}'` lists `{target}` (the API server appends it when the CRD is updated)"
+            ),
+            format!(
+                "objects created or updated from now on are persisted as `{target}`; the others are still persisted as {old_names}"
+            ),
+        ],
+    };
+
+    let svm_name = format!("{}-{target}", crd.replace('.', "-"));
+    let mut manifest = String::new();
+    let _ = write!(
+        manifest,
+        "apiVersion: storagemigration.k8s.io/v1beta1\nkind: StorageVersionMigration\nmetadata:\n  name: {svm_name}\nspec:\n  resource:\n    group: {group}\n    resource: {plural}\n"
+    );
+    let pruned_already = old.stored_versions.as_ref().is_some_and(|s| s.value.len() == 1 && s.value[0].value == target);
+    let migrate = PlanStep {
+        title: format!("Migrate the stored objects to `{target}` and prune `status.storedVersions`"),
+        state: state(pruned_already),
+        actions: vec![
+            format!(
+                "apply the StorageVersionMigration below (Kubernetes 1.35 and later, feature gate `StorageVersionMigrator`); on 1.30 to 1.34 use `storagemigration.k8s.io/v1alpha1` with `spec.resource.version: {target}`, or kube-storage-version-migrator, or update every object without changes"
+            ),
+            format!(
+                "when it has succeeded, set `status.storedVersions` to `[{target}]`: `kubectl patch crd {crd} --subresource=status --type=merge -p '{{\"status\":{{\"storedVersions\":[\"{target}\"]}}}}'` (the in-tree migrator does this itself when the CRD did not change during the migration)"
+            ),
+        ],
+        manifest: Some(manifest),
+        verify: vec![
+            format!(
+                "`kubectl get storageversionmigration {svm_name} -o jsonpath='{{.status.conditions[?(@.type==\"Succeeded\")].status}}'` prints `True`"
+            ),
+            format!("`kubectl get crd {crd} -o jsonpath='{{.status.storedVersions}}'` prints `[\"{target}\"]`"),
+            "the CRD was not changed while the migration ran".to_owned(),
+        ],
+    };
+
+    let unserve = PlanStep {
+        title: format!("Stop serving {old_names}, then remove {it}"),
+        state: StepState::ToDo,
+        actions: vec![
+            format!(
+                "mark {old_names} `deprecated: true` with a `deprecationWarning` that names `{target}`, if not done yet, so clients are warned"
+            ),
+            format!("set `served: false` on {old_names} (with `storage: false`) and release"),
+            format!("after at least one release without requests to {it}, remove {old_names} from `spec.versions`"),
+        ],
+        manifest: None,
+        verify: vec![
+            format!(
+                "the API server audit log (or the `apiserver_requested_deprecated_apis` metric) shows no requests to {}",
+                list(&remove.iter().map(|v| format!("{group}/{v}")).collect::<Vec<_>>())
+            ),
+            format!(
+                "the API server accepts the CRD without {old_names}: it rejects the removal while `status.storedVersions` lists {it}"
+            ),
+        ],
+    };
+
+    Ok(MigrationPlan { crd, group, kind, plural, remove, target, steps: vec![add, flip, migrate, unserve] })
+}
+
+impl MigrationPlan {
+    fn heading(&self) -> String {
+        format!("Removing {} from `{}`", list(&self.remove), self.crd)
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "Kind `{}`, group `{}`, resource `{}`; the storage version becomes `{}`.",
+            self.kind, self.group, self.plural, self.target
+        )
+    }
+
+    /// The plan as Markdown.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("# {}\n\n{}\n", self.heading(), self.summary());
+        for (i, step) in self.steps.iter().enumerate() {
+            let done = if step.state == StepState::Done { " (done in the old manifest)" } else { "" };
+            let _ = write!(out, "\n## {}. {}{done}\n\nDo:\n\n", i + 1, step.title);
+            for action in &step.actions {
+                let _ = writeln!(out, "- {action}");
+            }
+            if let Some(manifest) = &step.manifest {
+                let _ = write!(out, "\n```yaml\n{manifest}```\n");
+            }
+            out.push_str("\nVerify:\n\n");
+            for check in &step.verify {
+                let _ = writeln!(out, "- [ ] {check}");
+            }
+        }
+        out
+    }
+
+    /// The plan as plain text, for terminals.
+    pub fn to_text(&self) -> String {
+        let strip = |s: &str| s.replace('`', "");
+        let mut out = format!("{}\n{}\n", strip(&self.heading()), strip(&self.summary()));
+        for (i, step) in self.steps.iter().enumerate() {
+            let done = if step.state == StepState::Done { " [done in the old manifest]" } else { "" };
+            let _ = write!(out, "\nstep {}: {}{done}\n", i + 1, strip(&step.title));
+            for action in &step.actions {
+                let _ = writeln!(out, "  - {}", strip(action));
+            }
+            if let Some(manifest) = &step.manifest {
+                for line in manifest.lines() {
+                    let _ = writeln!(out, "      {line}");
+                }
+            }
+            out.push_str("  verify:\n");
+            for check in &step.verify {
+                let _ = writeln!(out, "  - {}", strip(check));
+            }
+        }
+        out
+    }
+}
