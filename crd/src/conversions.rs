@@ -191,6 +191,7 @@ pub fn parse_conversions(text: &str) -> Result<Conversions, Vec<ParseError>> {
     if p.errors.is_empty() {
         Ok(out)
     } else {
+        p.errors.sort_by_key(|e| e.span);
         Err(p.errors)
     }
 }
@@ -258,6 +259,7 @@ impl TomlReader<'_> {
         if to.is_none() {
             self.error(header, "`to` is required".to_owned());
         }
+        changes.sort_by_key(|c| c.span.start);
         let (from, to) = (from?, to?);
         if from.value == to.value {
             self.error(to.span, format!("a conversion from `{}` to itself", from.value));
@@ -291,20 +293,17 @@ impl TomlReader<'_> {
             }
         }
         let what = kind.key();
-        let mut require = |present: bool, key: &str| {
-            if !present {
+        let mut required = vec!["field"];
+        match kind {
+            ChangeKind::Renamed | ChangeKind::Moved => required.push("to"),
+            ChangeKind::Added => required.push("default"),
+            ChangeKind::Changed => required.push("how"),
+            ChangeKind::Removed => {}
+        }
+        for key in required {
+            if !table.iter().any(|(k, _)| &**k.get_ref() == key) {
                 self.errors.push(ParseError::at(span, format!("`{key}` is required in `{what}`")));
             }
-        };
-        require(field.is_some(), "field");
-        if matches!(kind, ChangeKind::Renamed | ChangeKind::Moved) {
-            require(to.is_some(), "to");
-        }
-        if kind == ChangeKind::Added {
-            require(default.is_some(), "default");
-        }
-        if kind == ChangeKind::Changed {
-            require(note.is_some(), "how");
         }
         if let (Some(f), Some(t)) = (&field, &to) {
             let (fp, tp) = (Path::parse(&f.value).unwrap_or_default(), Path::parse(&t.value).unwrap_or_default());

@@ -30,7 +30,7 @@ pub mod yaml;
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
-pub use plan::{migration_plan, MigrationPlan, PlanStep, StepState};
+pub use plan::{migration_plan, Action, MigrationPlan, PlanStep, StepState};
 pub use rules::rules;
 pub use upgrade::check_upgrade;
 pub use version::compare_versions;

@@ -42,7 +42,7 @@ pub struct Crd {
     /// `Namespaced` or `Cluster`.
     pub scope: Spanned<String>,
     pub versions: Vec<CrdVersion>,
-    /// The span of the `spec.versions` sequence.
+    /// The span of the `versions` key of `spec`.
     pub versions_span: Span,
     /// `spec.conversion.strategy`, when written.
     pub conversion_strategy: Option<Spanned<String>>,
@@ -282,9 +282,11 @@ impl Reader {
 
         let mut versions = Vec::new();
         let mut versions_span = spec.span();
+        if let Some((key, _)) = spec.entry("versions") {
+            versions_span = key.span;
+        }
         match spec.get("versions") {
             Some(Node::Seq(items, span)) => {
-                versions_span = *span;
                 for (i, item) in items.iter().enumerate() {
                     versions.extend(self.version(item, i, v1, spec));
                 }

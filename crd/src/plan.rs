@@ -16,14 +16,25 @@ pub enum StepState {
     ToDo,
 }
 
+/// One thing to do, with the manifest to apply if there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    pub text: String,
+    pub manifest: Option<String>,
+}
+
+impl From<String> for Action {
+    fn from(text: String) -> Action {
+        Action { text, manifest: None }
+    }
+}
+
 /// One step of a [`MigrationPlan`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanStep {
     pub title: String,
     pub state: StepState,
-    pub actions: Vec<String>,
-    /// A manifest to apply in this step, if any.
-    pub manifest: Option<String>,
+    pub actions: Vec<Action>,
     pub verify: Vec<String>,
 }
 
@@ -40,6 +51,10 @@ pub struct MigrationPlan {
     /// The storage version of the new manifest.
     pub target: String,
     pub steps: Vec<PlanStep>,
+}
+
+fn actions(texts: Vec<String>) -> Vec<Action> {
+    texts.into_iter().map(Action::from).collect()
 }
 
 fn list(names: &[String]) -> String {
@@ -85,14 +100,13 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
     let add = PlanStep {
         title: format!("Add `{target}` next to {old_names}"),
         state: state(old_target.is_some_and(|v| v.served.value)),
-        actions: vec![
+        actions: actions(vec![
             format!("add `{target}` to `spec.versions` with `served: true` and `storage: false`; keep {old_names} served"),
             format!(
                 "declare the conversions between {old_names} and `{target}` (both directions in the experimental channel) in the conversions file, and keep `x-kubernetes-preserve-unknown-fields` where the schemas differ"
             ),
             format!("release controllers that read every served version and canonicalize older objects to `{target}`"),
-        ],
-        manifest: None,
+        ]),
         verify: vec![
             "`kompat lint` reports no `undeclared-conversion` or `missing-preserve-unknown-fields` for the CRD".to_owned(),
             format!(
@@ -105,10 +119,9 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
     let flip = PlanStep {
         title: format!("Make `{target}` the storage version"),
         state: state(old.storage_version().is_some_and(|v| v.name.value == target)),
-        actions: vec![format!(
+        actions: actions(vec![format!(
             "set `storage: true` on `{target}` and `storage: false` on {old_names}; keep every version served"
-        )],
-        manifest: None,
+        )]),
         verify: vec![
             format!(
                 "`kubectl get crd {crd} -o jsonpath='{{.status.storedVersions}}'` lists `{target}` (the API server appends it when the CRD is updated)"
@@ -130,14 +143,16 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
         title: format!("Migrate the stored objects to `{target}` and prune `status.storedVersions`"),
         state: state(pruned_already),
         actions: vec![
-            format!(
-                "apply the StorageVersionMigration below (Kubernetes 1.35 and later, feature gate `StorageVersionMigrator`); on 1.30 to 1.34 use `storagemigration.k8s.io/v1alpha1` with `spec.resource.version: {target}`, or kube-storage-version-migrator, or update every object without changes"
+            Action {
+                text: format!(
+                "apply this StorageVersionMigration (Kubernetes 1.35 and later, feature gate `StorageVersionMigrator`); on 1.30 to 1.34 use `storagemigration.k8s.io/v1alpha1` with `spec.resource.version: {target}`, or kube-storage-version-migrator, or update every object without changes"
             ),
-            format!(
+                manifest: Some(manifest),
+            },
+            Action::from(format!(
                 "when it has succeeded, set `status.storedVersions` to `[{target}]`: `kubectl patch crd {crd} --subresource=status --type=merge -p '{{\"status\":{{\"storedVersions\":[\"{target}\"]}}}}'` (the in-tree migrator does this itself when the CRD did not change during the migration)"
-            ),
+            )),
         ],
-        manifest: Some(manifest),
         verify: vec![
             format!(
                 "`kubectl get storageversionmigration {svm_name} -o jsonpath='{{.status.conditions[?(@.type==\"Succeeded\")].status}}'` prints `True`"
@@ -150,14 +165,13 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
     let unserve = PlanStep {
         title: format!("Stop serving {old_names}, then remove {it}"),
         state: StepState::ToDo,
-        actions: vec![
+        actions: actions(vec![
             format!(
                 "mark {old_names} `deprecated: true` with a `deprecationWarning` that names `{target}`, if not done yet, so clients are warned"
             ),
             format!("set `served: false` on {old_names} (with `storage: false`) and release"),
             format!("after at least one release without requests to {it}, remove {old_names} from `spec.versions`"),
-        ],
-        manifest: None,
+        ]),
         verify: vec![
             format!(
                 "the API server audit log (or the `apiserver_requested_deprecated_apis` metric) shows no requests to {}",
@@ -191,10 +205,14 @@ impl MigrationPlan {
             let done = if step.state == StepState::Done { " (done in the old manifest)" } else { "" };
             let _ = write!(out, "\n## {}. {}{done}\n\nDo:\n\n", i + 1, step.title);
             for action in &step.actions {
-                let _ = writeln!(out, "- {action}");
-            }
-            if let Some(manifest) = &step.manifest {
-                let _ = write!(out, "\n```yaml\n{manifest}```\n");
+                let _ = writeln!(out, "- {}", action.text);
+                if let Some(manifest) = &action.manifest {
+                    let _ = write!(out, "\n  ```yaml\n");
+                    for line in manifest.lines() {
+                        let _ = writeln!(out, "  {line}");
+                    }
+                    out.push_str("  ```\n\n");
+                }
             }
             out.push_str("\nVerify:\n\n");
             for check in &step.verify {
@@ -212,10 +230,8 @@ impl MigrationPlan {
             let done = if step.state == StepState::Done { " [done in the old manifest]" } else { "" };
             let _ = write!(out, "\nstep {}: {}{done}\n", i + 1, strip(&step.title));
             for action in &step.actions {
-                let _ = writeln!(out, "  - {}", strip(action));
-            }
-            if let Some(manifest) = &step.manifest {
-                for line in manifest.lines() {
+                let _ = writeln!(out, "  - {}", strip(&action.text));
+                for line in action.manifest.iter().flat_map(|m| m.lines()) {
                     let _ = writeln!(out, "      {line}");
                 }
             }

@@ -247,7 +247,13 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
                 let Some(frame) = stack.pop() else {
                     return Err(ParseError::at(span, "invalid YAML: unbalanced collection"));
                 };
-                let end = frame.items.last().map_or(span.end, |n| n.span().end.max(span.start));
+                // Block collections end with their last item; flow ones with
+                // their closing bracket.
+                let closes = matches!(text.get(span.start..span.end), Some("]" | "}"));
+                let end = match frame.items.last() {
+                    Some(last) if !closes => last.span().end,
+                    _ => span.end,
+                };
                 let whole = Span::new(frame.start, end.max(frame.start));
                 let node = if frame.is_map {
                     let mut entries: Vec<(Scalar, Node)> = Vec::new();
