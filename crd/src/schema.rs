@@ -212,6 +212,11 @@ fn entry_span(node: &Node, key: &str, fallback: Span) -> Span {
     }
 }
 
+/// A string scalar's text as is (patterns), anything else rendered.
+fn raw(node: &Node) -> String {
+    node.as_str().map_or_else(|| node.render(), str::to_owned)
+}
+
 fn render(node: Option<&Node>) -> String {
     node.map_or_else(|| "none".to_owned(), |n| format!("`{}`", n.render()))
 }
@@ -325,14 +330,14 @@ impl Diff<'_> {
                 (Some(o), Some(n)) => self.push(
                     "pattern-changed",
                     path,
-                    format!("pattern of `{path}` changed from `{}` to `{}` in `{v}`", o.render(), n.render()),
+                    format!("pattern of `{path}` changed from `{}` to `{}` in `{v}`", raw(o), raw(n)),
                     span,
                     vec!["values valid under the old pattern may be rejected".to_owned()],
                 ),
                 (None, Some(n)) => self.push(
                     "pattern-changed",
                     path,
-                    format!("pattern `{}` added to `{path}` in `{v}`", n.render()),
+                    format!("pattern `{}` added to `{path}` in `{v}`", raw(n)),
                     span,
                     Vec::new(),
                 ),

@@ -6,6 +6,9 @@ mod common;
 use common::{compact, conversions, crd, expected};
 use kompat_crd::check_crd;
 
+/// `(code, subject, spanned text)` of each expected finding.
+type Expected<'a> = &'a [(&'a str, &'a str, &'a str)];
+
 fn check(fixture: &str, conversions_file: Option<&str>, want: &[(&str, &str, &str)]) {
     let (text, crd) = crd(fixture);
     let conv = conversions_file.map(|p| conversions(p).1);
@@ -150,7 +153,7 @@ fn experimental_channel_from_the_gateway_annotation() {
 #[test]
 fn conversion_mismatch_points_into_the_conversions_file() {
     let (_, gadgets) = crd("single/undeclared-conversion.yaml");
-    let cases: [(&str, &[(&str, &str, &str)]); 3] = [
+    let cases: [(&str, Expected<'_>); 3] = [
         ("single/undeclared-conversion.conversions.toml", &[]),
         (
             "conversions/mismatch.toml",
@@ -170,4 +173,31 @@ fn conversion_mismatch_points_into_the_conversions_file() {
         let got = compact(&text, &kompat_crd::check_conversions(&gadgets, &conv));
         assert_eq!(got, expected(want), "{file}");
     }
+}
+
+/// The full text of every finding of the single-CRD fixtures, notes
+/// included.
+#[test]
+fn messages_snapshot() {
+    let mut out = String::new();
+    let cases = [
+        ("single/storage-version-count.yaml", None),
+        ("single/no-storage-version.yaml", None),
+        ("single/unserved-storage-version.yaml", None),
+        ("single/duplicate-version-name.yaml", None),
+        ("single/conversion-webhook.yaml", None),
+        ("single/preserve-unknown-fields-true.yaml", None),
+        ("single/deprecated-without-warning.yaml", None),
+        ("single/missing-schema.yaml", None),
+        ("single/removed-crd-api-version.yaml", None),
+        ("single/missing-preserve-unknown-fields.yaml", None),
+        ("single/undeclared-conversion.yaml", None),
+        ("kube-rs/widget-merged-preserved.yaml", Some("kube-rs/widget-merged.experimental.toml")),
+    ];
+    for (fixture, conv) in cases {
+        let (text, crd) = crd(fixture);
+        let conv = conv.map(|p| conversions(p).1);
+        out.push_str(&format!("--- {fixture}\n{}", common::render(&text, &check_crd(&crd, conv.as_ref()))));
+    }
+    insta::assert_snapshot!("single_messages", out);
 }

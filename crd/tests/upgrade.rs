@@ -16,6 +16,9 @@ fn check(dir: &str, conversions_file: Option<&str>, want: &[(&str, &str, &str)])
 
 const G: &str = "gadgets.example.io";
 
+/// `(code, subject, spanned text)` with a computed subject.
+type Owned<'a> = (&'a str, String, &'a str);
+
 #[test]
 fn compatible_changes_have_no_findings() {
     check("compatible", None, &[]);
@@ -69,7 +72,7 @@ fn identity_changes() {
 #[test]
 fn schema_changes() {
     let v1 = |path: &str| format!("gadgets.example.io/v1#{path}");
-    let cases: [(&str, Vec<(&str, String, &str)>); 9] = [
+    let cases: [(&str, Vec<Owned<'_>>); 9] = [
         ("field-removed", vec![("field-removed", v1(".spec.tags"), "properties")]),
         ("type-changed", vec![("type-changed", v1(".spec.size"), "type: string")]),
         ("enum-value-removed", vec![("enum-value-removed", v1(".spec.mode"), "enum")]),
@@ -121,4 +124,23 @@ fn an_unchanged_crd_has_no_findings() {
         let (_, crd) = crd(path);
         assert_eq!(check_upgrade(&crd, &crd, None), Vec::new(), "{path}");
     }
+}
+
+/// The full text of every finding of every upgrade fixture, notes included.
+#[test]
+fn messages_snapshot() {
+    let mut dirs: Vec<String> = std::fs::read_dir(common::fixtures().join("upgrade"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|d| d.file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    let mut out = String::new();
+    for dir in dirs {
+        let (_, old) = crd(&format!("upgrade/{dir}/old.yaml"));
+        let (text, new) = crd(&format!("upgrade/{dir}/new.yaml"));
+        out.push_str(&format!("--- {dir}\n{}", common::render(&text, &check_upgrade(&old, &new, None))));
+    }
+    insta::assert_snapshot!("upgrade_messages", out);
 }
