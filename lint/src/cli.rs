@@ -25,6 +25,24 @@ pub enum Command {
     Storage(StorageArgs),
     /// The storage-version hash of GROUP/VERSION/KIND (core group: /v1/Pod).
     Hash(HashArgs),
+    /// How to remove CRD versions safely, from an old and a new manifest.
+    CrdPlan(CrdPlanArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CrdPlanArgs {
+    /// The CRD manifests as deployed now (multi-document YAML).
+    pub old: PathBuf,
+    /// The CRD manifests to move to.
+    pub new: PathBuf,
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PlanFormat {
+    Text,
+    Markdown,
 }
 
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` dispatches.
 
 mod api;
+mod crd_plan;
 mod export;
 mod features;
 mod gen;
@@ -21,6 +22,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Apis(args) => api::run_apis(args),
         Command::Storage(args) => api::run_storage(args),
         Command::Hash(args) => api::run_hash(args),
+        Command::CrdPlan(args) => crd_plan::run(args),
     }
 }
 

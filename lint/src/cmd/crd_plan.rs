@@ -1,0 +1,67 @@
+//! `kompat crd-plan OLD NEW`: the steps that remove CRD versions safely
+//! (add the new version, flip storage to it, migrate objects and prune
+//! `status.storedVersions`, then stop serving and remove the old one).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use kompat_crd::{migration_plan, parse_manifests, Crd};
+use kompat_project::{Error, Failure, Result, SourceFile};
+
+use super::print_stdout;
+use crate::cli::{CrdPlanArgs, PlanFormat};
+
+pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
+    let old = read_crds(&args.old)?;
+    let new = read_crds(&args.new)?;
+    let mut plans = Vec::new();
+    for crd in &new {
+        // Pair by name, then by kind, so that a renamed group or plural still pairs.
+        let Some(before) =
+            old.iter().find(|o| o.id() == crd.id()).or_else(|| old.iter().find(|o| o.kind.value == crd.kind.value))
+        else {
+            continue;
+        };
+        match migration_plan(before, crd) {
+            Ok(plan) => plans.push(plan),
+            Err(message) if message.starts_with("nothing to remove") => (),
+            Err(message) => return Err(Error::in_file(&args.new, message)),
+        }
+    }
+    if plans.is_empty() {
+        return Err(Error::msg(format!(
+            "nothing to remove: every version {} serves is still served by {}",
+            args.old.display(),
+            args.new.display()
+        )));
+    }
+    let text: Vec<String> = plans
+        .iter()
+        .map(|plan| match args.format {
+            PlanFormat::Text => plan.to_text(),
+            PlanFormat::Markdown => plan.to_markdown(),
+        })
+        .collect();
+    print_stdout(&text.join("\n"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_crds(path: &Path) -> Result<Vec<Crd>> {
+    let source = SourceFile::read(path)?;
+    let crds = parse_manifests(&source.text).map_err(|errors| Error {
+        failures: errors
+            .into_iter()
+            .map(|e| Failure {
+                message: e.message,
+                location: Some(match e.span {
+                    Some(span) => source.locate(span.start, span.end),
+                    None => source.whole(),
+                }),
+            })
+            .collect(),
+    })?;
+    if crds.is_empty() {
+        return Err(Error::in_file(path, format!("{} holds no CustomResourceDefinition", path.display())));
+    }
+    Ok(crds)
+}
