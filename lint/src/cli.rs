@@ -27,6 +27,58 @@ pub enum Command {
     Hash(HashArgs),
     /// How to remove CRD versions safely, from an old and a new manifest.
     CrdPlan(CrdPlanArgs),
+    /// Check declarations, APIs and CRD manifests; exit 1 on an error-level finding.
+    Lint(LintArgs),
+    /// Print a lint rule's documentation.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Declaration files or directories, and CRD manifests (default: `decls` in kompat.toml).
+    pub paths: Vec<PathBuf>,
+    /// More declaration inputs; repeatable.
+    #[arg(long = "decls", value_name = "PATH")]
+    pub decls: Vec<PathBuf>,
+    /// The project configuration (default: ./kompat.toml when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The previously released declarations, or the deployed CRD manifest.
+    #[arg(long, value_name = "PATH")]
+    pub baseline: Option<PathBuf>,
+    /// The binary version to check removals and the window against.
+    #[arg(long, value_name = "X.Y")]
+    pub binary_version: Option<String>,
+    /// The version window profile (default: from kompat.toml, else `default`).
+    #[arg(long, value_enum)]
+    pub profile: Option<WindowProfile>,
+    #[arg(long, value_enum, default_value_t = LintFormat::Human)]
+    pub format: LintFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum WindowProfile {
+    /// N-3, floored at 1.31.
+    Kubernetes,
+    /// N-3.
+    Default,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LintFormat {
+    Human,
+    Short,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The rule's code, e.g. `removed-gate`.
+    #[arg(required_unless_present = "list", default_value = "")]
+    pub code: String,
+    /// List every rule.
+    #[arg(long)]
+    pub list: bool,
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@
 
 mod cli;
 mod cmd;
+mod lint;
 mod report;
 
 use std::process::ExitCode;

@@ -168,3 +168,43 @@ fn worked_examples() {
     assert!(spec_at(&dra.specs, v("1.37"), Some(v("1.37"))).default);
     assert!(!spec_at(&dra.specs, v("1.37"), None).default);
 }
+
+/// The real lists pass Kubernetes' own checks, so kompat lint must find no
+/// error in them (warnings, such as gates due for clean-up, are fine).
+#[test]
+fn lint_finds_no_errors_in_real_data() {
+    let sets = [
+        ("kubernetes/versioned_feature_list.yaml", "1.37", "kubernetes"),
+        ("kueue/versioned_feature_list.yaml", "0.20", "default"),
+    ];
+    for (rel, binary, profile) in sets {
+        let Some(path) = shared(rel) else { return };
+        let (code, stdout, stderr) = kompat(&[
+            "lint",
+            path.to_str().unwrap(),
+            "--binary-version",
+            binary,
+            "--profile",
+            profile,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{rel}: {stdout}{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+        assert_eq!(report["summary"]["errors"], 0, "{rel}: {stdout}");
+        // The data is its own baseline: nothing removed, no history rewritten.
+        let (code, stdout, _) = kompat(&[
+            "lint",
+            path.to_str().unwrap(),
+            "--baseline",
+            path.to_str().unwrap(),
+            "--binary-version",
+            binary,
+            "--profile",
+            profile,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{rel}: {stdout}");
+    }
+}

@@ -171,6 +171,13 @@ impl Decls {
             .map_err(|problems| Error { failures: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
     }
 
+    /// Where field `field` of API declaration `index` (its index in
+    /// [`Decls::api_config`]) is written.
+    pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
+        let problem = ApiProblem { index: Some(index), field, message: String::new() };
+        self.locate_api_problem(&problem).location
+    }
+
     /// Maps a problem of the merged API set to the file and span it is about.
     fn locate_api_problem(&self, problem: &ApiProblem) -> Failure {
         let mut offset = 0;

@@ -2,9 +2,11 @@
 
 mod api;
 mod crd_plan;
+mod explain;
 mod export;
 mod features;
 mod gen;
+mod lint;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +25,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Storage(args) => api::run_storage(args),
         Command::Hash(args) => api::run_hash(args),
         Command::CrdPlan(args) => crd_plan::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Explain(args) if args.list => explain::list(),
+        Command::Explain(args) => explain::run(args),
     }
 }
 

@@ -1,0 +1,31 @@
+//! `kompat explain CODE`: a rule's documentation.
+
+use std::process::ExitCode;
+
+use kompat_decls::span::did_you_mean;
+use kompat_project::{Error, Result};
+
+use super::print_stdout;
+use crate::cli::ExplainArgs;
+use crate::lint::rules;
+
+pub fn run(args: ExplainArgs) -> Result<ExitCode> {
+    let all = rules::all();
+    let Some(rule) = all.iter().find(|r| r.code == args.code) else {
+        let codes: Vec<&str> = all.iter().map(|r| r.code).collect();
+        let hint = did_you_mean(&args.code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+        return Err(Error::msg(format!(
+            "unknown lint code `{}`{hint}; `kompat explain --list` lists them all",
+            args.code
+        )));
+    };
+    print_stdout(&format!("# {} ({})\n\n{}\n\n{}", rule.code, rule.severity.as_str(), rule.summary, rule.doc))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn list() -> Result<ExitCode> {
+    let text: String =
+        rules::all().iter().map(|r| format!("{:<40} {:<8} {}\n", r.code, r.severity.as_str(), r.summary)).collect();
+    print_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,153 @@
+//! `kompat lint`: every rule over the declarations, APIs and CRD manifests;
+//! exit 1 when a finding is at error level.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use kompat_core::{validate, WindowPolicy};
+use kompat_crd::{parse_conversions, parse_manifests, Crd};
+use kompat_project::{Config, Decls, Error, Failure, Result, SourceFile};
+
+use super::{flag_version, print_stdout};
+use crate::cli::{LintArgs, LintFormat, WindowProfile};
+use crate::lint::config::LintConfig;
+use crate::lint::rules::crd::CrdInput;
+use crate::lint::{output, rules, Context, Severity};
+
+pub fn run(args: LintArgs) -> Result<ExitCode> {
+    let config = Config::discover(args.config.as_deref())?;
+    // Positional paths and --decls are both inputs; CRD manifests are told
+    // apart by their content.
+    let mut inputs: Vec<PathBuf> = args.paths.iter().chain(&args.decls).cloned().collect();
+    if inputs.is_empty() {
+        inputs = config.as_ref().map(|c| c.decls.clone()).unwrap_or_default();
+    }
+    if inputs.is_empty() {
+        return Err(Error::msg("nothing to lint: pass PATH or --decls PATH, or set `decls` in kompat.toml"));
+    }
+    let (crd_paths, decl_paths): (Vec<PathBuf>, Vec<PathBuf>) = inputs.into_iter().partition(|p| is_crd_manifest(p));
+    let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
+
+    let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
+    let (baseline_decls, baseline_crds) = match &baseline_path {
+        Some(path) if is_crd_manifest(path) => (None, read_crds(path)?),
+        Some(path) => (Some(kompat_project::load(std::slice::from_ref(path))?), Vec::new()),
+        None => (None, Vec::new()),
+    };
+
+    let mut crds = Vec::new();
+    for path in &crd_paths {
+        let source = SourceFile::read(path)?;
+        let parsed = parse_crds(&source)?;
+        crds.push(CrdInput {
+            conversions: conversions_beside(path)?,
+            source,
+            crds: parsed,
+            baseline: baseline_crds.clone(),
+        });
+    }
+
+    let binary = match &args.binary_version {
+        Some(v) => Some(flag_version("binary-version", v)?),
+        None => config.as_ref().and_then(|c| c.binary_version),
+    };
+    let window = match args.profile {
+        Some(WindowProfile::Kubernetes) => WindowPolicy::KUBERNETES,
+        Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
+        None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
+    };
+    let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
+    let validated = validate(&decls.features);
+    let all_rules = rules::all();
+    let lint_config = LintConfig::from_config(config.as_ref(), &all_rules)?;
+    let cx = Context {
+        decls: &decls,
+        validated: &validated,
+        baseline: baseline_decls.as_ref(),
+        binary,
+        window,
+        apis: apis.as_ref(),
+        crds: &crds,
+    };
+    let mut diags = lint_config.apply(crate::lint::run(&cx));
+    crate::lint::sort(&mut diags);
+
+    let text = match args.format {
+        LintFormat::Json => output::json(&diags).0,
+        LintFormat::Short => output::short(&diags),
+        LintFormat::Human => {
+            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            output::human(&diags, color)
+        }
+    };
+    print_stdout(&text)?;
+    let summary = output::summary(&diags);
+    if !matches!(args.format, LintFormat::Json) {
+        eprintln!(
+            "kompat lint: {} error{}, {} warning{}, {} note{}",
+            summary.errors,
+            plural(summary.errors),
+            summary.warnings,
+            plural(summary.warnings),
+            summary.notes,
+            plural(summary.notes)
+        );
+    }
+    Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// A YAML file declaring a CustomResourceDefinition (not a feature list).
+fn is_crd_manifest(path: &Path) -> bool {
+    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    yaml && std::fs::read_to_string(path).is_ok_and(|text| text.contains("CustomResourceDefinition"))
+}
+
+fn read_crds(path: &Path) -> Result<Vec<Crd>> {
+    parse_crds(&SourceFile::read(path)?)
+}
+
+fn parse_crds(source: &SourceFile) -> Result<Vec<Crd>> {
+    parse_manifests(&source.text).map_err(|errors| Error {
+        failures: errors
+            .into_iter()
+            .map(|e| Failure {
+                message: e.message,
+                location: Some(match e.span {
+                    Some(span) => source.locate(span.start, span.end),
+                    None => source.whole(),
+                }),
+            })
+            .collect(),
+    })
+}
+
+/// `<name>.conversions.toml` next to `<name>.yaml`, when it exists.
+fn conversions_beside(manifest: &Path) -> Result<Option<(SourceFile, kompat_crd::Conversions)>> {
+    let path = manifest.with_extension("conversions.toml");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let source = SourceFile::read(&path)?;
+    let conversions = parse_conversions(&source.text).map_err(|errors| Error {
+        failures: errors
+            .into_iter()
+            .map(|e| Failure {
+                message: e.message,
+                location: Some(match e.span {
+                    Some(span) => source.locate(span.start, span.end),
+                    None => source.whole(),
+                }),
+            })
+            .collect(),
+    })?;
+    Ok(Some((source, conversions)))
+}

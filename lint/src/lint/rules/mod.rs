@@ -1,0 +1,62 @@
+//! One module per rule. Every module exposes its rule(s) (code, severity,
+//! doc) and a `check` over the [`Context`](super::Context).
+
+pub mod api_default_lifecycle;
+pub mod api_deprecated_without_replacement;
+pub mod crd;
+pub mod feature_without_specs;
+pub mod locked_gate_cleanup;
+pub mod registration;
+pub mod removed_gate;
+pub mod rewritten_history;
+pub mod storage_not_decodable;
+pub mod storage_version_without_kind;
+pub mod unsafe_ratchet;
+
+use super::{Context, Diagnostic, Rule};
+
+type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
+
+/// Every check, in no particular order (findings are sorted afterwards).
+pub const CHECKS: &[Check] = &[
+    registration::check,
+    feature_without_specs::check,
+    removed_gate::check,
+    rewritten_history::check,
+    locked_gate_cleanup::check,
+    unsafe_ratchet::check,
+    api_deprecated_without_replacement::check,
+    api_default_lifecycle::check,
+    storage_version_without_kind::check,
+    storage_not_decodable::check,
+    crd::check,
+];
+
+/// Every rule kompat lint knows, sorted by code.
+pub fn all() -> Vec<Rule> {
+    let mut rules = registration::rules();
+    rules.extend([
+        feature_without_specs::rule(),
+        removed_gate::rule(),
+        rewritten_history::rule(),
+        locked_gate_cleanup::rule(),
+        unsafe_ratchet::rule(),
+        api_deprecated_without_replacement::rule(),
+        api_default_lifecycle::rule(),
+        storage_version_without_kind::rule(),
+        storage_not_decodable::rule(),
+        super::config::unused_allowance_rule(),
+    ]);
+    rules.extend(crd::rules());
+    rules.sort_by(|a, b| a.code.cmp(b.code));
+    rules
+}
+
+/// Assembles a doc in clippy's template.
+pub fn doc(what: &str, why: &str, example: &str, fix: &str) -> String {
+    format!(
+        "### What it does\n\n{what}\n\n### Why is this bad?\n\n{why}\n\n### Example\n\n```toml\n{}\n```\n\n### Use instead\n\n```toml\n{}\n```\n",
+        example.trim(),
+        fix.trim()
+    )
+}

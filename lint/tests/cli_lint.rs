@@ -1,0 +1,400 @@
+//! `kompat lint` end to end: one case per rule (inputs written here, expected
+//! findings in the short format), the JSON contract, exit codes, levels and
+//! allowances, CRD wiring, and `kompat explain`.
+
+mod common;
+
+use common::{dir_with, kompat_in};
+
+/// Lints `files` with `args` (run in their directory) and compares the exit
+/// code and the short-format findings, one per line.
+#[track_caller]
+fn check(files: &[(&str, &str)], args: &[&str], code: i32, expected: &str) {
+    let dir = dir_with(files);
+    let mut all = vec!["lint", "--format", "short"];
+    all.extend(args);
+    let (got_code, stdout, stderr) = kompat_in(dir.path(), &all);
+    let expected: Vec<&str> = expected.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(got, expected, "args {args:?}\nstderr:\n{stderr}");
+    assert_eq!(got_code, code, "args {args:?}\nstderr:\n{stderr}");
+}
+
+fn feature(name: &str, specs: &str) -> String {
+    format!("[[feature]]\nname = \"{name}\"\nspecs = [\n{specs}\n]\n")
+}
+
+#[test]
+fn clean_declarations_exit_0() {
+    let text = feature("Ok", r#"  { version = "1.36", stage = "Alpha", default = false },"#);
+    check(&[("f.toml", &text)], &["f.toml", "--binary-version", "1.37"], 0, "");
+}
+
+#[test]
+fn registration_rules_point_at_the_value() {
+    let text = feature(
+        "Backwards",
+        "  { version = \"1.31\", stage = \"Beta\", default = false },\n  { version = \"1.30\", stage = \"GA\", default = true },",
+    );
+    check(
+        &[("f.toml", &text)],
+        &["f.toml"],
+        1,
+        "f.toml:5:15: error[decreasing-version]: feature \"Backwards\" lists version transitions in decreasing order (1.30 < 1.31)",
+    );
+    let text = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
+    check(
+        &[("f.toml", &text)],
+        &["f.toml"],
+        1,
+        "f.toml:4:50: error[alpha-enabled-by-default]: alpha feature Eager cannot be enabled by default",
+    );
+}
+
+#[test]
+fn feature_without_specs() {
+    check(
+        &[("f.toml", "[[feature]]\nname = \"Nothing\"\nspecs = []\n")],
+        &["f.toml"],
+        1,
+        "f.toml:2:8: error[feature-without-specs]: feature Nothing has no version specs",
+    );
+}
+
+const BASELINE: &str = r#"
+[[feature]]
+name = "AlphaGone"
+specs = [{ version = "1.30", stage = "Alpha", default = false }]
+
+[[feature]]
+name = "BetaGone"
+specs = [{ version = "1.30", stage = "Beta", default = false }]
+
+[[feature]]
+name = "UnlockedGone"
+specs = [{ version = "1.30", stage = "GA", default = true }]
+
+[[feature]]
+name = "LockedTooRecently"
+specs = [{ version = "1.30", stage = "GA", default = true }, { version = "1.35", stage = "GA", default = true, lockToDefault = true }]
+
+[[feature]]
+name = "LockedLongAgo"
+specs = [{ version = "1.30", stage = "GA", default = true }, { version = "1.33", stage = "GA", default = true, lockToDefault = true }]
+
+[[feature]]
+name = "Kept"
+specs = [{ version = "1.33", stage = "Beta", default = false }, { version = "1.36", stage = "Beta", default = true }]
+"#;
+
+#[test]
+fn removed_gates_follow_kubernetes_removal_rules() {
+    let current = feature(
+        "Kept",
+        "  { version = \"1.33\", stage = \"Beta\", default = false },\n  { version = \"1.36\", stage = \"Beta\", default = true },",
+    );
+    check(
+        &[("old.toml", BASELINE), ("new.toml", &current)],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        1,
+        "
+old.toml:7:8: error[removed-gate]: feature BetaGone cannot be removed while in beta
+old.toml:11:8: error[removed-gate]: feature UnlockedGone cannot be removed because it is in GA or Deprecated state and is not locked to default
+old.toml:15:8: error[removed-gate]: feature LockedTooRecently cannot be removed until version 1.38 (required for emulation support)
+",
+    );
+    // Under the Kubernetes profile, specs locked at or before 1.31 are grandfathered.
+    let old = feature(
+        "OldLock",
+        "  { version = \"1.0\", stage = \"GA\", default = true },\n  { version = \"1.31\", stage = \"GA\", default = true, lockToDefault = true },",
+    );
+    check(
+        &[("old.toml", &old), ("new.toml", "")],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.33", "--profile", "kubernetes"],
+        0,
+        "",
+    );
+    check(
+        &[("old.toml", &old), ("new.toml", "")],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.33"],
+        1,
+        "old.toml:2:8: error[removed-gate]: feature OldLock cannot be removed until version 1.34 (required for emulation support)",
+    );
+}
+
+#[test]
+fn rewritten_history() {
+    let old = feature(
+        "Edited",
+        "  { version = \"1.33\", stage = \"Beta\", default = false },\n  { version = \"1.35\", stage = \"Beta\", default = true },",
+    );
+    let new = feature(
+        "Edited",
+        "  { version = \"1.33\", stage = \"Beta\", default = false },\n  { version = \"1.34\", stage = \"Beta\", default = true },",
+    );
+    check(
+        &[("old.toml", &old), ("new.toml", &new)],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        1,
+        "new.toml:5:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.37), first at 1.35",
+    );
+    // Adding a spec at the binary version is not rewriting history.
+    let grown = new.replace("\n]\n", "\n  { version = \"1.37\", stage = \"GA\", default = true },\n]\n");
+    check(
+        &[("old.toml", &new), ("new.toml", &grown)],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        0,
+        "",
+    );
+}
+
+#[test]
+fn locked_gate_cleanup() {
+    let text = feature(
+        "Ancient",
+        "  { version = \"1.0\", stage = \"GA\", default = true },\n  { version = \"1.32\", stage = \"GA\", default = true, lockToDefault = true },",
+    );
+    check(
+        &[("f.toml", &text)],
+        &["f.toml", "--binary-version", "1.37"],
+        0,
+        "f.toml:5:69: warning[locked-gate-cleanup]: feature Ancient has been locked to default since 1.32 (5 releases) and should be cleaned up",
+    );
+    check(&[("f.toml", &text)], &["f.toml", "--binary-version", "1.36"], 0, "");
+}
+
+#[test]
+fn unsafe_ratchet() {
+    let unsafe_decl = "[[feature]]\nname = \"StatusV2\"\nratchet = { tolerated_since = \"1.36\" }\nspecs = [\n  { version = \"1.36\", stage = \"Beta\", default = true },\n]\n";
+    check(
+        &[("f.toml", unsafe_decl)],
+        &["f.toml", "--binary-version", "1.37"],
+        1,
+        "f.toml:5:49: error[unsafe-ratchet]: feature StatusV2 is enabled by default at emulation version 1.36 with min-compatibility version 1.34, but readers tolerate what it writes only from 1.36",
+    );
+    let safe_decl = "[[feature]]\nname = \"StatusV2\"\nratchet = { tolerated_since = \"1.36\" }\nspecs = [\n  { version = \"1.36\", stage = \"Beta\", default = false },\n  { version = \"1.36\", stage = \"Beta\", default = true, minCompatibilityVersion = \"1.36\" },\n]\n";
+    check(&[("f.toml", safe_decl)], &["f.toml", "--binary-version", "1.37"], 0, "");
+}
+
+const API_BASE: &str = "[[api]]\ngroup = \"widgets.example.io\"\nkind = \"Widget\"\nresource = \"widgets\"\n";
+
+#[test]
+fn api_rules() {
+    let deprecated = format!("{API_BASE}version = \"v1\"\nintroduced = \"1.20\"\ndeprecated = \"1.30\"\n");
+    check(
+        &[("a.toml", &deprecated)],
+        &["a.toml", "--binary-version", "1.37"],
+        0,
+        "a.toml:1:1: warning[api-deprecated-without-replacement]: widgets.example.io/v1/Widget is deprecated since 1.30 but names no replacement",
+    );
+    // v1beta1 is deprecated at 1.37 by default and names no replacement.
+    let beta = format!("{API_BASE}version = \"v1beta1\"\nintroduced = \"1.34\"\nremoved = \"1.40\"\n");
+    check(
+        &[("a.toml", &beta)],
+        &["a.toml", "--binary-version", "1.37"],
+        0,
+        "
+a.toml:1:1: warning[api-deprecated-without-replacement]: widgets.example.io/v1beta1/Widget is deprecated since 1.37 but names no replacement
+a.toml:6:14: note[api-default-lifecycle]: widgets.example.io/v1beta1/Widget relies on the default deprecation in 1.37
+",
+    );
+}
+
+#[test]
+fn storage_not_decodable() {
+    // Storage pinned to v1, introduced in 1.36: a 1.34 peer cannot read it.
+    let apis = "[[api]]\ngroup = \"g.example.io\"\nversion = \"v1beta1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.30\"\ndeprecated = \"1.40\"\nremoved = \"1.45\"\nreplacement = \"g.example.io/v1/Widget\"\n\n[[api]]\ngroup = \"g.example.io\"\nversion = \"v1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.36\"\n\n[storage_overrides]\n\"g.example.io/widgets\" = \"v1\"\n";
+    check(
+        &[("a.toml", apis)],
+        &["a.toml", "--binary-version", "1.37"],
+        1,
+        "a.toml:16:14: error[storage-not-decodable]: at emulation version 1.34 (min-compatibility 1.34) widgets.g.example.io is stored as g.example.io/v1, which a 1.34 binary cannot decode",
+    );
+    // Without the pin, the two-pass choice keeps v1beta1 until min-compatibility reaches 1.36.
+    let unpinned = apis.split("\n[storage_overrides]").next().unwrap_or_default();
+    check(&[("a.toml", unpinned)], &["a.toml", "--binary-version", "1.37"], 0, "");
+}
+
+#[test]
+fn storage_version_without_kind() {
+    // Gadget exists only in v1beta1, introduced at the binary version; the
+    // group's top version v1 has no Gadget.
+    let apis = "[[api]]\ngroup = \"g.example.io\"\nversion = \"v1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.30\"\n\n[[api]]\ngroup = \"g.example.io\"\nversion = \"v1beta1\"\nkind = \"Gadget\"\nresource = \"gadgets\"\nintroduced = \"1.37\"\ndeprecated = \"1.40\"\nremoved = \"1.43\"\n";
+    let dir = dir_with(&[("a.toml", apis)]);
+    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "a.toml", "--binary-version", "1.37", "--format", "short"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("a.toml:13:14: error[storage-version-without-kind]: at emulation version 1.34 (min-compatibility 1.34) gadgets.g.example.io would be stored as g.example.io/v1, which has no kind Gadget"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn json_output_follows_the_contract() {
+    let text = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
+    let dir = dir_with(&[("f.toml", &text)]);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "f.toml", "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        r#"{
+  "diagnostics": [
+    {
+      "code": "alpha-enabled-by-default",
+      "severity": "error",
+      "message": "alpha feature Eager cannot be enabled by default",
+      "file": "f.toml",
+      "line": 4,
+      "column": 50,
+      "subject": "Eager"
+    }
+  ],
+  "summary": {
+    "errors": 1,
+    "warnings": 0,
+    "notes": 0
+  }
+}
+"#
+    );
+}
+
+#[test]
+fn levels_and_allowances() {
+    let text = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
+    let warn = "decls = [\"f.toml\"]\n[lint.levels]\nalpha-enabled-by-default = \"warn\"\n";
+    check(
+        &[("f.toml", &text), ("kompat.toml", warn)],
+        &[],
+        0,
+        "f.toml:4:50: warning[alpha-enabled-by-default]: alpha feature Eager cannot be enabled by default",
+    );
+    let allow = "decls = [\"f.toml\"]\n[[lint.allow]]\ncode = \"alpha-enabled-by-default\"\nsubject = \"Eager\"\nreason = \"grandfathered, like NodeLogQuery\"\n\n[[lint.allow]]\ncode = \"removed-gate\"\nsubject = \"Gone\"\nreason = \"stale\"\n";
+    check(
+        &[("f.toml", &text), ("kompat.toml", allow)],
+        &[],
+        0,
+        "kompat.toml: warning[unused-allowance]: allowance for `removed-gate` on Gone matches no finding",
+    );
+    let no_reason = "decls = [\"f.toml\"]\n[[lint.allow]]\ncode = \"alpha-enabled-by-default\"\nreason = \" \"\n";
+    let dir = dir_with(&[("f.toml", &text), ("kompat.toml", no_reason)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("an allowance needs a non-empty `reason`"), "{stderr}");
+    let unknown = "decls = [\"f.toml\"]\n[lint.levels]\nno-such-code = \"deny\"\n";
+    let dir = dir_with(&[("f.toml", &text), ("kompat.toml", unknown)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown lint code `no-such-code` in [lint.levels]"), "{stderr}");
+}
+
+const CRD_V1: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.io
+spec:
+  group: example.io
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+status:
+  storedVersions:
+  - v1alpha1
+  - v1
+";
+
+#[test]
+fn crd_manifests_are_linted() {
+    let webhook =
+        CRD_V1.replace("  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: Webhook\n");
+    let dir = dir_with(&[("crd.yaml", &webhook)]);
+    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "crd.yaml", "--format", "short"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        stdout,
+        "crd.yaml:12:15: error[conversion-webhook]: `spec.conversion.strategy: Webhook` makes every request depend on a conversion webhook\n"
+    );
+    // Old -> new: v1alpha1 is in status.storedVersions but gone from spec.versions.
+    let old = CRD_V1.replace("  - name: v1\n", "  - name: v1alpha1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v1\n");
+    let dir = dir_with(&[("old.yaml", &old), ("new.yaml", CRD_V1)]);
+    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", "old.yaml", "--format", "short"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
+    assert!(stdout.contains("v1alpha1 was previously a storage version"), "{stdout}");
+}
+
+#[test]
+fn malformed_inputs_exit_2() {
+    let dir = dir_with(&[("f.toml", "[[feature]\n")]);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "f.toml"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.starts_with("error: ") && stderr.contains("f.toml:1:"), "{stderr}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: nothing to lint"), "{stderr}");
+}
+
+#[test]
+fn explain() {
+    let dir = dir_with(&[]);
+    let (code, stdout, _) = kompat_in(dir.path(), &["explain", "removed-gate"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("# removed-gate (error)"), "{stdout}");
+    for heading in ["### What it does", "### Why is this bad?", "### Example", "### Use instead"] {
+        assert!(stdout.contains(heading), "{heading} missing:\n{stdout}");
+    }
+    let (code, _, stderr) = kompat_in(dir.path(), &["explain", "removed-gates"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown lint code `removed-gates` (did you mean `removed-gate`?)"), "{stderr}");
+}
+
+/// Every rule: a unique kebab-case code, a doc in clippy's template, a
+/// summary in the house style.
+#[test]
+fn rule_catalogue() {
+    let dir = dir_with(&[]);
+    let (code, stdout, _) = kompat_in(dir.path(), &["explain", "--list"]);
+    assert_eq!(code, 0);
+    let codes: Vec<&str> = stdout.lines().map(|l| l.split_whitespace().next().unwrap_or_default()).collect();
+    let mut unique = codes.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), codes.len(), "duplicate codes");
+    assert!(codes.len() >= 45, "only {} rules", codes.len());
+    for code in codes {
+        assert!(code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{code} is not kebab-case");
+        let (status, doc, _) = kompat_in(dir.path(), &["explain", code]);
+        assert_eq!(status, 0, "{code}");
+        for heading in ["### What it does", "### Why is this bad?", "### Example", "### Use instead"] {
+            assert!(doc.contains(heading), "{code}: {heading} missing");
+        }
+    }
+}
+
+/// Messages start lower-case (or with a name or quote) and have no trailing period.
+#[test]
+fn message_style() {
+    let inputs = [
+        ("f.toml", feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#)),
+        ("g.toml", "[[feature]]\nname = \"Nothing\"\nspecs = []\n".to_owned()),
+    ];
+    let files: Vec<(&str, &str)> = inputs.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let dir = dir_with(&files);
+    let (_, stdout, _) = kompat_in(dir.path(), &["lint", "f.toml", "g.toml", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let diagnostics = report["diagnostics"].as_array().expect("array");
+    assert!(!diagnostics.is_empty());
+    for d in diagnostics {
+        let message = d["message"].as_str().unwrap_or_default();
+        assert!(!message.ends_with('.'), "{message}");
+        assert!(!message.starts_with(|c: char| c.is_uppercase()), "{message}");
+    }
+}
