@@ -332,6 +332,20 @@ fn crd_manifests_are_linted() {
 }
 
 #[test]
+fn crd_directories() {
+    let old = CRD_V1.replace("  - name: v1\n", "  - name: v1alpha1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v1\n");
+    let dir = dir_with(&[
+        ("old/crds/widget.yaml", &old),
+        ("new/crds/widget.yaml", CRD_V1),
+        ("new/README.md", "not a manifest"),
+    ]);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "new", "--baseline", "old", "--format", "short"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.starts_with("new/crds/widget.yaml:"), "{stdout}");
+    assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
+}
+
+#[test]
 fn malformed_inputs_exit_2() {
     let dir = dir_with(&[("f.toml", "[[feature]\n")]);
     let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "f.toml"]);

@@ -12,4 +12,4 @@ pub mod load;
 
 pub use config::Config;
 pub use error::{Error, Failure, Location, Result};
-pub use load::{load, Decls, SourceFile};
+pub use load::{load, walk_files, Decls, SourceFile};

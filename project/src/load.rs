@@ -286,6 +286,20 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     }
 }
 
+/// Every file below `dir`, in sorted order, respecting `.gitignore` and
+/// skipping hidden entries.
+pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let walker = ignore::WalkBuilder::new(dir).require_git(false).sort_by_file_name(|a, b| a.cmp(b)).build();
+    for entry in walker {
+        let entry = entry.map_err(|err| Error::in_file(dir, format!("cannot walk {}: {err}", dir.display())))?;
+        if entry.file_type().is_some_and(|t| t.is_file()) {
+            files.push(entry.path().to_owned());
+        }
+    }
+    Ok(files)
+}
+
 /// The declaration files a path stands for.
 fn expand(path: &Path) -> Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
@@ -293,15 +307,9 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>> {
         return Ok(vec![path.to_owned()]);
     }
     let mut files = Vec::new();
-    let walker = ignore::WalkBuilder::new(path).require_git(false).sort_by_file_name(|a, b| a.cmp(b)).build();
-    for entry in walker {
-        let entry = entry.map_err(|err| Error::in_file(path, format!("cannot walk {}: {err}", path.display())))?;
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let file = entry.path();
-        if is_declaration_file(file)? {
-            files.push(file.to_owned());
+    for file in walk_files(path)? {
+        if is_declaration_file(&file)? {
+            files.push(file);
         }
     }
     Ok(files)

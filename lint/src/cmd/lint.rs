@@ -26,11 +26,31 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     if inputs.is_empty() {
         return Err(Error::msg("nothing to lint: pass PATH or --decls PATH, or set `decls` in kompat.toml"));
     }
-    let (crd_paths, decl_paths): (Vec<PathBuf>, Vec<PathBuf>) = inputs.into_iter().partition(|p| is_crd_manifest(p));
+    // Directories contribute both their declaration files and their CRD
+    // manifests.
+    let mut crd_paths = Vec::new();
+    let mut decl_paths = Vec::new();
+    for path in inputs {
+        if path.is_dir() {
+            crd_paths.extend(kompat_project::walk_files(&path)?.into_iter().filter(|f| is_crd_manifest(f)));
+            decl_paths.push(path);
+        } else if is_crd_manifest(&path) {
+            crd_paths.push(path);
+        } else {
+            decl_paths.push(path);
+        }
+    }
     let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
+        Some(path) if path.is_dir() => {
+            let mut crds = Vec::new();
+            for file in kompat_project::walk_files(path)?.into_iter().filter(|f| is_crd_manifest(f)) {
+                crds.extend(read_crds(&file)?);
+            }
+            (Some(kompat_project::load(std::slice::from_ref(path))?), crds)
+        }
         Some(path) if is_crd_manifest(path) => (None, read_crds(path)?),
         Some(path) => (Some(kompat_project::load(std::slice::from_ref(path))?), Vec::new()),
         None => (None, Vec::new()),
