@@ -69,6 +69,8 @@ pub enum LintFormat {
     Human,
     Short,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
 }
 
 #[derive(Debug, Args)]

@@ -260,6 +260,36 @@ fn json_output_follows_the_contract() {
 }
 
 #[test]
+fn sarif_output() {
+    let text = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
+    let dir = dir_with(&[("f.toml", &text)]);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "f.toml", "--format", "sarif"]);
+    assert_eq!(code, 1, "{stderr}");
+    let log: serde_json::Value = serde_json::from_str(&stdout).expect("sarif is json");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "alpha-enabled-by-default");
+    assert_eq!(result["level"], "error");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "f.toml");
+    assert_eq!(location["region"]["startLine"], 4);
+    assert_eq!(location["region"]["startColumn"], 50);
+    let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+    assert_eq!(run["tool"]["driver"]["rules"][index]["id"], "alpha-enabled-by-default");
+    // The fingerprint does not depend on the line: it survives edits above.
+    let moved = format!("# a comment\n\n{text}");
+    let dir2 = dir_with(&[("f.toml", &moved)]);
+    let (_, stdout2, _) = kompat_in(dir2.path(), &["lint", "f.toml", "--format", "sarif"]);
+    let log2: serde_json::Value = serde_json::from_str(&stdout2).expect("sarif is json");
+    assert_eq!(log2["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"], 6);
+    assert_eq!(
+        log2["runs"][0]["results"][0]["partialFingerprints"], result["partialFingerprints"],
+        "fingerprints are stable"
+    );
+}
+
+#[test]
 fn levels_and_allowances() {
     let text = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
     let warn = "decls = [\"f.toml\"]\n[lint.levels]\nalpha-enabled-by-default = \"warn\"\n";

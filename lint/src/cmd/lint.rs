@@ -95,6 +95,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
 
     let text = match args.format {
         LintFormat::Json => output::json(&diags).0,
+        LintFormat::Sarif => output::sarif(&diags, &all_rules),
         LintFormat::Short => output::short(&diags),
         LintFormat::Human => {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -103,7 +104,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     };
     print_stdout(&text)?;
     let summary = output::summary(&diags);
-    if !matches!(args.format, LintFormat::Json) {
+    if matches!(args.format, LintFormat::Human | LintFormat::Short) {
         eprintln!(
             "kompat lint: {} error{}, {} warning{}, {} note{}",
             summary.errors,

@@ -120,3 +120,80 @@ pub fn human(diags: &[Diagnostic], color: bool) -> String {
     }
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
 }
+
+/// SARIF 2.1.0 for GitHub code scanning: one run, every rule's metadata, and
+/// per result a fingerprint from code, subject and file that survives edits
+/// elsewhere in the file.
+pub fn sarif(diags: &[Diagnostic], rules: &[super::Rule]) -> String {
+    use serde_json::json;
+    let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
+    let level = |s: Severity| match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let results: Vec<serde_json::Value> = diags
+        .iter()
+        .map(|d| {
+            let mut result = json!({
+                "ruleId": d.code,
+                "level": level(d.severity),
+                "message": { "text": d.message },
+                "partialFingerprints": { "kompatFingerprint/v1": fingerprint(d) },
+            });
+            if let Some(i) = rule_index(d.code) {
+                result["ruleIndex"] = json!(i);
+            }
+            if let Some(loc) = &d.location {
+                let mut physical = json!({ "artifactLocation": { "uri": uri(&loc.path) } });
+                if let Some((line, column)) = loc.line_col {
+                    physical["region"] = json!({ "startLine": line, "startColumn": column });
+                }
+                result["locations"] = json!([{ "physicalLocation": physical }]);
+            }
+            result
+        })
+        .collect();
+    let rules: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.code,
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.summary },
+                "help": { "text": r.doc, "markdown": r.doc },
+                "defaultConfiguration": { "level": level(r.severity) },
+            })
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "kompat",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+}
+
+/// Forward slashes, relative as given.
+fn uri(path: &std::path::Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// A stable hash (FNV-1a, 64 bits) of code, subject and file.
+fn fingerprint(d: &Diagnostic) -> String {
+    let file = d.location.as_ref().map(|l| uri(&l.path)).unwrap_or_default();
+    let key = format!("{}\u{0}{}\u{0}{}", d.code, d.subject.as_deref().unwrap_or(&d.message), file);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
