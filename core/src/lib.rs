@@ -11,6 +11,7 @@ pub mod effective;
 pub mod feature;
 pub mod gate;
 pub mod gofmt;
+pub mod plan;
 pub mod typed;
 pub mod validate;
 pub mod version;
