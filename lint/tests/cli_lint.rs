@@ -442,3 +442,62 @@ fn message_style() {
         assert!(!message.starts_with(|c: char| c.is_uppercase()), "{message}");
     }
 }
+
+const RUST_GATES: &str = r#"//! Gates of the demo.
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.30", stage = "GA", default = true, locked = true))]
+    Used,
+    #[kompat(spec(version = "1.35", stage = "Alpha", default = false))]
+    Orphan,
+    #[kompat(allow(code = "orphaned-gate", reason = "read by the scheduler plugin"))]
+    #[kompat(spec(version = "1.35", stage = "Alpha", default = false))]
+    Elsewhere,
+    #[kompat(spec(version = "1.40", stage = "Alpha", default = false))]
+    Future,
+}
+
+pub fn run(gate: &kompat::TypedGate<Feature>, old: &OldGate) {
+    if gate.enabled(Feature::Used) && old.enabled("Removed") && old.enabled("Typo") {}
+    let _ = Feature::Future;
+}
+"#;
+
+const BASELINE_GATES: &str = r#"
+[[feature]]
+name = "Removed"
+specs = [{ version = "1.30", stage = "Alpha", default = false }]
+"#;
+
+const KUBELET: &str = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  Removed: true\n  Used: false\n  Future: true\n";
+
+const SCRIPT: &str = "#!/bin/sh\nexec widgetd --feature-gates=Typo=true,Used=true \"$@\"\n";
+
+#[test]
+fn rust_sources_and_deployment_material() {
+    let dir = dir_with(&[
+        ("src/gates.rs", RUST_GATES),
+        ("baseline.toml", BASELINE_GATES),
+        ("deploy/kubelet.yaml", KUBELET),
+        ("deploy/run.sh", SCRIPT),
+    ]);
+    let (code, stdout, stderr) = kompat_in(
+        dir.path(),
+        &["lint", "src", "deploy", "--baseline", "baseline.toml", "--binary-version", "1.37", "--format", "short"],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let expected = [
+        "deploy/kubelet.yaml:4:3: error[removed-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Removed",
+        "deploy/kubelet.yaml:5:3: error[locked-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Used to false, feature is locked to true",
+        "deploy/kubelet.yaml:6:3: error[prealpha-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Future to true, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36",
+        "deploy/run.sh:2:30: error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo",
+        "src/gates.rs:7:5: warning[locked-gate-cleanup]: feature Used has been locked to default since 1.30 (7 releases) and should be cleaned up",
+        "src/gates.rs:9:5: warning[orphaned-gate]: feature gate Orphan is declared but never referenced in code",
+        "src/gates.rs:18:51: error[removed-gate-reference]: feature gate Removed was removed but is still referenced",
+        "src/gates.rs:18:77: warning[unknown-gate-reference]: feature gate Typo is not declared",
+    ];
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(got, expected);
+}

@@ -207,6 +207,18 @@ impl Decls {
         Failure { message: problem.message.clone(), location: Some(location) }
     }
 
+    /// Adds features parsed elsewhere (e.g. from Rust sources) with their
+    /// source, so that their problems are located like any other.
+    pub fn add_features(&mut self, source: SourceFile, file: FeatureFile) {
+        let idx = self.sources.len();
+        for local in 0..file.features.len() {
+            self.features.push(file.features[local].clone());
+            self.origins.push((idx, local));
+        }
+        self.feature_files.push(Some(file));
+        self.sources.push(source);
+    }
+
     fn add_source(&mut self, source: SourceFile) -> Result<()> {
         let idx = self.sources.len();
         let parsed = match source.path.extension().and_then(|e| e.to_str()) {

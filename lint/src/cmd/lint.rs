@@ -13,6 +13,7 @@ use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
 use crate::lint::config::LintConfig;
 use crate::lint::rules::crd::CrdInput;
+use crate::lint::sources::{deploy, rust};
 use crate::lint::{output, rules, Context, Severity};
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
@@ -26,21 +27,42 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     if inputs.is_empty() {
         return Err(Error::msg("nothing to lint: pass PATH or --decls PATH, or set `decls` in kompat.toml"));
     }
-    // Directories contribute both their declaration files and their CRD
-    // manifests.
+    // Directories contribute their declaration files, CRD manifests, Rust
+    // sources and deployment material; single files are told apart by
+    // extension and content.
     let mut crd_paths = Vec::new();
     let mut decl_paths = Vec::new();
+    let mut rust_paths = Vec::new();
+    let mut deploy_paths = Vec::new();
     for path in inputs {
         if path.is_dir() {
-            crd_paths.extend(kompat_project::walk_files(&path)?.into_iter().filter(|f| is_crd_manifest(f)));
+            for file in kompat_project::walk_files(&path)? {
+                match classify(&file) {
+                    Kind::Crd => crd_paths.push(file),
+                    Kind::Rust => rust_paths.push(file),
+                    Kind::Deploy => deploy_paths.push(file),
+                    Kind::Decl | Kind::Other => (),
+                }
+            }
             decl_paths.push(path);
-        } else if is_crd_manifest(&path) {
-            crd_paths.push(path);
         } else {
-            decl_paths.push(path);
+            match classify(&path) {
+                Kind::Crd => crd_paths.push(path),
+                Kind::Rust => rust_paths.push(path),
+                // A named YAML file that is not YAML at all is reported as
+                // malformed, not skimmed for flags.
+                Kind::Deploy if is_broken_yaml(&path) => decl_paths.push(path),
+                Kind::Deploy => deploy_paths.push(path),
+                Kind::Decl | Kind::Other => decl_paths.push(path),
+            }
         }
     }
-    let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
+    let mut decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
+    let rust = if rust_paths.is_empty() { None } else { Some(rust::scan(&rust_paths, &mut decls)?) };
+    let mut settings = Vec::new();
+    for path in &deploy_paths {
+        settings.extend(deploy::scan(path)?);
+    }
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
@@ -89,8 +111,18 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         window,
         apis: apis.as_ref(),
         crds: &crds,
+        rust: rust.as_ref(),
+        settings: &settings,
     };
-    let mut diags = lint_config.apply(crate::lint::run(&cx));
+    let mut diags = crate::lint::run(&cx);
+    // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
+    // code for that gate.
+    if let Some(rust) = &rust {
+        diags.retain(|d| {
+            !rust.allows.iter().any(|(gate, code)| d.code == code && d.subject.as_deref() == Some(gate.as_str()))
+        });
+    }
+    let mut diags = lint_config.apply(diags);
     crate::lint::sort(&mut diags);
 
     let text = match args.format {
@@ -124,6 +156,48 @@ fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
+}
+
+enum Kind {
+    Decl,
+    Crd,
+    Rust,
+    Deploy,
+    Other,
+}
+
+/// What a file is to the linter.
+fn classify(path: &Path) -> Kind {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("rs") => return Kind::Rust,
+        Some("toml") => return Kind::Decl,
+        _ => (),
+    }
+    if is_crd_manifest(path) {
+        return Kind::Crd;
+    }
+    if name == "versioned_feature_list.yaml" || name.ends_with(".features.yaml") || name.ends_with(".features.yml") {
+        return Kind::Decl;
+    }
+    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    // Any other YAML that is a feature list is declarations; the rest is
+    // deployment material.
+    if yaml
+        && std::fs::read_to_string(path)
+            .is_ok_and(|text| kompat_decls::parse_k8s_yaml(&text).is_ok_and(|f| !f.features.is_empty()))
+    {
+        return Kind::Decl;
+    }
+    if deploy::is_deployment_file(path) {
+        return Kind::Deploy;
+    }
+    Kind::Other
+}
+
+fn is_broken_yaml(path: &Path) -> bool {
+    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    yaml && std::fs::read_to_string(path).is_ok_and(|text| kompat_decls::yaml::parse_documents(&text).is_err())
 }
 
 /// A YAML file declaring a CustomResourceDefinition (not a feature list).

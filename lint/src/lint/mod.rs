@@ -6,6 +6,7 @@
 pub mod config;
 pub mod output;
 pub mod rules;
+pub mod sources;
 
 use kompat_core::api::ApiSet;
 use kompat_core::{Validated, Version, WindowPolicy};
@@ -65,6 +66,10 @@ pub struct Context<'a> {
     pub window: WindowPolicy,
     pub apis: Option<&'a ApiSet>,
     pub crds: &'a [rules::crd::CrdInput],
+    /// What Rust sources say, when some were scanned.
+    pub rust: Option<&'a sources::rust::RustScan>,
+    /// Gate settings found in deployment material.
+    pub settings: &'a [sources::GateSetting],
 }
 
 /// Runs every rule and returns the findings sorted by file, line, column,

@@ -5,7 +5,10 @@ pub mod api_default_lifecycle;
 pub mod api_deprecated_without_replacement;
 pub mod crd;
 pub mod feature_without_specs;
+pub mod gate_reference;
+pub mod gate_setting;
 pub mod locked_gate_cleanup;
+pub mod orphaned_gate;
 pub mod registration;
 pub mod removed_gate;
 pub mod rewritten_history;
@@ -30,6 +33,9 @@ pub const CHECKS: &[Check] = &[
     storage_version_without_kind::check,
     storage_not_decodable::check,
     crd::check,
+    orphaned_gate::check,
+    gate_reference::check,
+    gate_setting::check,
 ];
 
 /// Every rule kompat lint knows, sorted by code.
@@ -46,7 +52,10 @@ pub fn all() -> Vec<Rule> {
         storage_version_without_kind::rule(),
         storage_not_decodable::rule(),
         super::config::unused_allowance_rule(),
+        orphaned_gate::rule(),
     ]);
+    rules.extend(gate_reference::rules());
+    rules.extend(gate_setting::rules());
     rules.extend(crd::rules());
     rules.sort_by(|a, b| a.code.cmp(b.code));
     rules
