@@ -1,7 +1,7 @@
 //! Rust sources: `#[derive(FeatureGates)]` enums become declarations (with
 //! their `#[kompat(allow(...))]` suppressions), and every `Enum::Variant`
 //! path of such an enum, and every `enabled("Gate")`-style string use, is a
-//! reference to a gate.
+//! reference to a gate. Files are parsed in parallel.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -26,69 +26,118 @@ pub struct RustScan {
 /// Function and method names whose first string argument is a gate name.
 const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_enabled", "enabled_by_name"];
 
-/// Parses every file, adds the derive-declared gates to `decls`, and
-/// collects every reference to a gate.
+/// Parses every file (in parallel), adds the derive-declared gates to
+/// `decls`, and collects every reference to a gate.
 pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
-    let mut parsed = Vec::new();
+    // Parse and summarise in parallel, keeping file order so that everything
+    // after is deterministic. syn's trees are not `Send`; the summaries are.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let chunk = files.len().div_ceil(workers).max(1);
+    let results: Vec<Result<FileScan>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|p| scan_file(p)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    });
+    let mut scans = Vec::new();
     let mut failures = Vec::new();
-    for path in files {
-        let source = SourceFile::read(path)?;
-        match syn::parse_file(&source.text) {
-            Ok(file) => parsed.push((source, file)),
-            Err(err) => {
-                let start = err.span().start();
-                let offset = offset_of(&source.text, start.line, start.column);
-                failures.push(Failure {
-                    message: format!("cannot parse Rust source: {err}"),
-                    location: Some(source.locate(offset, offset)),
-                });
-            }
+    for result in results {
+        match result {
+            Ok(scan) => scans.push(scan),
+            Err(err) => failures.extend(err.failures),
         }
     }
     if !failures.is_empty() {
         return Err(Error { failures });
     }
-    let mut scan = RustScan { files: parsed.len(), ..RustScan::default() };
-    // Pass 1: the enums.
+
+    let mut out = RustScan { files: scans.len(), ..RustScan::default() };
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for (source, file) in &parsed {
-        let mut feature_file = FeatureFile::default();
-        for item in &file.items {
-            let syn::Item::Enum(item) = item else { continue };
-            if !derives_feature_gates(&item.attrs) {
-                continue;
+    for scan in &mut scans {
+        if scan.features.features.is_empty() {
+            continue;
+        }
+        for (name, variants) in std::mem::take(&mut scan.enums) {
+            enums.insert(name, variants);
+        }
+        out.allows.append(&mut scan.allows);
+        decls.add_features(scan.source.clone(), std::mem::take(&mut scan.features));
+    }
+    for scan in &scans {
+        for (owner, variant, span) in &scan.paths {
+            if let Some(gate) = enums.get(owner).and_then(|v| v.get(variant)) {
+                out.refs.push(GateRef { gate: gate.clone(), location: scan.source.locate(span.start, span.end) });
             }
-            let input: syn::DeriveInput = item.clone().into();
-            let cx = Ctxt::new();
-            let Some(parsed_input) = Input::from_syn(&cx, &input) else {
-                let _ = cx.check();
-                continue;
-            };
+        }
+        for (gate, span) in &scan.strings {
+            out.refs.push(GateRef { gate: gate.clone(), location: scan.source.locate(span.start, span.end) });
+        }
+    }
+    Ok(out)
+}
+
+/// What one file holds, in plain (sendable) values.
+struct FileScan {
+    source: SourceFile,
+    /// Its `#[derive(FeatureGates)]` enums as declarations with spans.
+    features: FeatureFile,
+    /// Enum name -> variant -> gate name.
+    enums: Vec<(String, BTreeMap<String, String>)>,
+    allows: Vec<(String, String)>,
+    /// Every `Owner::Variant` path.
+    paths: Vec<(String, String, Span)>,
+    /// Every `enabled("Gate")`-style string use.
+    strings: Vec<(String, Span)>,
+}
+
+fn scan_file(path: &std::path::Path) -> Result<FileScan> {
+    let source = SourceFile::read(path)?;
+    let file = syn::parse_file(&source.text).map_err(|err| {
+        let start = err.span().start();
+        let offset = offset_of(&source.text, start.line, start.column);
+        Error {
+            failures: vec![Failure {
+                message: format!("cannot parse Rust source: {err}"),
+                location: Some(source.locate(offset, offset)),
+            }],
+        }
+    })?;
+    let mut scan = FileScan {
+        source,
+        features: FeatureFile::default(),
+        enums: Vec::new(),
+        allows: Vec::new(),
+        paths: Vec::new(),
+        strings: Vec::new(),
+    };
+    for item in &file.items {
+        let syn::Item::Enum(item) = item else { continue };
+        if !derives_feature_gates(&item.attrs) {
+            continue;
+        }
+        let input: syn::DeriveInput = item.clone().into();
+        let cx = Ctxt::new();
+        if let Some(parsed) = Input::from_syn(&cx, &input) {
             // Mistakes in the attributes are the compiler's to report.
-            let decls_of_enum = parsed_input.decls();
             let mut variants = BTreeMap::new();
-            for (variant, decl) in parsed_input.variants.iter().zip(&decls_of_enum) {
+            for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
                 variants.insert(variant.ident.to_string(), decl.name.clone());
                 for allow in &variant.attrs.allows {
                     scan.allows.push((decl.name.clone(), allow.code.value()));
                 }
-                let span = span_of(&source.text, variant.ident.span());
-                feature_file.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-                feature_file.features.push(decl.clone());
+                let span = span_of(&scan.source.text, variant.ident.span());
+                scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
+                scan.features.features.push(decl);
             }
-            let _ = cx.check();
-            enums.insert(item.ident.to_string(), variants);
+            scan.enums.push((item.ident.to_string(), variants));
         }
-        if !feature_file.features.is_empty() {
-            decls.add_features(source.clone(), feature_file);
-        }
+        let _ = cx.check();
     }
-    // Pass 2: the references.
-    for (source, file) in &parsed {
-        let mut visitor = Refs { source, enums: &enums, refs: Vec::new() };
-        visitor.visit_file(file);
-        scan.refs.extend(visitor.refs);
-    }
+    let mut visitor = Refs { text: &scan.source.text, paths: Vec::new(), strings: Vec::new() };
+    visitor.visit_file(&file);
+    scan.paths = visitor.paths;
+    scan.strings = visitor.strings;
     Ok(scan)
 }
 
@@ -106,23 +155,18 @@ fn derives_feature_gates(attrs: &[syn::Attribute]) -> bool {
 }
 
 struct Refs<'a> {
-    source: &'a SourceFile,
-    enums: &'a BTreeMap<String, BTreeMap<String, String>>,
-    refs: Vec<GateRef>,
+    text: &'a str,
+    paths: Vec<(String, String, Span)>,
+    strings: Vec<(String, Span)>,
 }
 
 impl Refs<'_> {
-    fn push(&mut self, gate: String, span: proc_macro2::Span) {
-        let span = span_of(&self.source.text, span);
-        self.refs.push(GateRef { gate, location: self.source.locate(span.start, span.end) });
-    }
-
     fn string_arg(&mut self, name: &syn::Ident, args: &syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>) {
         if !GATE_FUNCTIONS.iter().any(|f| name == f) {
             return;
         }
         if let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. })) = args.first() {
-            self.push(lit.value(), lit.span());
+            self.strings.push((lit.value(), span_of(self.text, lit.span())));
         }
     }
 }
@@ -131,11 +175,12 @@ impl<'ast> Visit<'ast> for Refs<'_> {
     fn visit_path(&mut self, path: &'ast syn::Path) {
         let n = path.segments.len();
         if n >= 2 {
-            let owner = path.segments[n - 2].ident.to_string();
             let variant = &path.segments[n - 1].ident;
-            if let Some(gate) = self.enums.get(&owner).and_then(|v| v.get(&variant.to_string())) {
-                self.push(gate.clone(), variant.span());
-            }
+            self.paths.push((
+                path.segments[n - 2].ident.to_string(),
+                variant.to_string(),
+                span_of(self.text, variant.span()),
+            ));
         }
         syn::visit::visit_path(self, path);
     }
