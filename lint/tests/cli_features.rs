@@ -292,3 +292,34 @@ fn demo_fixture_runs() {
     assert!(stdout.starts_with("NAME"), "{stdout}");
     assert!(stdout.contains("WidgetStatusV2"), "{stdout}");
 }
+
+/// A directory given to `--decls` contributes its Rust `#[derive(FeatureGates)]` enums.
+#[test]
+fn rust_sources_are_declarations() {
+    let rust = r#"//! Gates.
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, FeatureGates)]
+pub enum Feature {
+    #[kompat(name = "KMSv1")]
+    #[kompat(spec(version = "1.0", stage = "GA", default = true))]
+    #[kompat(spec(version = "1.28", stage = "Deprecated", default = true))]
+    #[kompat(spec(version = "1.29", stage = "Deprecated", default = false))]
+    KmsV1,
+}
+"#;
+    let dir = common::dir_with(&[("src/gates.rs", rust)]);
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["features", "--decls", "src", "--emulation-version", "1.28", "--format", "table"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "NAME   STAGE       DEFAULT  LOCKED  ENABLED\nKMSv1  Deprecated  true     false   true\n");
+    let bad = rust.replace("version = \"1.29\"", "version = \"1.27\"");
+    let dir = common::dir_with(&[("src/gates.rs", &bad)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["export", "--decls", "src/gates.rs", "--format", "k8s-yaml"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: feature \"KMSv1\" lists version transitions in decreasing order (1.27 < 1.28)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("src/gates.rs:10:5"), "{stderr}");
+}

@@ -9,6 +9,7 @@
 pub mod config;
 pub mod error;
 pub mod load;
+pub mod rust;
 
 pub use config::Config;
 pub use error::{Error, Failure, Location, Result};

@@ -4,8 +4,10 @@
 //! `versioned_feature_list.yaml`, `.toml` as kompat TOML. A directory is
 //! walked in sorted order (respecting `.gitignore`, skipping hidden entries):
 //! it contributes every `versioned_feature_list.yaml` and `*.features.yaml`,
-//! and every `.toml` file with a top-level `feature`, `api`, `groups` or
-//! `storage_overrides` key.
+//! every `.toml` file with a top-level `feature`, `api`, `groups` or
+//! `storage_overrides` key, and every Rust source (`#[derive(FeatureGates)]`
+//! enums are declarations; see [`crate::rust`]). A `.rs` path is read the
+//! same way.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -74,6 +76,9 @@ pub struct Decls {
     feature_files: Vec<Option<FeatureFile>>,
     /// API declarations: the source they came from and the parsed file.
     api_files: Vec<(usize, ApiFile)>,
+    /// What the Rust sources among the inputs say (declarations are in
+    /// `features`; references and suppressions here).
+    pub rust: Option<crate::rust::RustScan>,
 }
 
 impl Decls {
@@ -244,7 +249,7 @@ impl Decls {
                 return Err(Error::in_file(
                     &source.path,
                     format!(
-                        "cannot tell the format of {}: expected a .yaml, .yml or .toml file or a directory",
+                        "cannot tell the format of {}: expected a .yaml, .yml, .toml or .rs file or a directory",
                         source.path.display()
                     ),
                 ))
@@ -276,6 +281,7 @@ fn a_contains(errors: &[ParseError], e: &ParseError) -> bool {
 pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     let mut decls = Decls::default();
     let mut failures = Vec::new();
+    let mut rust_files = Vec::new();
     for path in paths {
         let files = match expand(path) {
             Ok(files) => files,
@@ -285,10 +291,20 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
             }
         };
         for file in files {
+            if file.extension().is_some_and(|e| e == "rs") {
+                rust_files.push(file);
+                continue;
+            }
             let added = SourceFile::read(&file).and_then(|source| decls.add_source(source));
             if let Err(err) = added {
                 failures.extend(err.failures);
             }
+        }
+    }
+    if !rust_files.is_empty() {
+        match crate::rust::scan(&rust_files, &mut decls) {
+            Ok(scan) => decls.rust = Some(scan),
+            Err(err) => failures.extend(err.failures),
         }
     }
     if failures.is_empty() {
@@ -318,6 +334,8 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>> {
     if !meta.is_dir() {
         return Ok(vec![path.to_owned()]);
     }
+    // In a directory, Rust sources count when they derive FeatureGates or
+    // may reference gates; they are all scanned.
     let mut files = Vec::new();
     for file in walk_files(path)? {
         if is_declaration_file(&file)? {
@@ -331,6 +349,9 @@ const DECL_TOML_KEYS: [&str; 4] = ["feature", "api", "groups", "storage_override
 
 fn is_declaration_file(path: &Path) -> Result<bool> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if name.ends_with(".rs") {
+        return Ok(true);
+    }
     if name == "versioned_feature_list.yaml" || name.ends_with(".features.yaml") || name.ends_with(".features.yml") {
         return Ok(true);
     }

@@ -13,7 +13,7 @@ use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
 use crate::lint::config::LintConfig;
 use crate::lint::rules::crd::CrdInput;
-use crate::lint::sources::{deploy, rust};
+use crate::lint::sources::deploy;
 use crate::lint::{output, rules, Context, Severity};
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
@@ -32,14 +32,13 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     // extension and content.
     let mut crd_paths = Vec::new();
     let mut decl_paths = Vec::new();
-    let mut rust_paths = Vec::new();
     let mut deploy_paths = Vec::new();
     for path in inputs {
         if path.is_dir() {
             for file in kompat_project::walk_files(&path)? {
                 match classify(&file) {
                     Kind::Crd => crd_paths.push(file),
-                    Kind::Rust => rust_paths.push(file),
+                    Kind::Rust => (), // loaded with the directory's declarations
                     Kind::Deploy => deploy_paths.push(file),
                     Kind::Decl | Kind::Other => (),
                 }
@@ -48,7 +47,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         } else {
             match classify(&path) {
                 Kind::Crd => crd_paths.push(path),
-                Kind::Rust => rust_paths.push(path),
+                Kind::Rust => decl_paths.push(path),
                 // A named YAML file that is not YAML at all is reported as
                 // malformed, not skimmed for flags.
                 Kind::Deploy if is_broken_yaml(&path) => decl_paths.push(path),
@@ -57,8 +56,8 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             }
         }
     }
-    let mut decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
-    let rust = if rust_paths.is_empty() { None } else { Some(rust::scan(&rust_paths, &mut decls)?) };
+    let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
+    let rust = decls.rust.clone();
     let mut settings = Vec::new();
     for path in &deploy_paths {
         settings.extend(deploy::scan(path)?);

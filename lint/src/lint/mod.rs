@@ -67,7 +67,7 @@ pub struct Context<'a> {
     pub apis: Option<&'a ApiSet>,
     pub crds: &'a [rules::crd::CrdInput],
     /// What Rust sources say, when some were scanned.
-    pub rust: Option<&'a sources::rust::RustScan>,
+    pub rust: Option<&'a sources::RustScan>,
     /// Gate settings found in deployment material.
     pub settings: &'a [sources::GateSetting],
 }

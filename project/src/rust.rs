@@ -6,16 +6,35 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::error::{Error, Failure, Location, Result};
+use crate::load::{Decls, SourceFile};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
-use kompat_project::{Decls, Error, Failure, Result, SourceFile};
 use syn::visit::Visit;
 
-use super::ast::Input;
-use super::ctxt::Ctxt;
-use super::GateRef;
+use self::ast::Input;
+use self::ctxt::Ctxt;
+
+// The derive's own parsing, shared so that kompat reads a
+// `#[derive(FeatureGates)]` enum exactly as the compiler does.
+#[path = "../../macros/src/ast.rs"]
+#[allow(dead_code, clippy::all)]
+mod ast;
+#[path = "../../macros/src/attr.rs"]
+#[allow(dead_code, clippy::all)]
+mod attr;
+#[path = "../../macros/src/ctxt.rs"]
+#[allow(dead_code, clippy::all)]
+mod ctxt;
+
+/// A place in Rust code that names a gate.
+#[derive(Debug, Clone)]
+pub struct GateRef {
+    pub gate: String,
+    pub location: Location,
+}
 
 /// What the Rust sources say.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct RustScan {
     pub files: usize,
     pub refs: Vec<GateRef>,
