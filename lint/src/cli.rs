@@ -27,6 +27,8 @@ pub enum Command {
     Hash(HashArgs),
     /// How to remove CRD versions safely, from an old and a new manifest.
     CrdPlan(CrdPlanArgs),
+    /// Simulate an upgrade plan of HA API servers; exit 1 if it is unsafe.
+    Plan(PlanArgs),
     /// Check declarations, APIs and CRD manifests; exit 1 on an error-level finding.
     Lint(LintArgs),
     /// Print a lint rule's documentation.
@@ -91,6 +93,24 @@ pub struct CrdPlanArgs {
     pub new: PathBuf,
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The upgrade plan (TOML; see docs/plan.md).
+    pub plan: PathBuf,
+    /// API declarations, and optionally feature declarations; repeatable.
+    #[arg(long = "decls", value_name = "PATH")]
+    pub decls: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = UpgradePlanFormat::Human)]
+    pub format: UpgradePlanFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum UpgradePlanFormat {
+    Human,
+    Json,
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -7,6 +7,7 @@ mod export;
 mod features;
 mod gen;
 mod lint;
+mod plan;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +26,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Storage(args) => api::run_storage(args),
         Command::Hash(args) => api::run_hash(args),
         Command::CrdPlan(args) => crd_plan::run(args),
+        Command::Plan(args) => plan::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
