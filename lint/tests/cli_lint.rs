@@ -289,6 +289,39 @@ fn sarif_output() {
     );
 }
 
+/// A removed gate's setting points at the baseline's declaration: a
+/// secondary label in the human output, a related location in SARIF.
+#[test]
+fn tombstones_are_secondary_locations() {
+    let baseline = feature("Gone", r#"  { version = "1.30", stage = "Alpha", default = false },"#);
+    let current = feature("Kept", r#"  { version = "1.30", stage = "Alpha", default = false },"#);
+    let dir = dir_with(&[
+        ("baseline.toml", &baseline),
+        ("f.toml", &current),
+        ("deploy/run.sh", "widgetd --feature-gates=Gone=true\n"),
+    ]);
+    let args = ["lint", "f.toml", "deploy", "--baseline", "baseline.toml", "--binary-version", "1.37"];
+    let (code, human, stderr) = kompat_in(dir.path(), &[&args[..], &["--format", "human"]].concat());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(human.contains("--> baseline.toml:2:8"), "{human}");
+    assert!(human.contains("the baseline declares Gone here"), "{human}");
+    let (_, sarif, _) = kompat_in(dir.path(), &[&args[..], &["--format", "sarif"]].concat());
+    let log: serde_json::Value = serde_json::from_str(&sarif).expect("sarif is json");
+    let run = &log["runs"][0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "removed-gate-setting");
+    let region = &result["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (&region["startLine"], &region["startColumn"], &region["endColumn"]),
+        (&1.into(), &25.into(), &34.into())
+    );
+    let related = &result["relatedLocations"][0];
+    assert_eq!(related["physicalLocation"]["artifactLocation"]["uri"], "baseline.toml");
+    assert_eq!(related["physicalLocation"]["region"]["startLine"], 2);
+    assert_eq!(related["message"]["text"], "the baseline declares Gone here");
+}
+
 #[test]
 fn levels_and_allowances() {
     let text = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);

@@ -150,6 +150,7 @@ impl LintConfig {
                     location: allow.location.clone(),
                     subject: allow.subject.clone(),
                     notes: Vec::new(),
+                    labels: Vec::new(),
                 });
             }
         }

@@ -43,6 +43,17 @@ pub struct Diagnostic {
     /// The feature, API (GROUP/VERSION/KIND) or CRD version concerned.
     pub subject: Option<String>,
     pub notes: Vec<String>,
+    /// Other places the finding is about, such as the baseline's declaration
+    /// of a removed gate.
+    pub labels: Vec<SecondaryLabel>,
+}
+
+/// A secondary place of a finding, with what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecondaryLabel {
+    pub location: Location,
+    /// Lower-case start, no trailing period.
+    pub message: String,
 }
 
 /// A rule's identity and documentation.

@@ -73,16 +73,18 @@ pub struct JsonReportOwned(pub String);
 pub fn short(diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags {
-        let place = match &d.location {
-            Some(loc) => match loc.line_col {
-                Some((line, col)) => format!("{}:{line}:{col}: ", loc.path.display()),
-                None => format!("{}: ", loc.path.display()),
-            },
-            None => String::new(),
-        };
+        let place = d.location.as_ref().map(place).unwrap_or_default();
         out.push_str(&format!("{place}{}[{}]: {}\n", d.severity.as_str(), d.code, d.message));
     }
     out
+}
+
+/// `file:line:col: `, or `file: ` without a position.
+fn place(loc: &kompat_project::Location) -> String {
+    match loc.line_col {
+        Some((line, col)) => format!("{}:{line}:{col}: ", loc.path.display()),
+        None => format!("{}: ", loc.path.display()),
+    }
 }
 
 /// rustc-style text; `color` adds ANSI colours.
@@ -101,15 +103,27 @@ pub fn human(diags: &[Diagnostic], color: bool) -> String {
         let mut files = SimpleFiles::new();
         let mut diag = CsDiagnostic::new(severity).with_code(d.code).with_message(&d.message);
         let mut notes = d.notes.clone();
+        let mut labels = Vec::new();
         if let Some(loc) = &d.location {
             match (&loc.text, loc.range) {
                 (Some(text), Some((start, end))) => {
                     let file = files.add(loc.path.display().to_string(), text.clone());
-                    diag = diag.with_labels(vec![Label::primary(file, start..end)]);
+                    labels.push(Label::primary(file, start..end));
                 }
                 _ => notes.insert(0, format!("in {}", loc.path.display())),
             }
         }
+        for label in &d.labels {
+            let loc = &label.location;
+            match (&loc.text, loc.range) {
+                (Some(text), Some((start, end))) => {
+                    let file = files.add(loc.path.display().to_string(), text.clone());
+                    labels.push(Label::secondary(file, start..end).with_message(&label.message));
+                }
+                _ => notes.push(format!("{}: {}", place(loc).trim_end_matches(": "), label.message)),
+            }
+        }
+        diag = diag.with_labels(labels);
         if let Some(subject) = &d.subject {
             notes.push(format!("subject: {subject}"));
         }
@@ -145,11 +159,22 @@ pub fn sarif(diags: &[Diagnostic], rules: &[super::Rule]) -> String {
                 result["ruleIndex"] = json!(i);
             }
             if let Some(loc) = &d.location {
-                let mut physical = json!({ "artifactLocation": { "uri": uri(&loc.path) } });
-                if let Some((line, column)) = loc.line_col {
-                    physical["region"] = json!({ "startLine": line, "startColumn": column });
-                }
-                result["locations"] = json!([{ "physicalLocation": physical }]);
+                result["locations"] = json!([{ "physicalLocation": physical(loc) }]);
+            }
+            if !d.labels.is_empty() {
+                let related: Vec<serde_json::Value> = d
+                    .labels
+                    .iter()
+                    .enumerate()
+                    .map(|(id, label)| {
+                        json!({
+                            "id": id,
+                            "physicalLocation": physical(&label.location),
+                            "message": { "text": label.message },
+                        })
+                    })
+                    .collect();
+                result["relatedLocations"] = json!(related);
             }
             result
         })
@@ -175,10 +200,32 @@ pub fn sarif(diags: &[Diagnostic], rules: &[super::Rule]) -> String {
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }},
+            "columnKind": "unicodeCodePoints",
             "results": results,
         }],
     });
     serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+}
+
+/// A SARIF physical location: the file, and the region when known (SARIF
+/// columns are 1-based characters, as ours are).
+fn physical(loc: &kompat_project::Location) -> serde_json::Value {
+    let mut physical = serde_json::json!({ "artifactLocation": { "uri": uri(&loc.path) } });
+    if let Some((line, column)) = loc.line_col {
+        let mut region = serde_json::json!({ "startLine": line, "startColumn": column });
+        if let (Some(text), Some((start, end))) = (&loc.text, loc.range) {
+            if let Some(between) = text.get(start..end) {
+                let (end_line, end_column) = match between.rfind('\n') {
+                    Some(i) => (line + between.matches('\n').count(), between[i + 1..].chars().count() + 1),
+                    None => (line, column + between.chars().count()),
+                };
+                region["endLine"] = serde_json::json!(end_line);
+                region["endColumn"] = serde_json::json!(end_column);
+            }
+        }
+        physical["region"] = region;
+    }
+    physical
 }
 
 /// Forward slashes, relative as given.

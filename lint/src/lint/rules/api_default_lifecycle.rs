@@ -51,6 +51,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             location: cx.decls.locate_api(api.index, ApiField::Introduced),
             subject: Some(api.gvk.to_string()),
             notes: Vec::new(),
+            labels: Vec::new(),
         });
     }
 }

@@ -47,6 +47,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             location: cx.decls.locate_api(api.index, ApiField::Entry),
             subject: Some(api.gvk.to_string()),
             notes: Vec::new(),
+            labels: Vec::new(),
         });
     }
 }

@@ -68,5 +68,6 @@ fn diagnostic(source: &SourceFile, finding: Finding) -> Diagnostic {
         }),
         subject: finding.subject,
         notes: finding.notes,
+        labels: Vec::new(),
     }
 }

@@ -1,8 +1,6 @@
 //! `removed-gate-reference` and `unknown-gate-reference`: code that names a
 //! gate the declarations do not have.
 
-use kompat_core::Field;
-
 use super::doc;
 use crate::lint::{Context, Diagnostic, Rule, Severity};
 
@@ -42,20 +40,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if cx.decls.features.iter().any(|f| f.name == r.gate) {
             continue;
         }
-        let tombstone = cx.baseline.and_then(|b| {
-            let idx = b.features.iter().position(|f| f.name == r.gate)?;
-            b.locate(idx, None, Field::Feature)
-        });
-        let (code, severity, message, notes) = match tombstone {
+        let (code, severity, message, labels) = match super::tombstone(cx, &r.gate) {
             Some(tomb) => (
                 REMOVED,
                 Severity::Error,
                 format!("feature gate {} was removed but is still referenced", r.gate),
-                vec![format!(
-                    "the baseline declares it at {}:{}",
-                    tomb.path.display(),
-                    tomb.line_col.map_or(0, |(l, _)| l)
-                )],
+                vec![tomb],
             ),
             None => (UNKNOWN, Severity::Warning, format!("feature gate {} is not declared", r.gate), Vec::new()),
         };
@@ -65,7 +55,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             message,
             location: Some(r.location.clone()),
             subject: Some(r.gate.clone()),
-            notes,
+            notes: Vec::new(),
+            labels,
         });
     }
 }

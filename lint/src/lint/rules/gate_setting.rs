@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use kompat_core::{FeatureGate, Field, Stage};
+use kompat_core::{FeatureGate, Stage};
 
 use super::doc;
 use crate::lint::{Context, Diagnostic, Rule, Severity};
@@ -76,26 +76,13 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut probe = gate.clone();
         let Err(err) = probe.set(&format!("{}={}", setting.gate, setting.value)) else { continue };
         let message = err.to_string();
-        let (code, notes) = match set.index_of(&setting.gate) {
+        let (code, labels) = match set.index_of(&setting.gate) {
             Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (PRE_ALPHA, Vec::new()),
             Some(_) => (LOCKED, Vec::new()),
-            None => {
-                let tombstone = cx.baseline.and_then(|b| {
-                    let idx = b.features.iter().position(|f| f.name == setting.gate)?;
-                    b.locate(idx, None, Field::Feature)
-                });
-                match tombstone {
-                    Some(tomb) => (
-                        REMOVED,
-                        vec![format!(
-                            "removed: the baseline declares it at {}:{}",
-                            tomb.path.display(),
-                            tomb.line_col.map_or(0, |(l, _)| l)
-                        )],
-                    ),
-                    None => (UNKNOWN, Vec::new()),
-                }
-            }
+            None => match super::tombstone(cx, &setting.gate) {
+                Some(tomb) => (REMOVED, vec![tomb]),
+                None => (UNKNOWN, Vec::new()),
+            },
         };
         out.push(Diagnostic {
             code,
@@ -103,7 +90,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             message: format!("a {binary} component rejects this setting: {message}"),
             location: Some(setting.location.clone()),
             subject: Some(setting.gate.clone()),
-            notes,
+            notes: Vec::new(),
+            labels,
         });
     }
 }

@@ -48,6 +48,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             location: cx.decls.locate(idx, Some(spec_idx), Field::LockToDefault),
             subject: Some(feature.name.clone()),
             notes: Vec::new(),
+            labels: Vec::new(),
         });
     }
 }

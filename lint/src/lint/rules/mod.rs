@@ -16,7 +16,9 @@ pub mod storage_not_decodable;
 pub mod storage_version_without_kind;
 pub mod unsafe_ratchet;
 
-use super::{Context, Diagnostic, Rule};
+use kompat_core::Field;
+
+use super::{Context, Diagnostic, Rule, SecondaryLabel};
 
 type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
 
@@ -68,4 +70,15 @@ pub fn doc(what: &str, why: &str, example: &str, fix: &str) -> String {
         example.trim(),
         fix.trim()
     )
+}
+
+/// The baseline's declaration of a gate the current declarations no longer
+/// have, as a secondary label.
+pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<SecondaryLabel> {
+    let baseline = cx.baseline?;
+    let idx = baseline.features.iter().position(|f| f.name == gate)?;
+    Some(SecondaryLabel {
+        location: baseline.locate(idx, None, Field::Feature)?,
+        message: format!("the baseline declares {gate} here"),
+    })
 }

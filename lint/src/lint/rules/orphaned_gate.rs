@@ -37,6 +37,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             location: cx.decls.locate(idx, None, Field::Feature),
             subject: Some(feature.name.clone()),
             notes: Vec::new(),
+            labels: Vec::new(),
         });
     }
 }

@@ -58,6 +58,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 location: baseline.locate(idx, None, Field::Feature),
                 subject: Some(name.clone()),
                 notes: vec!["the baseline declares it here; the current declarations no longer do".to_owned()],
+                labels: Vec::new(),
             });
         }
     }

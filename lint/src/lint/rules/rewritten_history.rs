@@ -1,10 +1,10 @@
 //! `rewritten-history`: specs of released versions that differ from the
 //! baseline.
 
-use kompat_core::{Field, SpecDecl, Version};
+use kompat_core::{FeatureDecl, Field, SpecDecl, Version};
 
 use super::doc;
-use crate::lint::{Context, Diagnostic, Rule, Severity};
+use crate::lint::{Context, Diagnostic, Rule, SecondaryLabel, Severity};
 
 pub const CODE: &str = "rewritten-history";
 
@@ -54,6 +54,18 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
             subject: Some(feature.name.clone()),
             notes: vec!["add a spec at the binary version instead of editing released ones".to_owned()],
+            labels: released_as(baseline, old, before.get(first_difference)).into_iter().collect(),
         });
     }
+}
+
+/// The baseline's spec as it was released, or the baseline's declaration
+/// when the spec was added.
+fn released_as(baseline: &kompat_project::Decls, old: &FeatureDecl, spec: Option<&SpecDecl>) -> Option<SecondaryLabel> {
+    let decl = baseline.features.iter().position(|f| f.name == old.name)?;
+    let (spec_idx, field, message) = match spec.and_then(|s| old.specs.iter().position(|o| o == s)) {
+        Some(i) => (Some(i), Field::Spec, "released as this in the baseline"),
+        None => (None, Field::Feature, "the baseline declares the feature here"),
+    };
+    Some(SecondaryLabel { location: baseline.locate(decl, spec_idx, field)?, message: message.to_owned() })
 }

@@ -45,6 +45,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     location: api.and_then(|a| cx.decls.locate_api(a.index, ApiField::Introduced)),
                     subject: Some(storage.group_resource().to_string()),
                     notes: vec!["kube-apiserver would fail to build this resource's storage (kubernetes#141148)".to_owned()],
+                    labels: Vec::new(),
                 });
             }
         }

@@ -54,6 +54,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 notes: vec![format!(
                     "enable it by default in a spec with minCompatibilityVersion = \"{tolerated}\" (or later)"
                 )],
+                labels: Vec::new(),
             });
         }
     }
