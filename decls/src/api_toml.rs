@@ -284,16 +284,45 @@ fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors:
     };
     for (key, value) in table.iter() {
         let name: &str = key.get_ref();
-        match value.get_ref().as_str() {
+        let what = format!("storage_overrides.{}", kompat_core::gofmt::go_quote(name));
+        if let Some(version) = value.get_ref().as_str() {
+            file.config.storage_overrides.insert(name.to_owned(), version.to_owned());
+            file.override_spans.insert(name.to_owned(), key.span().into());
+            continue;
+        }
+        // `{ version = "v1beta1", until = "1.38" }`: a pin with an expiry.
+        let Some(pin) = value.get_ref().as_table() else {
+            errors.push(type_error(&what, "a string (the pinned version) or { version, until }", value));
+            continue;
+        };
+        let mut version = None;
+        let mut until = None;
+        for (field, field_value) in pin.iter() {
+            match field.get_ref().as_ref() {
+                "version" => match field_value.get_ref().as_str() {
+                    Some(v) => version = Some(v.to_owned()),
+                    None => errors.push(type_error(&format!("{what}.version"), "a string", field_value)),
+                },
+                "until" => match field_value.get_ref().as_str().map(kompat_core::Version::parse) {
+                    Some(Ok(v)) => until = Some(v),
+                    Some(Err(err)) => errors.push(ParseError::at(span(field_value), err.to_string())),
+                    None => errors.push(type_error(&format!("{what}.until"), "a version string", field_value)),
+                },
+                other => errors.push(ParseError::at(
+                    field.span().into(),
+                    crate::span::unknown_key_message(other, &["version", "until"]),
+                )),
+            }
+        }
+        match version {
             Some(version) => {
-                file.config.storage_overrides.insert(name.to_owned(), version.to_owned());
+                file.config.storage_overrides.insert(name.to_owned(), version);
+                if let Some(until) = until {
+                    file.config.storage_override_until.insert(name.to_owned(), until);
+                }
                 file.override_spans.insert(name.to_owned(), key.span().into());
             }
-            None => errors.push(type_error(
-                &format!("storage_overrides.{}", kompat_core::gofmt::go_quote(name)),
-                "a string (the pinned version)",
-                value,
-            )),
+            None => errors.push(ParseError::at(span(value), format!("missing `version` in {what}"))),
         }
     }
 }

@@ -119,6 +119,9 @@ impl Decls {
             for (key, version) in &file.config.storage_overrides {
                 merged.storage_overrides.entry(key.clone()).or_insert_with(|| version.clone());
             }
+            for (key, until) in &file.config.storage_override_until {
+                merged.storage_override_until.entry(key.clone()).or_insert(*until);
+            }
         }
         merged
     }
@@ -180,6 +183,16 @@ impl Decls {
     /// [`Decls::api_config`]) is written.
     pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
         let problem = ApiProblem { index: Some(index), field, message: String::new() };
+        self.locate_api_problem(&problem).location
+    }
+
+    /// Where the storage override of `key` (`GROUP/RESOURCE`) is written.
+    pub fn locate_override(&self, key: &str) -> Option<Location> {
+        let problem = ApiProblem {
+            index: None,
+            field: ApiField::StorageOverride { key: key.to_owned() },
+            message: String::new(),
+        };
         self.locate_api_problem(&problem).location
     }
 

@@ -37,6 +37,10 @@ pub struct ApiConfig {
     pub priorities: BTreeMap<String, Vec<String>>,
     /// `"GROUP/RESOURCE"` → pinned storage version.
     pub storage_overrides: BTreeMap<String, String>,
+    /// `"GROUP/RESOURCE"` → the version from which the pin must be gone
+    /// (`{ version = "v1beta1", until = "1.38" }`), like kube-apiserver's
+    /// "TODO: remove in 1.37" pins.
+    pub storage_override_until: BTreeMap<String, Version>,
 }
 
 /// A completed lifecycle, as the methods prerelease-lifecycle-gen generates

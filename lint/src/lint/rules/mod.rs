@@ -13,6 +13,7 @@ pub mod registration;
 pub mod removed_gate;
 pub mod rewritten_history;
 pub mod storage_not_decodable;
+pub mod storage_override_expired;
 pub mod storage_version_without_kind;
 pub mod unsafe_ratchet;
 
@@ -34,6 +35,7 @@ pub const CHECKS: &[Check] = &[
     api_default_lifecycle::check,
     storage_version_without_kind::check,
     storage_not_decodable::check,
+    storage_override_expired::check,
     crd::check,
     orphaned_gate::check,
     gate_reference::check,
@@ -53,6 +55,7 @@ pub fn all() -> Vec<Rule> {
         api_default_lifecycle::rule(),
         storage_version_without_kind::rule(),
         storage_not_decodable::rule(),
+        storage_override_expired::rule(),
         super::config::unused_allowance_rule(),
         orphaned_gate::rule(),
     ]);
