@@ -132,6 +132,19 @@ pub struct Ratchet {
     pub tolerated_since: Version,
 }
 
+/// Something a server stores that older readers must understand before any
+/// server writes it: a CEL library, an enum value, a new field. Readers
+/// tolerate it from `readable_since`; servers emulating `written_since` or
+/// later write it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredBeforeWritten {
+    pub name: String,
+    /// What it is, free text (`cel-library`, `enum-value`, `field`, ...).
+    pub kind: Option<String>,
+    pub readable_since: Version,
+    pub written_since: Version,
+}
+
 /// Picks the spec in force at (emulation, min-compatibility), scanning newest
 /// first and skipping specs whose min-compatibility version is not reached;
 /// the synthetic PreAlpha spec when none applies. `min_compat` of `None`

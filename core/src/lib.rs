@@ -17,7 +17,7 @@ pub mod validate;
 pub mod version;
 
 pub use effective::{EffectiveVersion, WindowPolicy};
-pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage};
+pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage, StoredBeforeWritten};
 pub use gate::{Feature, FeatureGate, FeatureSet, FeatureState, GateError};
 #[doc(hidden)]
 pub use typed::__private;

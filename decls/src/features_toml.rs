@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
+use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, StoredBeforeWritten, Version, VersionLit};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -22,6 +22,17 @@ struct RawFile {
     groups: Option<toml::Value>,
     #[allow(dead_code)]
     storage_overrides: Option<toml::Value>,
+    #[serde(default)]
+    stored_before_written: Vec<Spanned<RawStored>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStored {
+    name: String,
+    kind: Option<String>,
+    readable_since: Spanned<String>,
+    written_since: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -115,8 +126,21 @@ pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
             ratchet,
         });
     }
+    let mut stored = Vec::new();
+    for item in raw.stored_before_written {
+        let span: Span = item.span().into();
+        let item = item.into_inner();
+        let version = |v: &Spanned<String>| {
+            Version::parse(v.get_ref()).map_err(|e| ParseError::at(v.span().into(), e.to_string()))
+        };
+        match (version(&item.readable_since), version(&item.written_since)) {
+            (Ok(readable_since), Ok(written_since)) => stored
+                .push((StoredBeforeWritten { name: item.name, kind: item.kind, readable_since, written_since }, span)),
+            (Err(e), _) | (_, Err(e)) => errors.push(e),
+        }
+    }
     if errors.is_empty() {
-        Ok(DeclFile { features: file })
+        Ok(DeclFile { features: file, stored_before_written: stored })
     } else {
         Err(errors)
     }

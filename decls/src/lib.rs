@@ -78,4 +78,6 @@ impl FeatureFile {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DeclFile {
     pub features: FeatureFile,
+    /// `[[stored_before_written]]` entries with the span of each.
+    pub stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Span)>,
 }

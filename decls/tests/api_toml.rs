@@ -209,7 +209,7 @@ fn table_errors() {
     check_errors("storage_overrides = []", "1:21-1:23 `storage_overrides` must be a table, not array");
     check_errors(
         "[storage_overrides]\n\"batch/cronjobs\" = true\n",
-        "2:20-2:24 `storage_overrides.\"batch/cronjobs\"` must be a string (the pinned version), not boolean",
+        "2:20-2:24 `storage_overrides.\"batch/cronjobs\"` must be a string (the pinned version) or { version, until }, not boolean",
     );
     // TOML syntax errors come with their span.
     let errors = parse_api_toml("[[api]\n").unwrap_err();

@@ -147,7 +147,7 @@ fn toml_errors_are_located() {
     );
     check_toml(
         "[unknown]\n",
-        "1:2: unknown key `unknown`, expected one of `feature`, `api`, `groups`, `storage_overrides`",
+        "1:2: unknown key `unknown`, expected one of `feature`, `api`, `groups`, `storage_overrides`, `stored_before_written`",
     );
     check_toml("[[feature]\n", "1:11: unclosed array table, expected `]`");
 }

@@ -337,18 +337,35 @@ fn levels_and_allowances() {
         &[("f.toml", &text), ("kompat.toml", allow)],
         &[],
         0,
-        "kompat.toml: warning[unused-allowance]: allowance for `removed-gate` on Gone matches no finding",
+        "kompat.toml:7:1: warning[unused-allowance]: allowance for `removed-gate` on Gone matches no finding",
     );
     let no_reason = "decls = [\"f.toml\"]\n[[lint.allow]]\ncode = \"alpha-enabled-by-default\"\nreason = \" \"\n";
     let dir = dir_with(&[("f.toml", &text), ("kompat.toml", no_reason)]);
     let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("an allowance needs a non-empty `reason`"), "{stderr}");
-    let unknown = "decls = [\"f.toml\"]\n[lint.levels]\nno-such-code = \"deny\"\n";
+    assert!(stderr.contains("kompat.toml:4:10"), "{stderr}");
+    let missing_reason = "decls = [\"f.toml\"]\n[[lint.allow]]\ncode = \"alpha-enabled-by-default\"\n";
+    let dir = dir_with(&[("f.toml", &text), ("kompat.toml", missing_reason)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing field `reason`"), "{stderr}");
+    let unknown = "decls = [\"f.toml\"]\n[lint.levels]\nno-such-code = \"deny\"\nremoved-gates = \"warn\"\n";
     let dir = dir_with(&[("f.toml", &text), ("kompat.toml", unknown)]);
     let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown lint code `no-such-code` in [lint.levels]"), "{stderr}");
+    assert!(stderr.contains("kompat.toml:3:1"), "{stderr}");
+    assert!(
+        stderr.contains("unknown lint code `removed-gates` in [lint.levels] (did you mean `removed-gate`?)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("kompat.toml:4:1"), "{stderr}");
+    let bad_level = "decls = [\"f.toml\"]\n[lint.levels]\nremoved-gate = \"forbid\"\n";
+    let dir = dir_with(&[("f.toml", &text), ("kompat.toml", bad_level)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("kompat.toml:3:16"), "{stderr}");
 }
 
 const CRD_V1: &str = "apiVersion: apiextensions.k8s.io/v1
@@ -533,4 +550,24 @@ fn rust_sources_and_deployment_material() {
     ];
     let got: Vec<&str> = stdout.lines().collect();
     assert_eq!(got, expected);
+}
+
+#[test]
+fn stored_before_written() {
+    let same_release = "[[stored_before_written]]\nname = \"quantity\"\nkind = \"cel-library\"\nreadable_since = \"1.36\"\nwritten_since = \"1.36\"\n";
+    check(
+        &[("f.toml", same_release)],
+        &["f.toml"],
+        1,
+        "f.toml:1:1: error[stored-before-written]: cel-library quantity is written from 1.36 but readable only from 1.36: writes must lag reads by at least one release",
+    );
+    let lagged = same_release.replace("written_since = \"1.36\"", "written_since = \"1.37\"");
+    // Binary 1.39: the window's floor is 1.36, so every admitted reader knows it.
+    check(&[("f.toml", &lagged)], &["f.toml", "--binary-version", "1.39"], 0, "");
+    check(
+        &[("f.toml", &lagged)],
+        &["f.toml", "--binary-version", "1.37"],
+        1,
+        "f.toml:1:1: error[stored-before-written]: cel-library quantity is written at emulation version 1.37 while min-compatibility version 1.34 admits readers older than 1.36",
+    );
 }

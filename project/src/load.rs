@@ -76,6 +76,8 @@ pub struct Decls {
     feature_files: Vec<Option<FeatureFile>>,
     /// API declarations: the source they came from and the parsed file.
     api_files: Vec<(usize, ApiFile)>,
+    /// `[[stored_before_written]]` declarations with where they are written.
+    pub stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Location)>,
     /// What the Rust sources among the inputs say (declarations are in
     /// `features`; references and suppressions here).
     pub rust: Option<crate::rust::RustScan>,
@@ -242,7 +244,12 @@ impl Decls {
         let parsed = match source.path.extension().and_then(|e| e.to_str()) {
             Some("yaml" | "yml") => kompat_decls::parse_k8s_yaml(&source.text),
             Some("toml") => {
-                let features = kompat_decls::parse_toml(&source.text).map(|file| file.features);
+                let features = kompat_decls::parse_toml(&source.text).map(|file| {
+                    for (item, span) in file.stored_before_written {
+                        self.stored_before_written.push((item, source.locate(span.start, span.end)));
+                    }
+                    file.features
+                });
                 match (features, parse_api_toml(&source.text)) {
                     (Ok(features), Ok(apis)) => {
                         if !apis.is_empty() {
@@ -358,7 +365,7 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-const DECL_TOML_KEYS: [&str; 4] = ["feature", "api", "groups", "storage_overrides"];
+const DECL_TOML_KEYS: [&str; 5] = ["feature", "api", "groups", "storage_overrides", "stored_before_written"];
 
 fn is_declaration_file(path: &Path) -> Result<bool> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();

@@ -15,6 +15,7 @@ pub mod rewritten_history;
 pub mod storage_not_decodable;
 pub mod storage_override_expired;
 pub mod storage_version_without_kind;
+pub mod stored_before_written;
 pub mod unsafe_ratchet;
 
 use kompat_core::Field;
@@ -36,6 +37,7 @@ pub const CHECKS: &[Check] = &[
     storage_version_without_kind::check,
     storage_not_decodable::check,
     storage_override_expired::check,
+    stored_before_written::check,
     crd::check,
     orphaned_gate::check,
     gate_reference::check,
@@ -56,6 +58,7 @@ pub fn all() -> Vec<Rule> {
         storage_version_without_kind::rule(),
         storage_not_decodable::rule(),
         storage_override_expired::rule(),
+        stored_before_written::rule(),
         super::config::unused_allowance_rule(),
         orphaned_gate::rule(),
     ]);
