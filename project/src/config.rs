@@ -16,6 +16,14 @@
 //! `kompat gen` (paths relative to this file):
 //!
 //! ```toml
+//! [lint.levels]
+//! locked-gate-cleanup = "deny"       # allow | warn | deny
+//!
+//! [[lint.allow]]                     # suppress matching findings
+//! code = "removed-gate"
+//! subject = "LegacyWidgetPolling"    # optional: only this feature, API or CRD version
+//! reason = "dropped by the 2.0 API review"   # mandatory
+//!
 //! [[gen.output]]
 //! kind = "rust"                      # or "k8s-yaml", "json", "markdown"
 //! path = "generated/features.rs"
@@ -41,8 +49,9 @@ pub struct Config {
     pub window: WindowPolicy,
     pub decls: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
-    /// The `[lint]` table, interpreted by `kompat lint`.
-    pub lint: Option<Spanned<toml::Table>>,
+    /// The `[lint]` table. Its codes are checked by `kompat lint`, which
+    /// knows them.
+    pub lint: Option<LintConfig>,
     /// The `[gen]` table: the outputs of `kompat gen`.
     pub gen: Option<GenConfig>,
 }
@@ -54,6 +63,48 @@ pub struct GenConfig {
     pub span: std::ops::Range<usize>,
     /// Each `[[gen.output]]`, in the order written.
     pub outputs: Vec<GenOutput>,
+}
+
+/// The `[lint]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LintConfig {
+    /// `[lint.levels]`, in the order written.
+    pub levels: Vec<LintLevel>,
+    /// Each `[[lint.allow]]`, in the order written.
+    pub allow: Vec<LintAllow>,
+}
+
+/// One entry of `[lint.levels]`: `code = "allow" | "warn" | "deny"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LintLevel {
+    pub code: String,
+    /// Byte span of the code (the key) in the configuration file.
+    pub code_span: std::ops::Range<usize>,
+    pub level: Level,
+}
+
+/// What a `[lint.levels]` entry does to a code's findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Drop the findings.
+    Allow,
+    /// Report them as warnings.
+    Warn,
+    /// Report them as errors.
+    Deny,
+}
+
+/// One `[[lint.allow]]` entry: findings of `code` (about `subject`, when
+/// given) are suppressed, for the stated reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LintAllow {
+    pub code: String,
+    pub code_span: std::ops::Range<usize>,
+    pub subject: Option<String>,
+    pub reason: String,
+    /// Byte span of the whole entry in the configuration file.
+    pub span: std::ops::Range<usize>,
 }
 
 /// One `[[gen.output]]` entry.
@@ -105,8 +156,25 @@ struct RawConfig {
     decls: Vec<Spanned<String>>,
     baseline: Option<Spanned<String>>,
     window: Option<RawWindow>,
-    lint: Option<Spanned<toml::Table>>,
+    lint: Option<RawLint>,
     gen: Option<Spanned<RawGen>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLint {
+    #[serde(default)]
+    levels: std::collections::BTreeMap<Spanned<String>, Level>,
+    #[serde(default)]
+    allow: Vec<Spanned<RawAllow>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAllow {
+    code: Spanned<String>,
+    subject: Option<String>,
+    reason: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -194,12 +262,16 @@ impl Config {
             Some(gen) => Some(gen_config(gen, &dir).map_err(|(span, message)| located(span, message))?),
             None => None,
         };
+        let lint = match raw.lint {
+            Some(lint) => Some(lint_config(lint).map_err(|(span, message)| located(span, message))?),
+            None => None,
+        };
         Ok(Config {
             binary_version,
             window,
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),
-            lint: raw.lint,
+            lint,
             gen,
             source,
         })
@@ -222,6 +294,35 @@ fn gen_config(raw: &Spanned<RawGen>, dir: &Path) -> Result<GenConfig, (std::ops:
         outputs.push(GenOutput { kind: output.kind, written: written.clone(), path, span: entry.span() });
     }
     Ok(GenConfig { span: raw.span(), outputs })
+}
+
+/// Types the `[lint]` table; every allowance must say why.
+fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, String)> {
+    let mut levels: Vec<LintLevel> = raw
+        .levels
+        .into_iter()
+        .map(|(code, level)| LintLevel { code_span: code.span(), code: code.into_inner(), level })
+        .collect();
+    levels.sort_by_key(|l| l.code_span.start);
+    let mut allow = Vec::new();
+    for entry in raw.allow {
+        let span = entry.span();
+        let RawAllow { code, subject, reason } = entry.into_inner();
+        if reason.get_ref().trim().is_empty() {
+            return Err((
+                reason.span(),
+                "an allowance needs a non-empty `reason`: say why the finding is acceptable".to_owned(),
+            ));
+        }
+        allow.push(LintAllow {
+            code_span: code.span(),
+            code: code.into_inner(),
+            subject,
+            reason: reason.into_inner(),
+            span,
+        });
+    }
+    Ok(LintConfig { levels, allow })
 }
 
 /// A toml error's message without its own rendering of the location.

@@ -12,8 +12,9 @@
 
 use std::collections::BTreeMap;
 
+use kompat_decls::span::did_you_mean;
+use kompat_project::config::Level;
 use kompat_project::{Config, Error, Failure, Location};
-use serde::Deserialize;
 
 use super::rules::doc;
 use super::{Diagnostic, Rule, Severity};
@@ -34,31 +35,6 @@ pub fn unused_allowance_rule() -> Rule {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    Allow,
-    Warn,
-    Deny,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLint {
-    #[serde(default)]
-    levels: BTreeMap<String, Level>,
-    #[serde(default)]
-    allow: Vec<RawAllow>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAllow {
-    code: String,
-    subject: Option<String>,
-    reason: String,
-}
-
 /// The lint configuration, validated against the known codes.
 #[derive(Default)]
 pub struct LintConfig {
@@ -75,38 +51,29 @@ struct Allowance {
 impl LintConfig {
     pub fn from_config(config: Option<&Config>, known: &[Rule]) -> Result<LintConfig, Error> {
         let Some(config) = config else { return Ok(LintConfig::default()) };
-        let Some(table) = &config.lint else { return Ok(LintConfig::default()) };
-        let located = |span: std::ops::Range<usize>, message: String| Failure {
-            message,
-            location: Some(config.source.locate(span.start, span.end)),
-        };
-        let raw: RawLint =
-            toml::Value::Table(table.get_ref().clone()).try_into().map_err(|err: toml::de::Error| Error {
-                failures: vec![located(
-                    table.span(),
-                    format!("invalid [lint] table: {}", kompat_project::config::toml_message(&err)),
-                )],
-            })?;
-        let is_known = |code: &str| known.iter().any(|r| r.code == code);
+        let Some(lint) = &config.lint else { return Ok(LintConfig::default()) };
+        let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
         let mut failures = Vec::new();
+        let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| {
+            if !codes.contains(&code) {
+                let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                failures.push(Failure {
+                    message: format!("unknown lint code `{code}` in {place}{hint}"),
+                    location: Some(config.source.locate(span.start, span.end)),
+                });
+            }
+        };
         let mut out = LintConfig::default();
-        for (code, level) in raw.levels {
-            if !is_known(&code) {
-                failures.push(located(table.span(), format!("unknown lint code `{code}` in [lint.levels]")));
-            }
-            out.levels.insert(code, level);
+        for level in &lint.levels {
+            check_code(&level.code, &level.code_span, "[lint.levels]");
+            out.levels.insert(level.code.clone(), level.level);
         }
-        for allow in raw.allow {
-            if !is_known(&allow.code) {
-                failures.push(located(table.span(), format!("unknown lint code `{}` in [[lint.allow]]", allow.code)));
-            }
-            if allow.reason.trim().is_empty() {
-                failures.push(located(table.span(), "an allowance needs a non-empty `reason`".to_owned()));
-            }
+        for allow in &lint.allow {
+            check_code(&allow.code, &allow.code_span, "[[lint.allow]]");
             out.allows.push(Allowance {
-                code: allow.code,
-                subject: allow.subject,
-                location: Some(config.source.whole()),
+                code: allow.code.clone(),
+                subject: allow.subject.clone(),
+                location: Some(config.source.locate(allow.span.start, allow.span.end)),
             });
         }
         if failures.is_empty() {
