@@ -571,3 +571,38 @@ fn stored_before_written() {
         "f.toml:1:1: error[stored-before-written]: cel-library quantity is written at emulation version 1.37 while min-compatibility version 1.34 admits readers older than 1.36",
     );
 }
+
+/// `#[kompat(allow(...))]` that suppresses nothing, or names no known code,
+/// is reported at the gate, like an unused `[[lint.allow]]`.
+#[test]
+fn unused_source_allows() {
+    let gates = r#"//! Gates.
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, FeatureGates)]
+pub enum Feature {
+    #[kompat(allow(code = "orphaned-gate", reason = "read by the scheduler plugin"))]
+    #[kompat(spec(version = "1.35", stage = "Alpha", default = false))]
+    Elsewhere,
+    #[kompat(allow(code = "orphaned-gate", reason = "stale"))]
+    #[kompat(spec(version = "1.35", stage = "Alpha", default = false))]
+    Used,
+    #[kompat(allow(code = "orphaned-gates", reason = "misspelt"))]
+    #[kompat(spec(version = "1.35", stage = "Alpha", default = false))]
+    Misspelt,
+}
+
+pub fn run(gate: &kompat::TypedGate<Feature>) -> bool {
+    gate.enabled(Feature::Used) && gate.enabled(Feature::Misspelt)
+}
+"#;
+    check(
+        &[("src/gates.rs", gates)],
+        &["src", "--binary-version", "1.37"],
+        0,
+        r#"
+        src/gates.rs:11:5: warning[unused-allowance]: `#[kompat(allow(code = "orphaned-gate"))]` on Used matches no finding
+        src/gates.rs:14:5: warning[unused-allowance]: `#[kompat(allow(...))]` on Misspelt names unknown lint code `orphaned-gates` (did you mean `orphaned-gate`?)
+        "#,
+    );
+}

@@ -11,7 +11,7 @@ use kompat_project::{Config, Decls, Error, Failure, Result, SourceFile};
 
 use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
-use crate::lint::config::LintConfig;
+use crate::lint::config::{apply_source_allows, LintConfig};
 use crate::lint::rules::crd::CrdInput;
 use crate::lint::sources::deploy;
 use crate::lint::{output, rules, Context, Severity};
@@ -117,9 +117,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
     // code for that gate.
     if let Some(rust) = &rust {
-        diags.retain(|d| {
-            !rust.allows.iter().any(|(gate, code)| d.code == code && d.subject.as_deref() == Some(gate.as_str()))
-        });
+        diags = apply_source_allows(diags, &rust.allows, &decls, &all_rules);
     }
     let mut diags = lint_config.apply(diags);
     crate::lint::sort(&mut diags);

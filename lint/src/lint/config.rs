@@ -12,9 +12,10 @@
 
 use std::collections::BTreeMap;
 
+use kompat_core::Field;
 use kompat_decls::span::did_you_mean;
 use kompat_project::config::Level;
-use kompat_project::{Config, Error, Failure, Location};
+use kompat_project::{Config, Decls, Error, Failure, Location};
 
 use super::rules::doc;
 use super::{Diagnostic, Rule, Severity};
@@ -27,7 +28,7 @@ pub fn unused_allowance_rule() -> Rule {
         severity: Severity::Warning,
         summary: "an allowance in kompat.toml matches no finding".to_owned(),
         doc: doc(
-            "Reports `[[lint.allow]]` entries that suppressed nothing in this run.",
+            "Reports `[[lint.allow]]` entries in kompat.toml, and `#[kompat(allow(...))]` attributes on gates declared in Rust, that suppressed nothing in this run or name no known code.",
             "A stale allowance silently hides the next real finding with the same code and subject.",
             "[[lint.allow]]\ncode = \"removed-gate\"\nsubject = \"GoneLongAgo\"\nreason = \"...\"",
             "# delete the allowance",
@@ -123,4 +124,50 @@ impl LintConfig {
         }
         out
     }
+}
+
+/// `#[kompat(allow(code = "...", reason = "..."))]` on a gate declared in
+/// Rust: drops that code's findings about that gate, and reports an allow
+/// that drops nothing, or names no known code, at the gate.
+pub fn apply_source_allows(
+    diags: Vec<Diagnostic>,
+    allows: &[(String, String)],
+    decls: &Decls,
+    known: &[Rule],
+) -> Vec<Diagnostic> {
+    let mut used = vec![false; allows.len()];
+    let mut out: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| {
+            let hit = allows.iter().position(|(gate, code)| d.code == code && d.subject.as_deref() == Some(gate));
+            if let Some(i) = hit {
+                used[i] = true;
+            }
+            hit.is_none()
+        })
+        .collect();
+    let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
+    for ((gate, code), used) in allows.iter().zip(used) {
+        if used {
+            continue;
+        }
+        let message = if codes.contains(&code.as_str()) {
+            format!("`#[kompat(allow(code = \"{code}\"))]` on {gate} matches no finding")
+        } else {
+            let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+            format!("`#[kompat(allow(...))]` on {gate} names unknown lint code `{code}`{hint}")
+        };
+        let location =
+            decls.features.iter().position(|f| f.name == *gate).and_then(|idx| decls.locate(idx, None, Field::Feature));
+        out.push(Diagnostic {
+            code: UNUSED_ALLOWANCE,
+            severity: Severity::Warning,
+            message,
+            location,
+            subject: Some(gate.clone()),
+            notes: Vec::new(),
+            labels: Vec::new(),
+        });
+    }
+    out
 }
