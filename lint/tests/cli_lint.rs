@@ -606,3 +606,35 @@ pub fn run(gate: &kompat::TypedGate<Feature>) -> bool {
         "#,
     );
 }
+
+/// Exit codes are the same in every format: 0 without an error-level
+/// finding (warnings and notes included), 1 with one, 2 on usage errors.
+/// Every format is deterministic.
+#[test]
+fn exit_codes_in_every_format() {
+    let clean = feature("Ok", r#"  { version = "1.36", stage = "Alpha", default = false },"#);
+    let warning = feature("Old", r#"  { version = "1.30", stage = "GA", default = true, lockToDefault = true },"#);
+    let error = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
+    let dir = dir_with(&[("clean.toml", &clean), ("warning.toml", &warning), ("error.toml", &error)]);
+    for format in ["human", "short", "json", "sarif"] {
+        for (file, expected) in [("clean.toml", 0), ("warning.toml", 0), ("error.toml", 1)] {
+            let args = ["lint", file, "--binary-version", "1.37", "--format", format];
+            let (code, stdout, stderr) = kompat_in(dir.path(), &args);
+            assert_eq!(code, expected, "{file} as {format}: {stdout}{stderr}");
+            let (_, again, _) = kompat_in(dir.path(), &args);
+            assert_eq!(stdout, again, "{file} as {format} is not deterministic");
+            if format == "json" || format == "sarif" {
+                assert!(serde_json::from_str::<serde_json::Value>(&stdout).is_ok(), "{format}: {stdout}");
+                assert!(stderr.is_empty(), "{format} writes nothing else: {stderr}");
+            }
+        }
+    }
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "clean.toml", "--format", "xml"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.starts_with("error:"), "{stderr}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "missing.toml"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error:") && stderr.contains("missing.toml"), "{stderr}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "clean.toml", "--binary-version", "one"]);
+    assert_eq!(code, 2, "{stderr}");
+}
