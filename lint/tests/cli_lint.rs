@@ -120,6 +120,15 @@ old.toml:15:8: error[removed-gate]: feature LockedTooRecently cannot be removed 
         1,
         "old.toml:2:8: error[removed-gate]: feature OldLock cannot be removed until version 1.34 (required for emulation support)",
     );
+    // The threshold is Kubernetes' fixed 1.31, not the window's floor.
+    let later = old.replace("1.31", "1.32");
+    let config = "[window]\nprofile = \"kubernetes\"\nfloor = \"1.33\"\n";
+    check(
+        &[("old.toml", &later), ("new.toml", ""), ("kompat.toml", config)],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.34"],
+        1,
+        "old.toml:2:8: error[removed-gate]: feature OldLock cannot be removed until version 1.35 (required for emulation support)",
+    );
 }
 
 #[test]

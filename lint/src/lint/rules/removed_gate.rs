@@ -8,6 +8,10 @@ use crate::lint::{Context, Diagnostic, Rule, Severity};
 
 pub const CODE: &str = "removed-gate";
 
+/// Gates locked at or before this version may be removed at once under the
+/// Kubernetes profile (`verifyFeatureRemoval`'s grandfathering).
+const GRANDFATHERED_UNTIL: Version = Version::new(1, 31);
+
 pub fn rule() -> Rule {
     Rule {
         code: CODE,
@@ -39,7 +43,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 )),
                 Stage::GA | Stage::Deprecated => {
                     let locked_at = last.version.as_ref().map(|v| v.major_minor()).unwrap_or(Version::new(0, 0));
-                    let grandfathered = cx.window.floor.is_some_and(|floor| locked_at <= floor);
+                    // Kubernetes' `thresholdVersion`: a fixed 1.31, whatever
+                    // the window's floor, and only under its profile.
+                    let grandfathered = cx.window.floor.is_some() && locked_at <= GRANDFATHERED_UNTIL;
                     let until = locked_at.add_minor(3);
                     match cx.binary {
                         Some(binary) if !grandfathered && binary < until => Some(format!(
