@@ -2,10 +2,10 @@
 //! finds (Kubernetes' `AddVersioned` / `AddDependencies` and its linter's
 //! no-Alpha-on-by-default rule), at the span of the offending value.
 
-use kompat_core::ProblemKind;
+use kompat_core::{Field, ProblemKind};
 
 use super::doc;
-use crate::lint::{Context, Diagnostic, Rule, Severity};
+use crate::lint::{Context, Diagnostic, Rule, SecondaryLabel, Severity};
 
 const REGISTRATION_WHY: &str = "Kubernetes' feature gate rejects this declaration when it is registered: a component built with it fails at start-up, and until it is fixed every answer about emulated versions is unreliable.";
 
@@ -194,6 +194,20 @@ pub fn rules() -> Vec<Rule> {
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for problem in &cx.validated.problems {
         let subject = cx.decls.features.get(problem.decl).map(|d| d.name.clone());
+        // A conflicting redeclaration also points at the other declaration.
+        let labels = match (&problem.kind, &subject) {
+            (ProblemKind::ConflictingRedeclaration, Some(name)) => cx
+                .decls
+                .features
+                .iter()
+                .enumerate()
+                .filter(|&(i, f)| i != problem.decl && f.name == *name)
+                .filter_map(|(i, _)| cx.decls.locate(i, None, Field::Feature))
+                .map(|location| SecondaryLabel { location, message: "also declared here".to_owned() })
+                .take(1)
+                .collect(),
+            _ => Vec::new(),
+        };
         out.push(Diagnostic {
             code: problem.kind.code(),
             severity: Severity::Error,
@@ -201,7 +215,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             location: cx.decls.locate(problem.decl, problem.spec, problem.field),
             subject,
             notes: Vec::new(),
-            labels: Vec::new(),
+            labels,
         });
     }
 }
