@@ -88,3 +88,43 @@ pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<SecondaryLabel> {
         message: format!("the baseline declares {gate} here"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADINGS: [&str; 4] = ["### What it does", "### Why is this bad?", "### Example", "### Use instead"];
+
+    #[test]
+    fn codes_are_unique_and_kebab_case() {
+        let rules = all();
+        for pair in rules.windows(2) {
+            assert!(pair[0].code < pair[1].code, "`{}` is registered twice", pair[1].code);
+        }
+        for rule in &rules {
+            let kebab = !rule.code.is_empty()
+                && !rule.code.starts_with('-')
+                && !rule.code.ends_with('-')
+                && !rule.code.contains("--")
+                && rule.code.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            assert!(kebab, "`{}` is not kebab-case", rule.code);
+        }
+    }
+
+    #[test]
+    fn every_rule_has_a_doc_in_clippy_template_and_a_house_style_summary() {
+        for rule in all() {
+            let mut at = 0;
+            for heading in HEADINGS {
+                match rule.doc[at..].find(heading) {
+                    Some(i) => at += i + heading.len(),
+                    None => panic!("`{}`: `{heading}` missing or out of order", rule.code),
+                }
+            }
+            assert!(rule.doc.starts_with(HEADINGS[0]), "`{}`", rule.code);
+            let summary = &rule.summary;
+            assert!(!summary.is_empty() && !summary.ends_with('.'), "`{}`: {summary:?}", rule.code);
+            assert!(!summary.starts_with(|c: char| c.is_uppercase()), "`{}`: {summary:?}", rule.code);
+        }
+    }
+}
