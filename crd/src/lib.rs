@@ -35,23 +35,9 @@ pub use rules::rules;
 pub use upgrade::check_upgrade;
 pub use version::compare_versions;
 
-/// A byte range in a manifest (or conversions) text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-
-    /// The smallest span covering both.
-    pub fn cover(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
+/// Byte spans and parse errors are `kompat-decls`' own, so every text
+/// format in kompat reports positions the same way.
+pub use kompat_decls::span::{ParseError, Span};
 
 /// How serious a finding is by default; the linter's configuration may change
 /// the level per code.
@@ -97,18 +83,4 @@ pub struct RuleDoc {
     /// Markdown: `### What it does`, `### Why is this bad?`, `### Example`,
     /// `### Use instead`.
     pub doc: &'static str,
-}
-
-/// A problem in a manifest or conversions text that stops it from being read.
-/// Messages start lower-case and have no trailing period.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    pub span: Option<Span>,
-    pub message: String,
-}
-
-impl ParseError {
-    pub fn at(span: Span, message: impl Into<String>) -> ParseError {
-        ParseError { span: Some(span), message: message.into() }
-    }
 }

@@ -1,7 +1,7 @@
 //! Byte spans, line/column lookup and parse errors.
 
 /// A byte range in a source text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Span {
     pub start: usize,
     pub end: usize,

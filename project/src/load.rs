@@ -55,6 +55,11 @@ impl SourceFile {
         Location { path: self.path.clone(), text: None, range: None, line_col: None }
     }
 
+    /// Parse errors of this file as one located error.
+    pub fn parse_errors(&self, errors: Vec<ParseError>) -> Error {
+        Error { failures: errors.into_iter().map(|e| self.parse_failure(e)).collect() }
+    }
+
     fn parse_failure(&self, err: ParseError) -> Failure {
         let location = match err.span {
             Some(span) => self.locate(span.start, span.end),
@@ -277,9 +282,7 @@ impl Decls {
         };
         let file = match parsed {
             Ok(file) => file,
-            Err(errors) => {
-                return Err(Error { failures: errors.into_iter().map(|e| source.parse_failure(e)).collect() })
-            }
+            Err(errors) => return Err(source.parse_errors(errors)),
         };
         for (local, feature) in file.features.iter().enumerate() {
             self.features.push(feature.clone());

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_crd::{migration_plan, parse_manifests, Crd};
-use kompat_project::{Error, Failure, Result, SourceFile};
+use kompat_crd::{migration_plan, Crd};
+use kompat_project::{Error, Result};
 
 use super::print_stdout;
 use crate::cli::{CrdPlanArgs, PlanFormat};
@@ -47,19 +47,7 @@ pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
 }
 
 fn read_crds(path: &Path) -> Result<Vec<Crd>> {
-    let source = SourceFile::read(path)?;
-    let crds = parse_manifests(&source.text).map_err(|errors| Error {
-        failures: errors
-            .into_iter()
-            .map(|e| Failure {
-                message: e.message,
-                location: Some(match e.span {
-                    Some(span) => source.locate(span.start, span.end),
-                    None => source.whole(),
-                }),
-            })
-            .collect(),
-    })?;
+    let crds = super::lint::read_crds(path)?;
     if crds.is_empty() {
         return Err(Error::in_file(path, format!("{} holds no CustomResourceDefinition", path.display())));
     }

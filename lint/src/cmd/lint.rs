@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use kompat_core::{validate, WindowPolicy};
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
-use kompat_project::{Config, Decls, Error, Failure, Result, SourceFile};
+use kompat_project::{Config, Decls, Error, Result, SourceFile};
 
 use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
@@ -203,23 +203,12 @@ fn is_crd_manifest(path: &Path) -> bool {
     yaml && std::fs::read_to_string(path).is_ok_and(|text| text.contains("CustomResourceDefinition"))
 }
 
-fn read_crds(path: &Path) -> Result<Vec<Crd>> {
+pub fn read_crds(path: &Path) -> Result<Vec<Crd>> {
     parse_crds(&SourceFile::read(path)?)
 }
 
 fn parse_crds(source: &SourceFile) -> Result<Vec<Crd>> {
-    parse_manifests(&source.text).map_err(|errors| Error {
-        failures: errors
-            .into_iter()
-            .map(|e| Failure {
-                message: e.message,
-                location: Some(match e.span {
-                    Some(span) => source.locate(span.start, span.end),
-                    None => source.whole(),
-                }),
-            })
-            .collect(),
-    })
+    parse_manifests(&source.text).map_err(|errors| source.parse_errors(errors))
 }
 
 /// `<name>.conversions.toml` next to `<name>.yaml`, when it exists.
@@ -229,17 +218,6 @@ fn conversions_beside(manifest: &Path) -> Result<Option<(SourceFile, kompat_crd:
         return Ok(None);
     }
     let source = SourceFile::read(&path)?;
-    let conversions = parse_conversions(&source.text).map_err(|errors| Error {
-        failures: errors
-            .into_iter()
-            .map(|e| Failure {
-                message: e.message,
-                location: Some(match e.span {
-                    Some(span) => source.locate(span.start, span.end),
-                    None => source.whole(),
-                }),
-            })
-            .collect(),
-    })?;
+    let conversions = parse_conversions(&source.text).map_err(|errors| source.parse_errors(errors))?;
     Ok(Some((source, conversions)))
 }
