@@ -57,6 +57,13 @@ impl WindowPolicy {
         }
     }
 
+    /// Every (emulation, min-compatibility) pair the window allows for
+    /// `binary`, by emulation version then min-compatibility version.
+    pub fn points(&self, binary: Version) -> Vec<(Version, Version)> {
+        let floor = self.floor_for(binary);
+        floor.range_to(binary).flat_map(|emu| floor.range_to(emu).map(move |mc| (emu, mc))).collect()
+    }
+
     /// Every emulation version the window allows for `binary`, oldest first.
     pub fn emulation_versions(&self, binary: Version) -> Vec<Version> {
         self.floor_for(binary).range_to(binary).collect()
@@ -116,5 +123,7 @@ mod tests {
         check(d, "0.2", None, None, "ok 0.2 0.2 0.1");
         let versions: Vec<String> = d.emulation_versions(v("0.2")).iter().map(|v| v.to_string()).collect();
         assert_eq!(versions, ["0.0", "0.1", "0.2"]);
+        let points: Vec<String> = d.points(v("0.2")).iter().map(|(e, m)| format!("{e}/{m}")).collect();
+        assert_eq!(points, ["0.0/0.0", "0.1/0.0", "0.1/0.1", "0.2/0.0", "0.2/0.1", "0.2/0.2"]);
     }
 }

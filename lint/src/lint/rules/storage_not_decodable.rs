@@ -24,36 +24,32 @@ pub fn rule() -> Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(set), Some(binary)) = (cx.apis, cx.binary) else { return };
-    let floor = cx.window.floor_for(binary);
     let mut reported = std::collections::BTreeSet::new();
-    for emu in floor.range_to(binary) {
-        for mc in floor.range_to(emu) {
-            for storage in storage_versions(set, emu, mc, Some(binary)) {
-                let Some(api) = set.find_kind(&storage.group, &storage.storage_version, &storage.kind) else {
-                    continue; // no such kind there: storage-version-without-kind reports it
-                };
-                let readers = mc.range_to(emu.add_minor(1));
-                let Some(reader) = readers.into_iter().find(|&b| api.lifecycle.introduced > b || !api.served_at(b))
-                else {
-                    continue;
-                };
-                if !reported.insert(storage.group_resource()) {
-                    continue;
-                }
-                out.push(Diagnostic {
-                    code: CODE,
-                    severity: Severity::Error,
-                    message: format!(
-                        "at emulation version {emu} (min-compatibility {mc}) {} is stored as {}, which a {reader} binary cannot decode",
-                        storage.group_resource(),
-                        storage.encoding_version()
-                    ),
-                    location: cx.decls.locate_api(api.index, ApiField::Introduced),
-                    subject: Some(api.gvk.to_string()),
-                    notes: vec![format!("chosen by: {}", storage.source.as_str())],
-                    labels: Vec::new(),
-                });
+    for (emu, mc) in cx.window.points(binary) {
+        for storage in storage_versions(set, emu, mc, Some(binary)) {
+            let Some(api) = set.find_kind(&storage.group, &storage.storage_version, &storage.kind) else {
+                continue; // no such kind there: storage-version-without-kind reports it
+            };
+            let readers = mc.range_to(emu.add_minor(1));
+            let Some(reader) = readers.into_iter().find(|&b| api.lifecycle.introduced > b || !api.served_at(b)) else {
+                continue;
+            };
+            if !reported.insert(storage.group_resource()) {
+                continue;
             }
+            out.push(Diagnostic {
+                code: CODE,
+                severity: Severity::Error,
+                message: format!(
+                    "at emulation version {emu} (min-compatibility {mc}) {} is stored as {}, which a {reader} binary cannot decode",
+                    storage.group_resource(),
+                    storage.encoding_version()
+                ),
+                location: cx.decls.locate_api(api.index, ApiField::Introduced),
+                subject: Some(api.gvk.to_string()),
+                notes: vec![format!("chosen by: {}", storage.source.as_str())],
+                labels: Vec::new(),
+            });
         }
     }
 }

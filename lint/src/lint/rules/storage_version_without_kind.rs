@@ -24,30 +24,27 @@ pub fn rule() -> Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(set), Some(binary)) = (cx.apis, cx.binary) else { return };
-    let floor = cx.window.floor_for(binary);
     let mut reported = std::collections::BTreeSet::new();
-    for emu in floor.range_to(binary) {
-        for mc in floor.range_to(emu) {
-            for storage in storage_versions(set, emu, mc, Some(binary)) {
-                if storage.kind_in_storage_version || !reported.insert(storage.group_resource()) {
-                    continue;
-                }
-                let api = set.apis().iter().find(|a| a.group() == storage.group && a.resource == storage.resource);
-                out.push(Diagnostic {
-                    code: CODE,
-                    severity: Severity::Error,
-                    message: format!(
-                        "at emulation version {emu} (min-compatibility {mc}) {} would be stored as {}, which has no kind {}",
-                        storage.group_resource(),
-                        storage.encoding_version(),
-                        storage.kind
-                    ),
-                    location: api.and_then(|a| cx.decls.locate_api(a.index, ApiField::Introduced)),
-                    subject: Some(storage.group_resource().to_string()),
-                    notes: vec!["kube-apiserver would fail to build this resource's storage (kubernetes#141148)".to_owned()],
-                    labels: Vec::new(),
-                });
+    for (emu, mc) in cx.window.points(binary) {
+        for storage in storage_versions(set, emu, mc, Some(binary)) {
+            if storage.kind_in_storage_version || !reported.insert(storage.group_resource()) {
+                continue;
             }
+            let api = set.apis().iter().find(|a| a.group() == storage.group && a.resource == storage.resource);
+            out.push(Diagnostic {
+                code: CODE,
+                severity: Severity::Error,
+                message: format!(
+                    "at emulation version {emu} (min-compatibility {mc}) {} would be stored as {}, which has no kind {}",
+                    storage.group_resource(),
+                    storage.encoding_version(),
+                    storage.kind
+                ),
+                location: api.and_then(|a| cx.decls.locate_api(a.index, ApiField::Introduced)),
+                subject: Some(storage.group_resource().to_string()),
+                notes: vec!["kube-apiserver would fail to build this resource's storage (kubernetes#141148)".to_owned()],
+                labels: Vec::new(),
+            });
         }
     }
 }

@@ -30,16 +30,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ))
         } else {
             cx.binary.and_then(|binary| {
-                let floor = cx.window.floor_for(binary);
-                floor.range_to(binary).find_map(|emu| {
-                    let mc = floor.range_to(emu).next()?;
-                    (emu >= item.written_since && mc < item.readable_since).then(|| {
-                        format!(
-                            "{what} is written at emulation version {emu} while min-compatibility version {mc} admits readers older than {}",
-                            item.readable_since
-                        )
-                    })
-                })
+                let (emu, mc) = cx
+                    .window
+                    .points(binary)
+                    .into_iter()
+                    .find(|&(emu, mc)| emu >= item.written_since && mc < item.readable_since)?;
+                Some(format!(
+                    "{what} is written at emulation version {emu} while min-compatibility version {mc} admits readers older than {}",
+                    item.readable_since
+                ))
             })
         };
         if let Some(message) = message {

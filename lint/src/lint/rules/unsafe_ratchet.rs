@@ -31,10 +31,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // without a binary version, each spec's version at its default
         // min-compatibility.
         let points: Vec<(Version, Version)> = match cx.binary {
-            Some(binary) => {
-                let floor = cx.window.floor_for(binary);
-                floor.range_to(binary).flat_map(|emu| floor.range_to(emu).map(move |mc| (emu, mc))).collect()
-            }
+            Some(binary) => cx.window.points(binary),
             None => feature.specs.iter().map(|s| (s.version, s.version.subtract_minor(1))).collect(),
         };
         let unsafe_point =
