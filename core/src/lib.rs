@@ -16,6 +16,7 @@ pub mod typed;
 pub mod validate;
 pub mod version;
 
+pub use api::{ApiEntry, ApiLifecycle};
 pub use effective::{EffectiveVersion, WindowPolicy};
 pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage, StoredBeforeWritten};
 pub use gate::{Feature, FeatureGate, FeatureSet, FeatureState, GateError};

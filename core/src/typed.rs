@@ -18,7 +18,7 @@ use crate::gate::{Feature, FeatureGate, FeatureSet, FeatureState, GateError};
 use crate::version::Version;
 
 /// A lint suppression recorded on a feature gate with
-/// `#[feature(allow(code = "...", reason = "..."))]`. The derive stores it
+/// `#[kompat(allow(code = "...", reason = "..."))]`. The derive stores it
 /// (its `reason` is mandatory and non-empty); `kompat lint` honours it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LintAllow {
@@ -165,6 +165,7 @@ impl<F: FeatureGates> fmt::Debug for TypedGate<F> {
 /// Paths used by the code `#[derive(FeatureGates)]` generates. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::api::{ApiEntry, ApiLifecycle, StaticGvk};
     pub use crate::feature::{FeatureSpec, Ratchet, Stage};
     pub use crate::gate::FeatureSet;
     pub use crate::typed::{build_feature_set, FeatureGates, LintAllow};

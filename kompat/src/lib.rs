@@ -15,3 +15,7 @@ pub use kompat_core::*;
 /// `#[derive(FeatureGates)]`: see the crate documentation.
 #[cfg(feature = "derive")]
 pub use kompat_macros::FeatureGates;
+
+/// `#[derive(ApiLifecycle)]`: see the crate documentation.
+#[cfg(feature = "derive")]
+pub use kompat_macros::ApiLifecycle;

@@ -1,11 +1,13 @@
-//! The typed IR of a `#[derive(FeatureGates)]` enum, linked back to the
-//! `syn` input for spans, and its conversion into `kompat-core` declarations.
+//! The typed IR of a `#[derive(FeatureGates)]` enum and of a
+//! `#[derive(ApiLifecycle)]` type, linked back to the `syn` input for spans,
+//! and their conversion into `kompat-core` declarations.
 //!
 //! Uses only `syn`/`proc_macro2` (no `proc_macro` types): `kompat lint` can
 //! `#[path]`-include `ctxt.rs`, `attr.rs` and `ast.rs` as sibling modules and
 //! call [`Input::from_syn`] on every `#[derive(FeatureGates)]` enum it finds
 //! in source, then [`Input::decls`] to lint them as declarations.
 
+use kompat_core::api::ApiDecl;
 use kompat_core::{FeatureDecl, Ratchet, SpecDecl};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -140,5 +142,57 @@ impl Variant<'_> {
             description: self.attrs.description.clone(),
             ratchet: self.attrs.ratchet.as_ref().map(|r| Ratchet { tolerated_since: r.tolerated_since }),
         }
+    }
+}
+
+/// A `#[derive(ApiLifecycle)]` type: one API version of a kind.
+pub struct ApiInput<'a> {
+    pub original: &'a DeriveInput,
+    pub ident: &'a Ident,
+    pub attrs: attr::ApiContainer,
+}
+
+impl<'a> ApiInput<'a> {
+    /// Parses the type's attributes, recording every mistake in `cx`. `None`
+    /// when the input is a union.
+    pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<ApiInput<'a>> {
+        if let Data::Union(data) = &input.data {
+            cx.error_spanned_by(data.union_token, "#[derive(ApiLifecycle)] is for API types: structs and enums");
+            return None;
+        }
+        let attrs = attr::ApiContainer::from_ast(cx, &input.attrs, &input.ident);
+        Some(ApiInput { original: input, ident: &input.ident, attrs })
+    }
+
+    /// The kind: `kind = "..."`, else the type's name.
+    pub fn kind(&self) -> String {
+        match self.attrs.api.as_ref().and_then(|api| api.kind.as_ref()) {
+            Some(lit) => lit.value(),
+            None => self.ident.to_string(),
+        }
+    }
+
+    /// The declaration as written; `None` without a cleanly parsed `api(...)`.
+    pub fn decl(&self) -> Option<ApiDecl> {
+        self.attrs.api.as_ref().filter(|api| !api.broken)?;
+        self.partial_decl()
+    }
+
+    /// The declaration from the keys that parsed, even if others had errors
+    /// (those are left at their defaults); `None` without `api(...)`.
+    pub fn partial_decl(&self) -> Option<ApiDecl> {
+        let api = self.attrs.api.as_ref()?;
+        let text = |lit: &Option<syn::LitStr>| lit.as_ref().map(syn::LitStr::value).unwrap_or_default();
+        Some(ApiDecl {
+            group: text(&api.group),
+            version: text(&api.version),
+            kind: self.kind(),
+            resource: text(&api.resource),
+            introduced: api.introduced.as_ref().map(|r| r.value),
+            deprecated: api.deprecated.as_ref().map(|r| r.value),
+            removed: api.removed.as_ref().map(|r| r.value),
+            replacement: api.replacement.as_ref().map(syn::LitStr::value),
+            enabled_by_default: api.enabled_by_default.as_ref().map(|b| b.value),
+        })
     }
 }

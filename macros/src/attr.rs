@@ -69,6 +69,16 @@ pub const TOLERATED_SINCE: Symbol = Symbol("tolerated_since");
 // `allow(...)` keys.
 pub const CODE: Symbol = Symbol("code");
 pub const REASON: Symbol = Symbol("reason");
+// `#[derive(ApiLifecycle)]`: `api(...)` on the type, and its keys (`version` too).
+pub const API: Symbol = Symbol("api");
+pub const GROUP: Symbol = Symbol("group");
+pub const KIND: Symbol = Symbol("kind");
+pub const RESOURCE: Symbol = Symbol("resource");
+pub const INTRODUCED: Symbol = Symbol("introduced");
+pub const DEPRECATED: Symbol = Symbol("deprecated");
+pub const REMOVED: Symbol = Symbol("removed");
+pub const REPLACEMENT: Symbol = Symbol("replacement");
+pub const ENABLED_BY_DEFAULT: Symbol = Symbol("enabled_by_default");
 
 /// Where a key was found; lists the keys accepted there and common
 /// misspellings (Kubernetes' YAML and Go names) for the "did you mean" hint.
@@ -128,6 +138,40 @@ const RATCHET_LEVEL: Level =
 
 const ALLOW_LEVEL: Level = Level { what: "`allow(...)`", keys: &[CODE, REASON], aliases: &[], elsewhere: &[] };
 
+const API_TYPE_LEVEL: Level = Level {
+    what: "`#[kompat(...)]` on an API type",
+    keys: &[API, CRATE],
+    aliases: &[],
+    elsewhere: &[
+        (GROUP, "inside `api(...)`"),
+        (VERSION, "inside `api(...)`"),
+        (KIND, "inside `api(...)`"),
+        (RESOURCE, "inside `api(...)`"),
+        (INTRODUCED, "inside `api(...)`"),
+        (DEPRECATED, "inside `api(...)`"),
+        (REMOVED, "inside `api(...)`"),
+        (REPLACEMENT, "inside `api(...)`"),
+        (ENABLED_BY_DEFAULT, "inside `api(...)`"),
+        (SPEC, "on a variant of a `#[derive(FeatureGates)]` enum"),
+    ],
+};
+
+const API_LEVEL: Level = Level {
+    what: "`api(...)`",
+    keys: &[GROUP, VERSION, KIND, RESOURCE, INTRODUCED, DEPRECATED, REMOVED, REPLACEMENT, ENABLED_BY_DEFAULT],
+    aliases: &[
+        ("plural", RESOURCE),
+        ("api_version", VERSION),
+        ("apiVersion", VERSION),
+        ("replaced_by", REPLACEMENT),
+        ("replacedBy", REPLACEMENT),
+        ("enabled", ENABLED_BY_DEFAULT),
+        ("enabledByDefault", ENABLED_BY_DEFAULT),
+        ("since", INTRODUCED),
+    ],
+    elsewhere: &[],
+};
+
 /// `#[kompat(...)]` on the enum.
 #[derive(Default)]
 pub struct Container {
@@ -186,6 +230,44 @@ pub struct Variant {
     pub description: Option<String>,
 }
 
+/// A release (`MAJOR.MINOR`) with the string literal it came from.
+#[derive(Clone)]
+pub struct ReleaseAttr {
+    pub value: Version,
+    pub lit: LitStr,
+}
+
+/// `#[kompat(...)]` on a `#[derive(ApiLifecycle)]` type.
+#[derive(Default)]
+pub struct ApiContainer {
+    /// `crate = "path"`: where generated code finds kompat (default `::kompat`).
+    pub krate: Option<Path>,
+    pub api: Option<ApiAttr>,
+    /// Whether an `#[kompat(...)]` attribute failed to parse: then a missing
+    /// `api(...)` would be a follow-on error.
+    pub malformed: bool,
+}
+
+/// `api(group = "batch", version = "v1beta1", ...)`; keys that are absent or
+/// had errors are `None`.
+pub struct ApiAttr {
+    /// The whole `api(...)`, for spans.
+    pub tokens: TokenStream,
+    pub group: Option<LitStr>,
+    pub version: Option<LitStr>,
+    /// Default: the type's name.
+    pub kind: Option<LitStr>,
+    pub resource: Option<LitStr>,
+    pub introduced: Option<ReleaseAttr>,
+    pub deprecated: Option<ReleaseAttr>,
+    pub removed: Option<ReleaseAttr>,
+    pub replacement: Option<LitStr>,
+    pub enabled_by_default: Option<LitBool>,
+    /// Whether any key of it had an error (the declaration is then left
+    /// unvalidated, so that no follow-on problem is reported).
+    pub broken: bool,
+}
+
 /// A key that may be given once: the second occurrence is an error at its span.
 struct Once<'c, T> {
     cx: &'c Ctxt,
@@ -238,6 +320,171 @@ impl Container {
             }
         }
         Container { krate: krate.value }
+    }
+}
+
+impl ApiContainer {
+    /// Parses every `#[kompat(...)]` of an API type. `ident` names the type,
+    /// for the message when `api(...)` is missing.
+    pub fn from_ast(cx: &Ctxt, attrs: &[Attribute], ident: &Ident) -> ApiContainer {
+        let mut krate = Once::new(cx, CRATE, API_TYPE_LEVEL);
+        let mut api = Once::new(cx, API, API_TYPE_LEVEL);
+        let mut malformed = false;
+        for attr in attrs.iter().filter(|a| a.path() == KOMPAT) {
+            let result = attr.parse_nested_meta(|meta| {
+                if meta.path == CRATE {
+                    // #[kompat(crate = "kompat")]
+                    if let Some(lit) = lit_str(cx, &meta, CRATE, "kompat")? {
+                        match lit.parse::<Path>() {
+                            Ok(path) => krate.set(&meta.path, path),
+                            Err(_) => cx.error_spanned_by(&lit, "`crate` must be a path, e.g. `crate = \"kompat\"`"),
+                        }
+                    }
+                    Ok(())
+                } else if meta.path == API {
+                    // #[kompat(api(group = "batch", version = "v1beta1", ...))]
+                    api.seen();
+                    if let Some(value) = parse_api(cx, &meta)? {
+                        api.set(&meta.path, value);
+                    }
+                    Ok(())
+                } else {
+                    unknown_key(cx, &meta, API_TYPE_LEVEL)
+                }
+            });
+            if let Err(err) = result {
+                malformed = true;
+                cx.syn_error(err);
+            }
+        }
+        if !api.seen && !malformed {
+            cx.error_spanned_by(
+                ident,
+                format_args!(
+                    "missing `#[kompat(api(...))]` on `{ident}`: an API type declares its group, version, resource and lifecycle, e.g. `#[kompat(api(group = \"batch\", version = \"v1\", resource = \"cronjobs\", introduced = \"1.21\"))]`"
+                ),
+            );
+        }
+        let malformed = malformed || api.seen && api.value.is_none();
+        ApiContainer { krate: krate.value, api: api.value, malformed }
+    }
+}
+
+/// `api(...)`: returns `None` only when it is not a parenthesised list.
+fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<ApiAttr>> {
+    let example = "api(group = \"batch\", version = \"v1\", resource = \"cronjobs\", introduced = \"1.21\")";
+    let Some(tokens) = list_tokens(cx, meta, example)? else {
+        return Ok(None);
+    };
+    let before = cx.error_count();
+    let mut group = Once::new(cx, GROUP, API_LEVEL);
+    let mut version = Once::new(cx, VERSION, API_LEVEL);
+    let mut kind = Once::new(cx, KIND, API_LEVEL);
+    let mut resource = Once::new(cx, RESOURCE, API_LEVEL);
+    let mut introduced = Once::new(cx, INTRODUCED, API_LEVEL);
+    let mut deprecated = Once::new(cx, DEPRECATED, API_LEVEL);
+    let mut removed = Once::new(cx, REMOVED, API_LEVEL);
+    let mut replacement = Once::new(cx, REPLACEMENT, API_LEVEL);
+    let mut enabled_by_default = Once::new(cx, ENABLED_BY_DEFAULT, API_LEVEL);
+    let mut hinted = Vec::new();
+    parse_nested(meta, |inner| {
+        let string = |once: &mut Once<LitStr>, example: &str| -> syn::Result<()> {
+            once.seen();
+            if let Some(lit) = lit_str(cx, &inner, once.key, example)? {
+                once.set(&inner.path, lit);
+            }
+            Ok(())
+        };
+        let release = |once: &mut Once<ReleaseAttr>| -> syn::Result<()> {
+            once.seen();
+            if let Some(value) = release_lit(cx, &inner, once.key)? {
+                once.set(&inner.path, value);
+            }
+            Ok(())
+        };
+        if inner.path == GROUP {
+            // group = "batch"
+            string(&mut group, "batch")
+        } else if inner.path == VERSION {
+            // version = "v1beta1"
+            string(&mut version, "v1beta1")
+        } else if inner.path == KIND {
+            // kind = "CronJob"
+            string(&mut kind, "CronJob")
+        } else if inner.path == RESOURCE {
+            // resource = "cronjobs"
+            string(&mut resource, "cronjobs")
+        } else if inner.path == INTRODUCED {
+            // introduced = "1.8"
+            release(&mut introduced)
+        } else if inner.path == DEPRECATED {
+            // deprecated = "1.21"
+            release(&mut deprecated)
+        } else if inner.path == REMOVED {
+            // removed = "1.25"
+            release(&mut removed)
+        } else if inner.path == REPLACEMENT {
+            // replacement = "batch/v1/CronJob"
+            string(&mut replacement, "batch/v1/CronJob")
+        } else if inner.path == ENABLED_BY_DEFAULT {
+            // enabled_by_default = true
+            if let Some(b) = lit_bool(cx, &inner, ENABLED_BY_DEFAULT)? {
+                enabled_by_default.set(&inner.path, b);
+            }
+            Ok(())
+        } else {
+            hinted.extend(unknown_key_hint(cx, &inner, API_LEVEL)?);
+            Ok(())
+        }
+    })?;
+    // A misspelt key was reported with its correction; "missing" would repeat it.
+    for (seen, key, what) in [
+        (group.seen, GROUP, "e.g. `group = \"batch\"` (`group = \"\"` is the core group)"),
+        (version.seen, VERSION, "e.g. `version = \"v1beta1\"`"),
+        (resource.seen, RESOURCE, "the lower-case plural resource name, e.g. `resource = \"cronjobs\"`"),
+    ] {
+        if !seen && !hinted.contains(&key) {
+            cx.error_spanned_by(&tokens, format_args!("missing `{key}` in `api(...)`: {what}"));
+        }
+    }
+    Ok(Some(ApiAttr {
+        tokens,
+        group: group.value,
+        version: version.value,
+        kind: kind.value,
+        resource: resource.value,
+        introduced: introduced.value,
+        deprecated: deprecated.value,
+        removed: removed.value,
+        replacement: replacement.value,
+        enabled_by_default: enabled_by_default.value,
+        broken: cx.error_count() > before,
+    }))
+}
+
+/// `key = "MAJOR.MINOR"` for an API lifecycle, checked as the TOML reader
+/// checks it (`Version::parse`, Kubernetes' messages).
+fn release_lit(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<ReleaseAttr>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match expr {
+        Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => match Version::parse(&lit.value()) {
+            Ok(value) => Ok(Some(ReleaseAttr { value, lit })),
+            Err(err) => {
+                cx.error_spanned_by(&lit, err);
+                Ok(None)
+            }
+        },
+        Expr::Lit(ExprLit { lit: Lit::Float(lit), .. }) => {
+            cx.error_spanned_by(
+                &lit,
+                format_args!("expected a string literal: `{key} = \"{lit}\"` (as a number, 1.10 would read as 1.1)"),
+            );
+            Ok(None)
+        }
+        other => {
+            cx.error_spanned_by(other, format_args!("expected a string literal: `{key} = \"1.0\"`"));
+            Ok(None)
+        }
     }
 }
 
@@ -614,19 +861,28 @@ fn stage_lit(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<StageAttr>
 /// An unknown key: an error at the key, with a hint, then its value skipped
 /// so the next keys are still checked.
 fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) -> syn::Result<()> {
+    unknown_key_hint(cx, meta, level).map(drop)
+}
+
+/// [`unknown_key`], returning the key suggested, if any: a "missing key"
+/// error for that key would be a follow-on error.
+fn unknown_key_hint(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) -> syn::Result<Option<Symbol>> {
     let key = meta.path.to_token_stream().to_string().replace(' ', "");
+    let mut suggested = None;
     if let Some((_, place)) = level.elsewhere.iter().find(|(sym, _)| meta.path == *sym) {
         cx.error_spanned_by(&meta.path, format_args!("`{key}` is not accepted in {}; it belongs {place}", level.what));
     } else {
         let expected: Vec<String> = level.keys.iter().map(|k| format!("`{k}`")).collect();
-        let msg = match did_you_mean(&key, level) {
+        suggested = did_you_mean(&key, level);
+        let msg = match suggested {
             Some(hint) => format!("unknown key `{key}` in {}; did you mean `{hint}`?", level.what),
             None if expected.len() == 1 => format!("unknown key `{key}` in {}; expected {}", level.what, expected[0]),
             None => format!("unknown key `{key}` in {}; expected one of {}", level.what, expected.join(", ")),
         };
         cx.error_spanned_by(&meta.path, msg);
     }
-    skip_value(meta)
+    skip_value(meta)?;
+    Ok(suggested)
 }
 
 /// Consumes `= expr` or `(...)` after a key, if present.

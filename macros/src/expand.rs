@@ -1,15 +1,18 @@
 //! Code generation: the `FeatureGates` impl with `static` tables of the
-//! completed specs, computed at compile time by `kompat_core::validate`.
+//! completed specs, computed at compile time by `kompat_core::validate`, and
+//! the `ApiLifecycle` impl with the lifecycle completed by
+//! `kompat_core::api::complete_lifecycle` (through `ApiSet::build`).
 //!
 //! The pipeline is parse → validate → expand; on any error the output is every
 //! error plus the stub impl of `fallback.rs`, so users see no follow-on errors.
 
+use kompat_core::api::{Api, ApiDecl};
 use kompat_core::{FeatureSpec, Validated, Version};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use syn::{DeriveInput, Path};
 
-use crate::ast::Input;
+use crate::ast::{ApiInput, Input};
 use crate::ctxt::Ctxt;
 use crate::fallback;
 
@@ -158,5 +161,86 @@ fn spec_tokens(spec: &FeatureSpec) -> TokenStream {
             stage: __kompat::Stage::#stage,
             min_compatibility_version: #mcv,
         }
+    }
+}
+
+/// `#[derive(ApiLifecycle)]`.
+pub fn derive_api(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let Some(ast) = ApiInput::from_syn(&cx, input) else {
+        return cx.check().err().map(|err| err.into_compile_error()).unwrap_or_default();
+    };
+    let api = ast.validate(&cx);
+    let result = cx.check().and_then(|()| match (&api, ast.decl()) {
+        (Some(api), Some(decl)) => Ok(impl_api(&ast, &decl, api)),
+        // Unreachable when validation reported nothing; never panic.
+        _ => Err(syn::Error::new_spanned(ast.ident, "kompat internal error: API declaration without a result")),
+    });
+    match result {
+        Ok(tokens) => tokens,
+        Err(err) => {
+            let mut tokens = err.into_compile_error();
+            tokens.extend(fallback::expand_api(&ast));
+            tokens
+        }
+    }
+}
+
+/// The facade path of an API type: `crate = "..."`, else `::kompat`.
+pub fn api_krate(input: &ApiInput) -> Path {
+    input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
+}
+
+fn impl_api(input: &ApiInput, decl: &ApiDecl, api: &Api) -> TokenStream {
+    let krate = api_krate(input);
+    let ident = input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
+    let (group, version, kind, resource) = (&decl.group, &decl.version, &decl.kind, &decl.resource);
+    let option_version = |v: Option<Version>| match v {
+        Some(v) => {
+            let v = version_tokens(v);
+            quote!(__kompat::Some(#v))
+        }
+        None => quote!(__kompat::None),
+    };
+    let introduced = version_tokens(api.lifecycle.introduced);
+    let (written_deprecated, written_removed) = (option_version(decl.deprecated), option_version(decl.removed));
+    let (deprecated, removed) = (option_version(api.lifecycle.deprecated), option_version(api.lifecycle.removed));
+    let replacement = match &api.replacement {
+        Some(gvk) => {
+            let (group, version, kind) = (&gvk.group, &gvk.version, &gvk.kind);
+            quote!(__kompat::Some(__kompat::StaticGvk { group: #group, version: #version, kind: #kind }))
+        }
+        None => quote!(__kompat::None),
+    };
+    let written_enabled = match decl.enabled_by_default {
+        Some(b) => quote!(__kompat::Some(#b)),
+        None => quote!(__kompat::None),
+    };
+    let enabled = api.enabled_by_default;
+    quote! {
+        const _: () = {
+            use #krate::__private as __kompat;
+
+            #[automatically_derived]
+            impl #impl_generics __kompat::ApiLifecycle for #ident #ty_generics #where_clause {
+                const API: __kompat::ApiEntry = __kompat::ApiEntry {
+                    group: #group,
+                    version: #version,
+                    kind: #kind,
+                    resource: #resource,
+                    introduced: #introduced,
+                    deprecated: #written_deprecated,
+                    removed: #written_removed,
+                    replacement: #replacement,
+                    enabled_by_default: #written_enabled,
+                };
+                const INTRODUCED: __kompat::Version = #introduced;
+                const DEPRECATED: __kompat::Option<__kompat::Version> = #deprecated;
+                const REMOVED: __kompat::Option<__kompat::Version> = #removed;
+                const REPLACEMENT: __kompat::Option<__kompat::StaticGvk> = #replacement;
+                const ENABLED_BY_DEFAULT: bool = #enabled;
+            }
+        };
     }
 }

@@ -1,13 +1,14 @@
-//! The output when the input is invalid: a stub `FeatureGates` impl next to
-//! the errors, so that uses of the trait elsewhere cause no follow-on errors
-//! ("trait not implemented"). Nothing is emitted for generic enums, where an
-//! impl would itself be wrong.
+//! The output when the input is invalid: a stub `FeatureGates` or
+//! `ApiLifecycle` impl next to the errors, so that uses of the trait elsewhere
+//! cause no follow-on errors ("trait not implemented"). Nothing is emitted
+//! for generic enums deriving `FeatureGates`, where an impl would itself be
+//! wrong.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::Input;
-use crate::expand::krate;
+use crate::ast::{ApiInput, Input};
+use crate::expand::{api_krate, krate};
 
 pub fn expand(input: &Input) -> TokenStream {
     let generics = &input.original.generics;
@@ -51,6 +52,39 @@ pub fn expand(input: &Input) -> TokenStream {
                 fn feature_set() -> __kompat::Arc<__kompat::FeatureSet> {
                     ::core::unreachable!()
                 }
+            }
+        };
+    }
+}
+
+/// The stub `ApiLifecycle` impl of an invalid API type: placeholder
+/// constants, so that uses of the trait cause no follow-on errors.
+pub fn expand_api(input: &ApiInput) -> TokenStream {
+    let krate = api_krate(input);
+    let ident = input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
+    quote! {
+        const _: () = {
+            use #krate::__private as __kompat;
+
+            #[automatically_derived]
+            impl #impl_generics __kompat::ApiLifecycle for #ident #ty_generics #where_clause {
+                const API: __kompat::ApiEntry = __kompat::ApiEntry {
+                    group: "",
+                    version: "",
+                    kind: "",
+                    resource: "",
+                    introduced: __kompat::Version::new(0, 0),
+                    deprecated: __kompat::None,
+                    removed: __kompat::None,
+                    replacement: __kompat::None,
+                    enabled_by_default: __kompat::None,
+                };
+                const INTRODUCED: __kompat::Version = __kompat::Version::new(0, 0);
+                const DEPRECATED: __kompat::Option<__kompat::Version> = __kompat::None;
+                const REMOVED: __kompat::Option<__kompat::Version> = __kompat::None;
+                const REPLACEMENT: __kompat::Option<__kompat::StaticGvk> = __kompat::None;
+                const ENABLED_BY_DEFAULT: bool = false;
             }
         };
     }

@@ -1,4 +1,5 @@
-//! Derive macros for kompat: `#[derive(FeatureGates)]` (and API lifecycles).
+//! Derive macros for kompat: `#[derive(FeatureGates)]` for feature gates and
+//! `#[derive(ApiLifecycle)]` for API types.
 //!
 //! The derives validate declarations at compile time with `kompat-core`'s own
 //! registration validation (same rules, same message texts) and generate
@@ -12,7 +13,8 @@
 //!
 //! `ctxt.rs`, `attr.rs` and `ast.rs` use only `syn`/`proc_macro2` and refer to
 //! each other as `super::…`, so other crates can `#[path]`-include them as
-//! sibling modules to read `#[derive(FeatureGates)]` enums from source.
+//! sibling modules to read `#[derive(FeatureGates)]` enums and
+//! `#[derive(ApiLifecycle)]` types from source.
 
 #[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
 mod ast;
@@ -36,4 +38,13 @@ use syn::{parse_macro_input, DeriveInput};
 pub fn derive_feature_gates(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input).into()
+}
+
+/// Implements `kompat::ApiLifecycle` for an API type (one version of a kind)
+/// from `#[kompat(api(...))]`, with prerelease-lifecycle-gen's defaults
+/// applied at compile time. See the crate `README.md`.
+#[proc_macro_derive(ApiLifecycle, attributes(kompat))]
+pub fn derive_api_lifecycle(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive_api(&input).into()
 }

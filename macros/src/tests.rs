@@ -1,4 +1,4 @@
-//! Expansion snapshots: the generated tokens for a few inputs, formatted with
+//! Expansion snapshots: the generated tokens for a few inputs of each derive, formatted with
 //! `prettyplease` and compared with `insta` snapshots in `src/snapshots/`
 //! (regenerate with `INSTA_UPDATE=always cargo test -p kompat-macros --lib`).
 
@@ -75,4 +75,61 @@ fn errors_with_fallback_impl() {
 #[test]
 fn no_output_but_errors_for_a_struct() {
     check("struct_input", syn::parse_quote! { struct Gates; });
+}
+
+#[track_caller]
+fn check_api(name: &str, input: DeriveInput) {
+    let tokens = crate::expand::derive_api(&input);
+    let formatted = match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(err) => format!("unparsable expansion ({err}):\n{tokens}"),
+    };
+    insta::assert_snapshot!(name, formatted);
+}
+
+#[test]
+fn api_written_lifecycle() {
+    check_api(
+        "api_cronjob_v1beta1",
+        syn::parse_quote! {
+            #[kompat(api(
+                group = "batch",
+                version = "v1beta1",
+                kind = "CronJob",
+                resource = "cronjobs",
+                introduced = "1.8",
+                deprecated = "1.21",
+                removed = "1.25",
+                replacement = "batch/v1/CronJob",
+            ))]
+            pub struct CronJobV1beta1 {
+                pub spec: CronJobSpec,
+            }
+        },
+    );
+}
+
+#[test]
+fn api_defaults_generics_and_crate_path() {
+    check_api(
+        "api_defaults",
+        syn::parse_quote! {
+            #[kompat(crate = "kompat_core")]
+            #[kompat(api(group = "widgets.example.io", version = "v1alpha1", resource = "widgets", introduced = "0.4"))]
+            pub struct Widget<T: Clone> where T: Default {
+                pub spec: T,
+            }
+        },
+    );
+}
+
+#[test]
+fn api_errors_with_fallback_impl() {
+    check_api(
+        "api_errors_with_fallback",
+        syn::parse_quote! {
+            #[kompat(api(group = "", versoin = "v1", resource = "pods", introduced = "1.0", replacement = "/v1/pod"))]
+            pub struct Pod;
+        },
+    );
 }

@@ -1,17 +1,20 @@
 //! Validation: `kompat_core::validate` on the enum's declarations, each
 //! problem reported at the span of the attribute or value it is about, plus
-//! the few rules that only exist because a gate is an enum variant.
+//! the few rules that only exist because a gate is an enum variant; and
+//! `kompat_core::api::ApiSet::build` on an API type's declaration.
 //!
 //! The rules and message texts are the core's; nothing here re-implements
 //! them. The core reports problems by index (`decl`, `spec`, `Field`); this
 //! module maps indices to spans.
 
+use kompat_core::api::{Api, ApiConfig, ApiField, ApiSet};
 use kompat_core::gate::builtin_specs;
 use kompat_core::{FeatureDecl, Field, Problem, ProblemKind, Validated};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use crate::ast::{Input, Variant};
+use crate::ast::{ApiInput, Input, Variant};
+use crate::attr::ApiAttr;
 use crate::ctxt::Ctxt;
 
 impl Input<'_> {
@@ -93,5 +96,52 @@ fn check_names(cx: &Ctxt, variants: &[&Variant], validated: &Validated) {
                 format_args!("duplicate gate name `{name}`: variant `{}` already registers it", first.ident),
             );
         }
+    }
+}
+
+impl ApiInput<'_> {
+    /// Validates the declaration with `ApiSet::build`, the same checks and
+    /// messages as an `[[api]]` TOML entry, each problem recorded at the value
+    /// it is about. Returns the completed API when it is valid.
+    ///
+    /// When some keys had errors, the keys that parsed are still checked, but
+    /// only problems about a value that is written are reported: a missing
+    /// `introduced` whose literal was invalid would be a follow-on error.
+    pub fn validate(&self, cx: &Ctxt) -> Option<Api> {
+        let api = self.attrs.api.as_ref()?;
+        let decl = self.partial_decl()?;
+        match ApiSet::build(&ApiConfig { apis: vec![decl], ..ApiConfig::default() }) {
+            Ok(set) if !api.broken => set.apis().first().cloned(),
+            Ok(_) => None,
+            Err(problems) => {
+                for problem in problems {
+                    match self.field_tokens(api, &problem.field) {
+                        Some(tokens) => cx.error_spanned_by(tokens, problem.message),
+                        None if !api.broken => cx.error_spanned_by(&api.tokens, problem.message),
+                        None => {}
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// The tokens of the value a problem about `field` is about, if written
+    /// (the type's name for a defaulted kind).
+    fn field_tokens(&self, api: &ApiAttr, field: &ApiField) -> Option<TokenStream> {
+        let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(ToTokens::to_token_stream);
+        let value = match field {
+            ApiField::Group => lit(&api.group),
+            ApiField::Version => lit(&api.version),
+            ApiField::Kind => lit(&api.kind).or_else(|| Some(self.ident.to_token_stream())),
+            ApiField::Resource => lit(&api.resource),
+            ApiField::Introduced => api.introduced.as_ref().map(|r| r.lit.to_token_stream()),
+            ApiField::Deprecated => api.deprecated.as_ref().map(|r| r.lit.to_token_stream()),
+            ApiField::Removed => api.removed.as_ref().map(|r| r.lit.to_token_stream()),
+            ApiField::Replacement => lit(&api.replacement),
+            ApiField::EnabledByDefault => api.enabled_by_default.as_ref().map(ToTokens::to_token_stream),
+            ApiField::Entry | ApiField::Priority { .. } | ApiField::StorageOverride { .. } => None,
+        };
+        value
     }
 }

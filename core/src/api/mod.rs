@@ -14,6 +14,7 @@ pub mod names;
 pub mod order;
 pub mod serving;
 pub mod storage;
+pub mod typed;
 
 pub use agreement::{
     common_encoding_version, encoding_condition, storage_version_agreement, ApiServer, ConditionStatus,
@@ -27,3 +28,4 @@ pub use names::{GroupResource, GroupVersion, GroupVersionKind, GroupVersionResou
 pub use order::{compare_kube_aware, is_alpha, is_beta, is_ga, sort_kube_aware};
 pub use serving::{served_apis, RuntimeConfig, ServeError, ServeOptions, Served};
 pub use storage::{storage_version_for, storage_versions, ResourceStorage, StorageSource};
+pub use typed::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, StaticGvk};
