@@ -259,3 +259,46 @@ fn api_declaration_errors_are_located() {
     assert!(stderr.starts_with("error: replacement group must be all lower-case, got \"Batch\""), "{stderr}");
     assert!(stderr.contains("apis.toml:7:"), "{stderr}");
 }
+
+/// The demo APIs declared with `#[derive(ApiLifecycle)]` in
+/// `fixtures/rust/` serve, store and lint exactly like the same APIs in
+/// `fixtures/apis.toml`, at every emulation version of the window.
+#[test]
+fn rust_declared_apis_behave_like_toml() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let run = |args: &[&str]| {
+        let (code, stdout, stderr) = kompat_in(&root, args);
+        assert_eq!(code, 0, "{args:?}\n{stderr}");
+        stdout
+    };
+    for emulation in ["1.34", "1.35", "1.36", "1.37"] {
+        for command in ["apis", "storage"] {
+            let args = |decls| [command, "--decls", decls, "--emulation-version", emulation, "--format", "json"];
+            let from_rust = run(&args("fixtures/rust"));
+            assert!(from_rust.contains("gadgets.example.io"), "{from_rust}");
+            assert_eq!(from_rust, run(&args("fixtures/apis.toml")), "{command} at {emulation}");
+        }
+    }
+    // The same findings, located in the Rust source.
+    let lint = |decls: &str| {
+        let (code, stdout, stderr) = kompat_in(&root, &["lint", decls, "--binary-version", "1.37", "--format", "json"]);
+        assert_eq!(code, 1, "{stderr}");
+        let findings: serde_json::Value = serde_json::from_str(&stdout).expect("lint JSON");
+        findings["diagnostics"]
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|f| (f["code"].to_string(), f["message"].to_string(), f["file"].to_string()))
+            .collect::<Vec<_>>()
+    };
+    let from_rust = lint("fixtures/rust");
+    let from_toml = lint("fixtures/apis.toml");
+    assert!(from_rust.len() > 5, "{from_rust:?}");
+    assert!(from_rust.iter().all(|(_, _, file)| file.contains("fixtures/rust/")), "{from_rust:?}");
+    let without_file = |v: &[(String, String, String)]| {
+        let mut v: Vec<(String, String)> = v.iter().map(|(c, m, _)| (c.clone(), m.clone())).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(without_file(&from_rust), without_file(&from_toml));
+}

@@ -212,3 +212,32 @@ fn export_prints_what_gen_writes() {
     );
     assert!(stdout.contains("pub const FLOOR: ::kompat::Version = ::kompat::Version::new(1, 29);"), "{stdout}");
 }
+
+/// API types declared with `#[derive(ApiLifecycle)]` (`fixtures/rust/`)
+/// generate the same storage maps and served group-versions as the same APIs
+/// in TOML (`fixtures/apis.toml`).
+#[test]
+fn rust_declared_apis_generate_like_toml() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let fixtures = fixtures.canonicalize().expect("fixtures");
+    let config = |apis: &str| {
+        let apis = fixtures.join(apis);
+        format!(
+            "binary_version = \"1.37\"\ndecls = [{:?}, {:?}]\n\n[[gen.output]]\nkind = \"rust\"\npath = \"out.rs\"\n\n[[gen.output]]\nkind = \"json\"\npath = \"out.json\"\n",
+            apis.display().to_string(),
+            fixtures.join("features.toml").display().to_string()
+        )
+    };
+    let generate = |apis: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join("kompat.toml"), config(apis)).expect("write config");
+        let (code, _, stderr) = kompat_in(dir.path(), &["gen", "--config", "kompat.toml"]);
+        assert_eq!(code, 0, "{stderr}");
+        (read(dir.path(), "out.rs"), read(dir.path(), "out.json"))
+    };
+    let (rust_from_rust, json_from_rust) = generate("rust");
+    let (rust_from_toml, json_from_toml) = generate("apis.toml");
+    assert!(rust_from_rust.contains("widgetpolicies"), "{rust_from_rust}");
+    assert_eq!(rust_from_rust, rust_from_toml);
+    assert_eq!(json_from_rust, json_from_toml);
+}

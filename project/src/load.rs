@@ -232,15 +232,18 @@ impl Decls {
         Failure { message: problem.message.clone(), location: Some(location) }
     }
 
-    /// Adds features parsed elsewhere (e.g. from Rust sources) with their
+    /// Adds declarations parsed elsewhere (e.g. from Rust sources) with their
     /// source, so that their problems are located like any other.
-    pub fn add_features(&mut self, source: SourceFile, file: FeatureFile) {
+    pub fn add_parsed(&mut self, source: SourceFile, features: FeatureFile, apis: ApiFile) {
         let idx = self.sources.len();
-        for local in 0..file.features.len() {
-            self.features.push(file.features[local].clone());
+        for local in 0..features.features.len() {
+            self.features.push(features.features[local].clone());
             self.origins.push((idx, local));
         }
-        self.feature_files.push(Some(file));
+        self.feature_files.push(Some(features));
+        if !apis.is_empty() {
+            self.api_files.push((idx, apis));
+        }
         self.sources.push(source);
     }
 

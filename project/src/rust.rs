@@ -1,21 +1,25 @@
-//! Rust sources: `#[derive(FeatureGates)]` enums become declarations (with
-//! their `#[kompat(allow(...))]` suppressions), and every `Enum::Variant`
-//! path of such an enum, and every `enabled("Gate")`-style string use, is a
-//! reference to a gate. Files are parsed in parallel.
+//! Rust sources: `#[derive(FeatureGates)]` enums become feature declarations
+//! (with their `#[kompat(allow(...))]` suppressions) and
+//! `#[derive(ApiLifecycle)]` types API declarations, at any depth of inline
+//! modules; every `Enum::Variant` path of such an enum, and every
+//! `enabled("Gate")`-style string use, is a reference to a gate. Files are
+//! parsed in parallel.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::error::{Error, Failure, Location, Result};
 use crate::load::{Decls, SourceFile};
+use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
 use syn::visit::Visit;
 
-use self::ast::Input;
+use self::ast::{ApiInput, Input};
 use self::ctxt::Ctxt;
 
-// The derive's own parsing, shared so that kompat reads a
-// `#[derive(FeatureGates)]` enum exactly as the compiler does.
+// The derives' own parsing, shared so that kompat reads a
+// `#[derive(FeatureGates)]` enum or `#[derive(ApiLifecycle)]` type exactly as
+// the compiler does.
 #[path = "../../macros/src/ast.rs"]
 #[allow(dead_code, clippy::all)]
 mod ast;
@@ -74,14 +78,14 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
     let mut out = RustScan { files: scans.len(), ..RustScan::default() };
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for scan in &mut scans {
-        if scan.features.features.is_empty() {
+        if scan.features.features.is_empty() && scan.apis.is_empty() {
             continue;
         }
         for (name, variants) in std::mem::take(&mut scan.enums) {
             enums.insert(name, variants);
         }
         out.allows.append(&mut scan.allows);
-        decls.add_features(scan.source.clone(), std::mem::take(&mut scan.features));
+        decls.add_parsed(scan.source.clone(), std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
     }
     for scan in &scans {
         for (owner, variant, span) in &scan.paths {
@@ -101,6 +105,8 @@ struct FileScan {
     source: SourceFile,
     /// Its `#[derive(FeatureGates)]` enums as declarations with spans.
     features: FeatureFile,
+    /// Its `#[derive(ApiLifecycle)]` types as declarations with spans.
+    apis: ApiFile,
     /// Enum name -> variant -> gate name.
     enums: Vec<(String, BTreeMap<String, String>)>,
     allows: Vec<(String, String)>,
@@ -125,34 +131,13 @@ fn scan_file(path: &std::path::Path) -> Result<FileScan> {
     let mut scan = FileScan {
         source,
         features: FeatureFile::default(),
+        apis: ApiFile::default(),
         enums: Vec::new(),
         allows: Vec::new(),
         paths: Vec::new(),
         strings: Vec::new(),
     };
-    for item in &file.items {
-        let syn::Item::Enum(item) = item else { continue };
-        if !derives_feature_gates(&item.attrs) {
-            continue;
-        }
-        let input: syn::DeriveInput = item.clone().into();
-        let cx = Ctxt::new();
-        if let Some(parsed) = Input::from_syn(&cx, &input) {
-            // Mistakes in the attributes are the compiler's to report.
-            let mut variants = BTreeMap::new();
-            for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
-                variants.insert(variant.ident.to_string(), decl.name.clone());
-                for allow in &variant.attrs.allows {
-                    scan.allows.push((decl.name.clone(), allow.code.value()));
-                }
-                let span = span_of(&scan.source.text, variant.ident.span());
-                scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-                scan.features.features.push(decl);
-            }
-            scan.enums.push((item.ident.to_string(), variants));
-        }
-        let _ = cx.check();
-    }
+    scan_items(&file.items, &mut scan);
     let mut visitor = Refs { text: &scan.source.text, paths: Vec::new(), strings: Vec::new() };
     visitor.visit_file(&file);
     scan.paths = visitor.paths;
@@ -160,17 +145,96 @@ fn scan_file(path: &std::path::Path) -> Result<FileScan> {
     Ok(scan)
 }
 
-fn derives_feature_gates(attrs: &[syn::Attribute]) -> bool {
+/// Collects the derive-declared gates and APIs of `items` and of the inline
+/// modules among them. Mistakes in the attributes are the compiler's to
+/// report: a type whose attributes do not parse declares nothing here.
+fn scan_items(items: &[syn::Item], scan: &mut FileScan) {
+    for item in items {
+        match item {
+            syn::Item::Mod(module) => {
+                if let Some((_, items)) = &module.content {
+                    scan_items(items, scan);
+                }
+            }
+            syn::Item::Enum(item) if derives(&item.attrs, "FeatureGates") => {
+                scan_feature_gates(&item.clone().into(), scan);
+            }
+            syn::Item::Enum(item) if derives(&item.attrs, "ApiLifecycle") => {
+                scan_api(&item.clone().into(), scan);
+            }
+            syn::Item::Struct(item) if derives(&item.attrs, "ApiLifecycle") => {
+                scan_api(&item.clone().into(), scan);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
+    let cx = Ctxt::new();
+    if let Some(parsed) = Input::from_syn(&cx, input) {
+        let mut variants = BTreeMap::new();
+        for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
+            variants.insert(variant.ident.to_string(), decl.name.clone());
+            for allow in &variant.attrs.allows {
+                scan.allows.push((decl.name.clone(), allow.code.value()));
+            }
+            let span = span_of(&scan.source.text, variant.ident.span());
+            scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
+            scan.features.features.push(decl);
+        }
+        scan.enums.push((input.ident.to_string(), variants));
+    }
+    let _ = cx.check();
+}
+
+fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
+    let cx = Ctxt::new();
+    if let Some(parsed) = ApiInput::from_syn(&cx, input) {
+        if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
+            let text = &scan.source.text;
+            let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(text, l.span()));
+            let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(text, r.lit.span()));
+            let ident = span_of(text, input.ident.span());
+            let spans = ApiSpans {
+                entry: tokens_span(text, &api.tokens).unwrap_or(ident),
+                group: lit(&api.group),
+                version: lit(&api.version),
+                kind: lit(&api.kind).or(Some(ident)),
+                resource: lit(&api.resource),
+                introduced: release(&api.introduced),
+                deprecated: release(&api.deprecated),
+                removed: release(&api.removed),
+                replacement: lit(&api.replacement),
+                enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(text, b.span)),
+            };
+            scan.apis.config.apis.push(decl);
+            scan.apis.spans.push(spans);
+        }
+    }
+    let _ = cx.check();
+}
+
+/// Whether `#[derive(...)]` among `attrs` names `name` (by its last segment).
+fn derives(attrs: &[syn::Attribute], name: &str) -> bool {
     attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| {
         let mut found = false;
         let _ = a.parse_nested_meta(|meta| {
-            if meta.path.segments.last().is_some_and(|s| s.ident == "FeatureGates") {
+            if meta.path.segments.last().is_some_and(|s| s.ident == name) {
                 found = true;
             }
             Ok(())
         });
         found
     })
+}
+
+/// The byte range from the first to the last token of `tokens`.
+fn tokens_span(text: &str, tokens: &proc_macro2::TokenStream) -> Option<Span> {
+    let mut iter = tokens.clone().into_iter();
+    let first = span_of(text, iter.next()?.span());
+    let last = iter.last().map_or(first, |t| span_of(text, t.span()));
+    Some(Span::new(first.start, last.end))
 }
 
 struct Refs<'a> {
