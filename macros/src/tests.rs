@@ -1,6 +1,7 @@
 //! Expansion snapshots: the generated tokens for a few inputs of each derive, formatted with
 //! `prettyplease` and compared with `insta` snapshots in `src/snapshots/`
-//! (regenerate with `INSTA_UPDATE=always cargo test -p kompat-macros --lib`).
+//! (regenerate with `INSTA_UPDATE=always cargo test -p kompat-macros --lib`), plus
+//! every compile-fail UI input expanded, in `src/snapshots/ui/`.
 
 use syn::DeriveInput;
 
@@ -132,4 +133,64 @@ fn api_errors_with_fallback_impl() {
             pub struct Pod;
         },
     );
+}
+
+/// Every compile-fail UI input (`tests/ui/*.rs`), expanded: each derive item
+/// of each file, formatted, in one snapshot per file under
+/// `src/snapshots/ui/`. Together with the `.stderr` files this pins both what
+/// users see and what the macro emits next to it (the fallback impl).
+#[test]
+fn ui_inputs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/ui")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 25, "{} UI inputs", files.len());
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots/ui");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        for path in &files {
+            let text = std::fs::read_to_string(path).expect("read UI input");
+            let file = syn::parse_file(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+            let mut expanded = String::new();
+            for item in &file.items {
+                let input: DeriveInput = match item {
+                    syn::Item::Enum(item) => item.clone().into(),
+                    syn::Item::Struct(item) => item.clone().into(),
+                    syn::Item::Union(item) => item.clone().into(),
+                    _ => continue,
+                };
+                let tokens = if derives(&input, "FeatureGates") {
+                    crate::expand::derive(&input)
+                } else if derives(&input, "ApiLifecycle") {
+                    crate::expand::derive_api(&input)
+                } else {
+                    continue;
+                };
+                expanded.push_str(&format!("// {}\n", input.ident));
+                expanded.push_str(&match syn::parse2::<syn::File>(tokens.clone()) {
+                    Ok(file) => prettyplease::unparse(&file),
+                    Err(err) => format!("unparsable expansion ({err}):\n{tokens}\n"),
+                });
+            }
+            assert!(!expanded.is_empty(), "{}: no derive input", path.display());
+            let name = path.file_stem().and_then(|s| s.to_str()).expect("file name");
+            insta::assert_snapshot!(name, expanded);
+        }
+    });
+}
+
+fn derives(input: &DeriveInput, name: &str) -> bool {
+    input.attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| {
+        let mut found = false;
+        let _ = a.parse_nested_meta(|meta| {
+            found |= meta.path.segments.last().is_some_and(|s| s.ident == name);
+            Ok(())
+        });
+        found
+    })
 }
