@@ -582,7 +582,8 @@ fn stored_before_written() {
 }
 
 /// `#[kompat(allow(...))]` that suppresses nothing, or names no known code,
-/// is reported at the gate, like an unused `[[lint.allow]]`.
+/// is reported like an unused `[[lint.allow]]`: at the `allow(...)`, or at
+/// the unknown code.
 #[test]
 fn unused_source_allows() {
     let gates = r#"//! Gates.
@@ -610,8 +611,8 @@ pub fn run(gate: &kompat::TypedGate<Feature>) -> bool {
         &["src", "--binary-version", "1.37"],
         0,
         r#"
-        src/gates.rs:11:5: warning[unused-allowance]: `#[kompat(allow(code = "orphaned-gate"))]` on Used matches no finding
-        src/gates.rs:14:5: warning[unused-allowance]: `#[kompat(allow(...))]` on Misspelt names unknown lint code `orphaned-gates` (did you mean `orphaned-gate`?)
+        src/gates.rs:9:14: warning[unused-allowance]: `#[kompat(allow(code = "orphaned-gate"))]` on Used matches no finding
+        src/gates.rs:12:27: warning[unused-allowance]: `#[kompat(allow(...))]` on Misspelt names unknown lint code `orphaned-gates` (did you mean `orphaned-gate`?)
         "#,
     );
 }

@@ -37,13 +37,24 @@ pub struct GateRef {
     pub location: Location,
 }
 
+/// `#[kompat(allow(code = "...", reason = "..."))]` on a gate.
+#[derive(Debug, Clone)]
+pub struct RustAllow {
+    pub gate: String,
+    pub code: String,
+    /// Where `allow(...)` is written.
+    pub location: Location,
+    /// Where its `code` literal is written.
+    pub code_location: Location,
+}
+
 /// What the Rust sources say.
 #[derive(Debug, Default, Clone)]
 pub struct RustScan {
     pub files: usize,
     pub refs: Vec<GateRef>,
-    /// (gate, lint code) pairs suppressed with `#[kompat(allow(...))]`.
-    pub allows: Vec<(String, String)>,
+    /// The `#[kompat(allow(...))]` suppressions of derive-declared gates.
+    pub allows: Vec<RustAllow>,
 }
 
 /// Function and method names whose first string argument is a gate name.
@@ -109,7 +120,7 @@ struct FileScan {
     apis: ApiFile,
     /// Enum name -> variant -> gate name.
     enums: Vec<(String, BTreeMap<String, String>)>,
-    allows: Vec<(String, String)>,
+    allows: Vec<RustAllow>,
     /// Every `Owner::Variant` path.
     paths: Vec<(String, String, Span)>,
     /// Every `enabled("Gate")`-style string use.
@@ -177,7 +188,15 @@ fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
         for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
             variants.insert(variant.ident.to_string(), decl.name.clone());
             for allow in &variant.attrs.allows {
-                scan.allows.push((decl.name.clone(), allow.code.value()));
+                let text = &scan.source.text;
+                let code = span_of(text, allow.code.span());
+                let whole = tokens_span(text, &allow.tokens).unwrap_or(code);
+                scan.allows.push(RustAllow {
+                    gate: decl.name.clone(),
+                    code: allow.code.value(),
+                    location: scan.source.locate(whole.start, whole.end),
+                    code_location: scan.source.locate(code.start, code.end),
+                });
             }
             let span = span_of(&scan.source.text, variant.ident.span());
             scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });

@@ -117,7 +117,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
     // code for that gate.
     if let Some(rust) = &rust {
-        diags = apply_source_allows(diags, &rust.allows, &decls, &all_rules);
+        diags = apply_source_allows(diags, &rust.allows, &all_rules);
     }
     let mut diags = lint_config.apply(diags);
     crate::lint::sort(&mut diags);

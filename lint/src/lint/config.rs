@@ -12,10 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use kompat_core::Field;
 use kompat_decls::span::did_you_mean;
 use kompat_project::config::Level;
-use kompat_project::{Config, Decls, Error, Failure, Location};
+use kompat_project::rust::RustAllow;
+use kompat_project::{Config, Error, Failure, Location};
 
 use super::rules::doc;
 use super::{Diagnostic, Rule, Severity};
@@ -128,18 +128,14 @@ impl LintConfig {
 
 /// `#[kompat(allow(code = "...", reason = "..."))]` on a gate declared in
 /// Rust: drops that code's findings about that gate, and reports an allow
-/// that drops nothing, or names no known code, at the gate.
-pub fn apply_source_allows(
-    diags: Vec<Diagnostic>,
-    allows: &[(String, String)],
-    decls: &Decls,
-    known: &[Rule],
-) -> Vec<Diagnostic> {
+/// that drops nothing (at the `allow(...)`), or names no known code (at the
+/// code).
+pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: &[Rule]) -> Vec<Diagnostic> {
     let mut used = vec![false; allows.len()];
     let mut out: Vec<Diagnostic> = diags
         .into_iter()
         .filter(|d| {
-            let hit = allows.iter().position(|(gate, code)| d.code == code && d.subject.as_deref() == Some(gate));
+            let hit = allows.iter().position(|a| d.code == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
             if let Some(i) = hit {
                 used[i] = true;
             }
@@ -147,23 +143,22 @@ pub fn apply_source_allows(
         })
         .collect();
     let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
-    for ((gate, code), used) in allows.iter().zip(used) {
+    for (allow, used) in allows.iter().zip(used) {
         if used {
             continue;
         }
-        let message = if codes.contains(&code.as_str()) {
-            format!("`#[kompat(allow(code = \"{code}\"))]` on {gate} matches no finding")
+        let (gate, code) = (&allow.gate, &allow.code);
+        let (message, location) = if codes.contains(&code.as_str()) {
+            (format!("`#[kompat(allow(code = \"{code}\"))]` on {gate} matches no finding"), &allow.location)
         } else {
             let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-            format!("`#[kompat(allow(...))]` on {gate} names unknown lint code `{code}`{hint}")
+            (format!("`#[kompat(allow(...))]` on {gate} names unknown lint code `{code}`{hint}"), &allow.code_location)
         };
-        let location =
-            decls.features.iter().position(|f| f.name == *gate).and_then(|idx| decls.locate(idx, None, Field::Feature));
         out.push(Diagnostic {
             code: UNUSED_ALLOWANCE,
             severity: Severity::Warning,
             message,
-            location,
+            location: Some(location.clone()),
             subject: Some(gate.clone()),
             notes: Vec::new(),
             labels: Vec::new(),
