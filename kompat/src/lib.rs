@@ -4,9 +4,9 @@
 //! This is the facade crate users depend on. It re-exports the core model and
 //! the runtime feature gate, and, with the `derive` feature, the derive macros.
 //!
-//! The trait [`FeatureGates`] and the derive macro `FeatureGates` share a name
-//! in different namespaces (like serde's `Serialize`): `use kompat::FeatureGates;`
-//! imports both.
+//! The traits [`FeatureGates`] and [`ApiLifecycle`] share their names with
+//! the derive macros, in different namespaces (like serde's `Serialize`):
+//! `use kompat::FeatureGates;` imports both the trait and the derive.
 #![cfg_attr(feature = "derive", doc = "")]
 #![cfg_attr(feature = "derive", doc = include_str!("../../README.md"))]
 
