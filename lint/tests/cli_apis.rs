@@ -302,3 +302,59 @@ fn rust_declared_apis_behave_like_toml() {
     };
     assert_eq!(without_file(&from_rust), without_file(&from_toml));
 }
+
+/// kube-rs spec structs: `#[kube(...)]` gives group, version, kind and (by
+/// kube-derive's pluralizer) the resource; `#[kompat(api(...))]` the lifecycle.
+/// kompat reads them from source as the derive does.
+#[test]
+fn kube_rs_spec_structs_are_declarations() {
+    let source = r#"//! Widgets.
+use kube::CustomResource;
+use kompat::ApiLifecycle;
+
+pub mod v1beta1 {
+    #[derive(CustomResource, kompat::ApiLifecycle, Clone, Debug)]
+    #[kube(group = "widgets.example.io", version = "v1beta1", kind = "Widget", namespaced)]
+    #[kompat(api(introduced = "1.30"))]
+    pub struct WidgetSpec {
+        pub size: u32,
+    }
+}
+
+pub mod v1 {
+    #[derive(CustomResource, kompat::ApiLifecycle, Clone, Debug)]
+    #[kube(group = "widgets.example.io", version = "v1", kind = "Widget", namespaced)]
+    #[kompat(api(introduced = "1.32"))]
+    pub struct WidgetSpec {
+        pub size: u64,
+    }
+}
+"#;
+    let toml = r#"
+[[api]]
+group = "widgets.example.io"
+version = "v1beta1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.32"
+"#;
+    let dir = common::dir_with(&[("src/widgets.rs", source), ("apis.toml", toml)]);
+    for emulation in ["1.31", "1.32", "1.33"] {
+        let run = |decls: &str| {
+            let args = ["storage", "--decls", decls, "--emulation-version", emulation, "--format", "json"];
+            let (code, stdout, stderr) = kompat_in(dir.path(), &args);
+            assert_eq!(code, 0, "{stderr}");
+            stdout
+        };
+        let from_rust = run("src");
+        assert!(from_rust.contains(r#""kind": "Widget""#), "{from_rust}");
+        assert_eq!(from_rust, run("apis.toml"), "at {emulation}");
+    }
+}

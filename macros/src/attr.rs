@@ -79,6 +79,9 @@ pub const DEPRECATED: Symbol = Symbol("deprecated");
 pub const REMOVED: Symbol = Symbol("removed");
 pub const REPLACEMENT: Symbol = Symbol("replacement");
 pub const ENABLED_BY_DEFAULT: Symbol = Symbol("enabled_by_default");
+// kube-rs' `#[kube(...)]` (of `#[derive(CustomResource)]`), read for defaults.
+pub const KUBE: Symbol = Symbol("kube");
+pub const PLURAL: Symbol = Symbol("plural");
 
 /// Where a key was found; lists the keys accepted there and common
 /// misspellings (Kubernetes' YAML and Go names) for the "did you mean" hint.
@@ -329,6 +332,7 @@ impl ApiContainer {
     pub fn from_ast(cx: &Ctxt, attrs: &[Attribute], ident: &Ident) -> ApiContainer {
         let mut krate = Once::new(cx, CRATE, API_TYPE_LEVEL);
         let mut api = Once::new(cx, API, API_TYPE_LEVEL);
+        let kube = KubeAttrs::from_ast(attrs);
         let mut malformed = false;
         for attr in attrs.iter().filter(|a| a.path() == KOMPAT) {
             let result = attr.parse_nested_meta(|meta| {
@@ -344,7 +348,7 @@ impl ApiContainer {
                 } else if meta.path == API {
                     // #[kompat(api(group = "batch", version = "v1beta1", ...))]
                     api.seen();
-                    if let Some(value) = parse_api(cx, &meta)? {
+                    if let Some(value) = parse_api(cx, &meta, kube.as_ref())? {
                         api.set(&meta.path, value);
                     }
                     Ok(())
@@ -371,7 +375,7 @@ impl ApiContainer {
 }
 
 /// `api(...)`: returns `None` only when it is not a parenthesised list.
-fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<ApiAttr>> {
+fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta, kube: Option<&KubeAttrs>) -> syn::Result<Option<ApiAttr>> {
     let example = "api(group = \"batch\", version = \"v1\", resource = \"cronjobs\", introduced = \"1.21\")";
     let Some(tokens) = list_tokens(cx, meta, example)? else {
         return Ok(None);
@@ -437,14 +441,25 @@ fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<ApiAttr>> 
             Ok(())
         }
     })?;
+    if let Some(kube) = kube {
+        kube.merge(cx, &mut group, &kube.group, GROUP);
+        kube.merge(cx, &mut version, &kube.version, VERSION);
+        kube.merge(cx, &mut kind, &kube.kind, KIND);
+        kube.merge(cx, &mut resource, &kube.plural, PLURAL);
+        if resource.value.is_none() && !resource.seen {
+            // kube-derive's default plural: its pluralizer on the lower-case kind.
+            resource.value =
+                kind.value.as_ref().map(|k| LitStr::new(&kube_plural(&k.value().to_ascii_lowercase()), k.span()));
+        }
+    }
     // A misspelt key was reported with its correction; "missing" would repeat it.
-    for (seen, key, what) in [
-        (group.seen, GROUP, "e.g. `group = \"batch\"` (`group = \"\"` is the core group)"),
-        (version.seen, VERSION, "e.g. `version = \"v1beta1\"`"),
-        (resource.seen, RESOURCE, "the lower-case plural resource name, e.g. `resource = \"cronjobs\"`"),
+    for (once, what) in [
+        (&group, "e.g. `group = \"batch\"` (`group = \"\"` is the core group)"),
+        (&version, "e.g. `version = \"v1beta1\"`"),
+        (&resource, "the lower-case plural resource name, e.g. `resource = \"cronjobs\"`"),
     ] {
-        if !seen && !hinted.contains(&key) {
-            cx.error_spanned_by(&tokens, format_args!("missing `{key}` in `api(...)`: {what}"));
+        if !once.seen && once.value.is_none() && !hinted.contains(&once.key) {
+            cx.error_spanned_by(&tokens, format_args!("missing `{}` in `api(...)`: {what}", once.key));
         }
     }
     Ok(Some(ApiAttr {
@@ -460,6 +475,81 @@ fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<ApiAttr>> 
         enabled_by_default: enabled_by_default.value,
         broken: cx.error_count() > before,
     }))
+}
+
+/// The `group`, `version`, `kind` and `plural` of kube-rs' `#[kube(...)]`
+/// (`#[derive(CustomResource)]`) on the same type: defaults for `api(...)`.
+/// Read leniently: kube-derive reports its own mistakes.
+#[derive(Default)]
+pub struct KubeAttrs {
+    pub group: Option<LitStr>,
+    pub version: Option<LitStr>,
+    pub kind: Option<LitStr>,
+    pub plural: Option<LitStr>,
+}
+
+impl KubeAttrs {
+    /// `None` when the type has no `#[kube(...)]`.
+    pub fn from_ast(attrs: &[Attribute]) -> Option<KubeAttrs> {
+        let mut out: Option<KubeAttrs> = None;
+        for attr in attrs.iter().filter(|a| a.path() == KUBE) {
+            let kube = out.get_or_insert_with(KubeAttrs::default);
+            let _ = attr.parse_nested_meta(|meta| {
+                let slot = if meta.path == GROUP {
+                    &mut kube.group
+                } else if meta.path == VERSION {
+                    &mut kube.version
+                } else if meta.path == KIND {
+                    &mut kube.kind
+                } else if meta.path == PLURAL {
+                    &mut kube.plural
+                } else {
+                    return skip_value(&meta);
+                };
+                if !meta.input.peek(Token![=]) {
+                    return skip_value(&meta);
+                }
+                if let Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) = meta.value()?.parse::<Expr>()? {
+                    slot.get_or_insert(lit);
+                }
+                Ok(())
+            });
+        }
+        out
+    }
+
+    /// Takes `from_kube` when `api(...)` does not give the key; reports a
+    /// conflict at the `api(...)` value when both give different values.
+    fn merge(&self, cx: &Ctxt, once: &mut Once<LitStr>, from_kube: &Option<LitStr>, kube_key: Symbol) {
+        let Some(kube) = from_kube else { return };
+        match &once.value {
+            Some(own) if own.value() != kube.value() => cx.error_spanned_by(
+                own,
+                format_args!(
+                    "`{} = {:?}` differs from `#[kube({kube_key} = {:?})]` on the same type: the lifecycle would describe another API than the one kube-rs registers; drop it from `api(...)`",
+                    once.key,
+                    own.value(),
+                    kube.value()
+                ),
+            ),
+            Some(_) => {}
+            None if once.seen => {}
+            None => once.value = Some(kube.clone()),
+        }
+    }
+}
+
+/// kube-derive's default plural (its simple pluralizer, no special cases).
+fn kube_plural(word: &str) -> String {
+    if word.ends_with(['s', 'x', 'z']) || word.ends_with("ch") || word.ends_with("sh") {
+        return format!("{word}es");
+    }
+    if let Some(stem) = word.strip_suffix('y') {
+        if stem.chars().last().is_some_and(|c| !matches!(c, 'a' | 'e' | 'i' | 'o' | 'u')) {
+            return format!("{stem}ies");
+        }
+    }
+    format!("{word}s")
 }
 
 /// `key = "MAJOR.MINOR"` for an API lifecycle, checked as the TOML reader
@@ -967,5 +1057,20 @@ mod tests {
         check("dependson", VARIANT_LEVEL, Some("depends_on"));
         check("nme", VARIANT_LEVEL, Some("name"));
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn kube_derive_plurals() {
+        let check = |word: &str, expected: &str| assert_eq!(kube_plural(word), expected, "{word}");
+        check("widget", "widgets");
+        check("policy", "policies");
+        check("gateway", "gateways");
+        check("class", "classes");
+        check("box", "boxes");
+        check("match", "matches");
+        check("mesh", "meshes");
+        check("quiz", "quizes");
+        check("y", "ys");
+        check("endpoints", "endpointses");
     }
 }

@@ -42,8 +42,11 @@ pub fn derive_feature_gates(input: TokenStream) -> TokenStream {
 
 /// Implements `kompat::ApiLifecycle` for an API type (one version of a kind)
 /// from `#[kompat(api(...))]`, with prerelease-lifecycle-gen's defaults
-/// applied at compile time. See the crate `README.md`.
-#[proc_macro_derive(ApiLifecycle, attributes(kompat))]
+/// applied at compile time. `group`, `version`, `kind` and the resource
+/// default to those of kube-rs' `#[kube(...)]` on the same type (the helper
+/// is declared here too, like serde's two derives share `serde`). See the
+/// crate `README.md`.
+#[proc_macro_derive(ApiLifecycle, attributes(kompat, kube))]
 pub fn derive_api_lifecycle(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive_api(&input).into()

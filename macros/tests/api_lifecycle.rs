@@ -204,3 +204,46 @@ fn crate_override_and_generics() {
     assert_eq!(<Widget<u8> as ApiLifecycle>::API.kind, "Widget");
     assert_eq!(lifecycle::<Widget<String>>(), (v(0, 4), Some(v(0, 7)), Some(v(0, 10))));
 }
+
+// kube-rs: `#[derive(CustomResource)]` puts group/version/kind (and plural) in
+// `#[kube(...)]` on the spec struct; `api(...)` then only adds the lifecycle.
+// (kube-derive itself is not a dependency here; `ApiLifecycle` declares the
+// `kube` helper too, so the attribute compiles with or without it.)
+#[derive(ApiLifecycle)]
+#[kube(
+    group = "widgets.example.io",
+    version = "v1beta1",
+    kind = "Widget",
+    namespaced,
+    status = "WidgetStatus",
+    printcolumn = r#"{"name":"Size", "type":"integer", "jsonPath":".spec.size"}"#,
+    scale(spec_replicas_path = ".spec.size", status_replicas_path = ".status.size")
+)]
+#[kompat(api(introduced = "1.32", replacement = "widgets.example.io/v1/Widget"))]
+#[allow(dead_code)]
+struct WidgetSpec {
+    size: u32,
+}
+
+#[derive(ApiLifecycle)]
+#[kube(group = "widgets.example.io", version = "v1alpha1", kind = "WidgetPolicy", plural = "widgetpolicies")]
+#[kompat(api(introduced = "1.33"))]
+struct WidgetPolicySpec;
+
+#[derive(ApiLifecycle)]
+#[kube(group = "widgets.example.io", version = "v1alpha1", kind = "Proxy")]
+#[kompat(api(introduced = "1.33", resource = "proxies"))]
+struct ProxySpec;
+
+#[test]
+fn kube_rs_attributes_are_defaults() {
+    let check = |entry: ApiEntry, expected: (&str, &str, &str, &str)| {
+        assert_eq!((entry.group, entry.version, entry.kind, entry.resource), expected);
+    };
+    // The kind is kube's, not the spec struct's name; the resource is
+    // kube-derive's default plural of it.
+    check(WidgetSpec::API, ("widgets.example.io", "v1beta1", "Widget", "widgets"));
+    check(WidgetPolicySpec::API, ("widgets.example.io", "v1alpha1", "WidgetPolicy", "widgetpolicies"));
+    check(ProxySpec::API, ("widgets.example.io", "v1alpha1", "Proxy", "proxies"));
+    assert_eq!(lifecycle::<WidgetSpec>(), (v(1, 32), Some(v(1, 35)), Some(v(1, 38))));
+}
