@@ -25,7 +25,8 @@ mod rules;
 mod schema;
 mod upgrade;
 mod version;
-pub mod yaml;
+/// The spanned YAML tree, shared with the declaration parsers.
+pub use kompat_decls::yaml;
 
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};

@@ -31,7 +31,7 @@ pub fn parse_k8s_yaml(text: &str) -> Result<FeatureFile, Vec<ParseError>> {
     let Node::Seq(items, _) = root else {
         return Err(vec![ParseError::at(
             root.span(),
-            format!("expected a sequence of features, found {}", root.describe()),
+            format!("expected a sequence of features, found {}", found(root)),
         )]);
     };
     let mut seen: HashMap<String, Span> = HashMap::new();
@@ -65,17 +65,12 @@ fn entries<'a>(
     errors: &mut Vec<ParseError>,
 ) -> Option<Vec<(&'a str, Span, &'a Node)>> {
     let Node::Map(pairs, _) = node else {
-        errors.push(ParseError::at(node.span(), format!("expected a {what} mapping, found {}", node.describe())));
+        errors.push(ParseError::at(node.span(), format!("expected a {what} mapping, found {}", found(node))));
         return None;
     };
     let mut out: Vec<(&str, Span, &Node)> = Vec::new();
     let mut ok = true;
-    for (key, value) in pairs {
-        let Node::Scalar(k) = key else {
-            errors.push(ParseError::at(key.span(), "expected a string key"));
-            ok = false;
-            continue;
-        };
+    for (k, value) in pairs {
         if !known.contains(&k.value.as_str()) {
             errors.push(ParseError::at(k.span, unknown_key_message(&k.value, known)));
             ok = false;
@@ -101,7 +96,7 @@ fn feature(node: &Node, errors: &mut Vec<ParseError>) -> Option<(FeatureDecl, Fe
     let name = match name_node {
         Node::Scalar(s) if !s.value.trim().is_empty() => s.value.clone(),
         other => {
-            errors.push(ParseError::at(other.span(), format!("expected a feature name, found {}", other.describe())));
+            errors.push(ParseError::at(other.span(), format!("expected a feature name, found {}", found(other))));
             return None;
         }
     };
@@ -129,10 +124,7 @@ fn feature(node: &Node, errors: &mut Vec<ParseError>) -> Option<(FeatureDecl, Fe
             }
         }
         Some(other) => {
-            errors.push(ParseError::at(
-                other.span(),
-                format!("expected a sequence of specs, found {}", other.describe()),
-            ));
+            errors.push(ParseError::at(other.span(), format!("expected a sequence of specs, found {}", found(other))));
             return None;
         }
     }
@@ -182,25 +174,20 @@ fn spec(node: &Node, errors: &mut Vec<ParseError>) -> Option<(SpecDecl, SpecSpan
 }
 
 fn boolean(node: &Node, key: &str, errors: &mut Vec<ParseError>) -> Option<bool> {
-    match node {
-        Node::Scalar(s) if s.plain => match s.value.as_str() {
-            "true" | "True" | "TRUE" => return Some(true),
-            "false" | "False" | "FALSE" => return Some(false),
-            _ => (),
-        },
-        _ => (),
+    if let Some(b) = node.as_bool() {
+        return Some(b);
     }
-    errors.push(ParseError::at(node.span(), format!("expected a boolean for `{key}`, found {}", node.describe())));
+    errors.push(ParseError::at(node.span(), format!("expected a boolean for `{key}`, found {}", found(node))));
     None
 }
 
 fn stage_of(node: &Node, errors: &mut Vec<ParseError>) -> Option<Stage> {
-    if let Some(stage) = node.as_str().and_then(Stage::from_name) {
+    if let Some(stage) = node.text().and_then(Stage::from_name) {
         return Some(stage);
     }
     errors.push(ParseError::at(
         node.span(),
-        format!("unknown preRelease {}, expected one of `Alpha`, `Beta`, `GA`, `Deprecated`", node.describe()),
+        format!("unknown preRelease {}, expected one of `Alpha`, `Beta`, `GA`, `Deprecated`", found(node)),
     ));
     None
 }
@@ -208,10 +195,8 @@ fn stage_of(node: &Node, errors: &mut Vec<ParseError>) -> Option<Stage> {
 /// A version literal; `Some(None)` for an empty string (no version).
 fn version_of(node: &Node, key: &str, errors: &mut Vec<ParseError>) -> Option<Option<VersionLit>> {
     let Node::Scalar(s) = node else {
-        errors.push(ParseError::at(
-            node.span(),
-            format!("expected a version string for `{key}`, found {}", node.describe()),
-        ));
+        errors
+            .push(ParseError::at(node.span(), format!("expected a version string for `{key}`, found {}", found(node))));
         return None;
     };
     if s.value.is_empty() {
@@ -223,5 +208,15 @@ fn version_of(node: &Node, key: &str, errors: &mut Vec<ParseError>) -> Option<Op
             errors.push(ParseError::at(s.span, err.to_string()));
             None
         }
+    }
+}
+
+/// What a node is, for messages: a scalar as written (in backticks), else
+/// its kind.
+fn found(node: &Node) -> String {
+    match node {
+        Node::Scalar(s) if s.value.is_empty() && node.is_null() => "nothing".to_owned(),
+        Node::Scalar(s) => format!("`{}`", s.value),
+        other => other.describe().to_owned(),
     }
 }

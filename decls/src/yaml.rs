@@ -1,27 +1,44 @@
-//! A small YAML tree with byte spans, built from saphyr-parser's events.
+//! A small YAML tree with byte spans, built from saphyr-parser's events: the
+//! one tree of every YAML input (Kubernetes feature lists, CRD manifests,
+//! deployment material).
 //!
-//! Only what declaration and manifest files need: mappings, sequences and
-//! scalars (with their style), every node with its byte span. Anchors and
-//! aliases are rejected. Multi-document streams yield one root per document.
+//! Mappings, sequences and scalars, every node with its byte span; mapping
+//! keys keep theirs too, and a key given twice is an error (as in Go's YAML
+//! decoders). Multi-document streams yield one root per document.
+//! Anchors and aliases are resolved by copying the anchored node (the copy
+//! keeps the anchor's spans). Plain scalars are resolved with the YAML 1.2
+//! core schema, so `1`, `1.0` and `"1"` compare as YAML says they do.
+
+use std::collections::BTreeMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
 
 use crate::span::{ParseError, Span};
 
 /// A YAML node with its byte span.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Node {
     Scalar(Scalar),
     Seq(Vec<Node>, Span),
-    Map(Vec<(Node, Node)>, Span),
+    Map(Vec<(Scalar, Node)>, Span),
 }
 
-/// A scalar: its text, whether it was written plain (unquoted), its span.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A scalar: its text, how it resolves, its span.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
     pub value: String,
-    pub plain: bool,
+    pub kind: ScalarKind,
     pub span: Span,
+}
+
+/// What a scalar resolves to (YAML 1.2 core schema for plain scalars; every
+/// quoted or block scalar is a string).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarKind {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String,
 }
 
 impl Node {
@@ -32,43 +49,180 @@ impl Node {
         }
     }
 
-    /// True for a plain `null`, `~` or empty scalar.
-    pub fn is_null(&self) -> bool {
-        matches!(self, Node::Scalar(s) if s.plain && matches!(s.value.as_str(), "" | "~" | "null" | "Null" | "NULL"))
-    }
-
-    /// What kind of node this is, for messages.
-    pub fn describe(&self) -> String {
-        match self {
-            Node::Scalar(s) if self.is_null() && s.value.is_empty() => "nothing".to_owned(),
-            Node::Scalar(s) => format!("`{}`", s.value),
-            Node::Seq(..) => "a sequence".to_owned(),
-            Node::Map(..) => "a mapping".to_owned(),
-        }
-    }
-
     /// The value of `key` in a mapping.
     pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    /// The key and value of `key` in a mapping.
+    pub fn entry(&self, key: &str) -> Option<(&Scalar, &Node)> {
         match self {
-            Node::Map(entries, _) => {
-                entries.iter().find(|(k, _)| matches!(k, Node::Scalar(s) if s.value == key)).map(|(_, v)| v)
-            }
+            Node::Map(entries, _) => entries.iter().find(|(k, _)| k.value == key).map(|(k, v)| (k, v)),
             _ => None,
         }
     }
 
-    pub fn as_str(&self) -> Option<&str> {
+    /// The text of any scalar as written (`1.10` stays `1.10`, `true` is
+    /// `true`), for inputs that read every value as text.
+    pub fn text(&self) -> Option<&str> {
         match self {
             Node::Scalar(s) => Some(&s.value),
             _ => None,
         }
     }
+
+    /// The text of a string scalar.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Node::Scalar(s) if s.kind == ScalarKind::String => Some(&s.value),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Node::Scalar(Scalar { kind: ScalarKind::Bool(b), .. }) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(&self) -> Option<f64> {
+        match self {
+            Node::Scalar(Scalar { kind: ScalarKind::Number(n), .. }) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Node::Scalar(Scalar { kind: ScalarKind::Null, .. }))
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match self {
+            Node::Seq(items, _) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[(Scalar, Node)]> {
+        match self {
+            Node::Map(entries, _) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// Equality of content, ignoring spans and key order.
+    pub fn same(&self, other: &Node) -> bool {
+        match (self, other) {
+            (Node::Scalar(a), Node::Scalar(b)) => a.same(b),
+            (Node::Seq(a, _), Node::Seq(b, _)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
+            (Node::Map(a, _), Node::Map(b, _)) => {
+                a.len() == b.len() && a.iter().all(|(k, v)| other.get(&k.value).is_some_and(|w| v.same(w)))
+            }
+            _ => false,
+        }
+    }
+
+    /// A short rendering for messages: scalars as written, collections as
+    /// compact flow YAML.
+    pub fn render(&self) -> String {
+        match self {
+            Node::Scalar(s) => s.render(),
+            Node::Seq(items, _) => {
+                let items: Vec<String> = items.iter().map(Node::render).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Node::Map(entries, _) => {
+                let entries: Vec<String> =
+                    entries.iter().map(|(k, v)| format!("{}: {}", k.render(), v.render())).collect();
+                format!("{{{}}}", entries.join(", "))
+            }
+        }
+    }
+
+    /// What kind of node this is, for messages.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Node::Scalar(s) => match s.kind {
+                ScalarKind::Null => "null",
+                ScalarKind::Bool(_) => "a boolean",
+                ScalarKind::Number(_) => "a number",
+                ScalarKind::String => "a string",
+            },
+            Node::Seq(..) => "a sequence",
+            Node::Map(..) => "a mapping",
+        }
+    }
 }
 
-/// Parses every document of a YAML stream.
+impl Scalar {
+    /// Equality of the resolved value.
+    pub fn same(&self, other: &Scalar) -> bool {
+        match (self.kind, other.kind) {
+            (ScalarKind::Number(a), ScalarKind::Number(b)) => a == b,
+            (ScalarKind::String, ScalarKind::String) => self.value == other.value,
+            (a, b) => a == b,
+        }
+    }
+
+    /// The scalar as it would be written in flow YAML.
+    pub fn render(&self) -> String {
+        match self.kind {
+            ScalarKind::String => {
+                let needs_quotes = self.value.is_empty()
+                    || resolve_plain(&self.value) != ScalarKind::String
+                    || self.value.contains([':', '#', ',', '[', ']', '{', '}', '"', '\'', '\n'])
+                    || self.value.starts_with([' ', '-', '*', '&', '!', '|', '>', '%', '@', '`', '?'])
+                    || self.value.ends_with(' ');
+                if needs_quotes {
+                    format!("{:?}", self.value)
+                } else {
+                    self.value.clone()
+                }
+            }
+            _ => self.value.clone(),
+        }
+    }
+}
+
+/// Resolves a plain scalar with the YAML 1.2 core schema.
+fn resolve_plain(text: &str) -> ScalarKind {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return ScalarKind::Null,
+        "true" | "True" | "TRUE" => return ScalarKind::Bool(true),
+        "false" | "False" | "FALSE" => return ScalarKind::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return ScalarKind::Number(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return ScalarKind::Number(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return ScalarKind::Number(f64::NAN),
+        _ => {}
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        if let Ok(n) = i64::from_str_radix(hex, 16) {
+            return ScalarKind::Number(n as f64);
+        }
+    }
+    if let Some(oct) = text.strip_prefix("0o") {
+        if let Ok(n) = i64::from_str_radix(oct, 8) {
+            return ScalarKind::Number(n as f64);
+        }
+    }
+    let numeric = text.trim_start_matches(['-', '+']);
+    let looks_numeric = numeric.starts_with(|c: char| c.is_ascii_digit())
+        || (numeric.starts_with('.') && numeric[1..].starts_with(|c: char| c.is_ascii_digit()));
+    if looks_numeric && text.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')) {
+        if let Ok(n) = text.parse::<f64>() {
+            return ScalarKind::Number(n);
+        }
+    }
+    ScalarKind::String
+}
+
+/// Parses every document of a YAML stream. An empty document is a null
+/// scalar.
 pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
     let offsets = ByteOffsets::new(text);
     let mut stack: Vec<Frame> = Vec::new();
+    let mut anchors: BTreeMap<usize, Node> = BTreeMap::new();
     let mut docs = Vec::new();
     let mut parser = Parser::new_from_str(text);
     while let Some(item) = parser.next_event() {
@@ -76,48 +230,65 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
             Ok(pair) => pair,
             Err(err) => {
                 let at = offsets.byte(err.marker().index());
-                return Err(ParseError::at(Span::new(at, at), format!("invalid YAML: {}", err.info())));
+                let mut info = err.info().trim_end_matches('.').to_owned();
+                if let Some(first) = info.get(..1) {
+                    info = first.to_lowercase() + &info[1..];
+                }
+                return Err(ParseError::at(Span::new(at, at), format!("invalid YAML: {info}")));
             }
         };
         let span = offsets.span(span);
-        let node = match event {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentStart(_) | Event::Nothing => continue,
-            Event::DocumentEnd => {
-                continue;
+        let (node, anchor) = match event {
+            Event::StreamStart | Event::StreamEnd | Event::DocumentStart(_) | Event::DocumentEnd | Event::Nothing => {
+                continue
             }
-            Event::Alias(_) => return Err(ParseError::at(span, "YAML aliases are not supported")),
+            Event::Alias(id) => match anchors.get(&id) {
+                Some(node) => (node.clone(), 0),
+                None => return Err(ParseError::at(span, "invalid YAML: unknown alias")),
+            },
             Event::Scalar(value, style, anchor, _) => {
-                if anchor != 0 {
-                    return Err(ParseError::at(span, "YAML anchors are not supported"));
-                }
-                Node::Scalar(Scalar { value: value.into_owned(), plain: style == ScalarStyle::Plain, span })
+                let kind = if style == ScalarStyle::Plain { resolve_plain(&value) } else { ScalarKind::String };
+                (Node::Scalar(Scalar { value: value.into_owned(), kind, span }), anchor)
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
-                if anchor != 0 {
-                    return Err(ParseError::at(span, "YAML anchors are not supported"));
-                }
                 let is_map = matches!(event, Event::MappingStart(..));
-                stack.push(Frame { is_map, start: span.start, items: Vec::new() });
+                stack.push(Frame { is_map, anchor, start: span.start, items: Vec::new() });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else {
                     return Err(ParseError::at(span, "invalid YAML: unbalanced collection"));
                 };
-                let end = frame.items.last().map_or(span.end, |n| n.span().end.max(span.start));
+                // Block collections end with their last item; flow ones with
+                // their closing bracket.
+                let closes = matches!(text.get(span.start..span.end), Some("]" | "}"));
+                let end = match frame.items.last() {
+                    Some(last) if !closes => last.span().end,
+                    _ => span.end,
+                };
                 let whole = Span::new(frame.start, end.max(frame.start));
-                if frame.is_map {
-                    let mut entries = Vec::new();
+                let node = if frame.is_map {
+                    let mut entries: Vec<(Scalar, Node)> = Vec::new();
                     let mut items = frame.items.into_iter();
                     while let (Some(k), Some(v)) = (items.next(), items.next()) {
-                        entries.push((k, v));
+                        let Node::Scalar(key) = k else {
+                            return Err(ParseError::at(k.span(), "complex mapping keys are not supported"));
+                        };
+                        if entries.iter().any(|(e, _)| e.value == key.value) {
+                            return Err(ParseError::at(key.span, format!("duplicate key `{}`", key.value)));
+                        }
+                        entries.push((key, v));
                     }
                     Node::Map(entries, whole)
                 } else {
                     Node::Seq(frame.items, whole)
-                }
+                };
+                (node, frame.anchor)
             }
         };
+        if anchor != 0 {
+            anchors.insert(anchor, node.clone());
+        }
         match stack.last_mut() {
             Some(frame) => frame.items.push(node),
             None => docs.push(node),
@@ -128,6 +299,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
 
 struct Frame {
     is_map: bool,
+    anchor: usize,
     start: usize,
     items: Vec<Node>,
 }
@@ -167,25 +339,73 @@ impl ByteOffsets {
 mod tests {
     use super::*;
 
+    fn parse(text: &str) -> Vec<Node> {
+        match parse_documents(text) {
+            Ok(docs) => docs,
+            Err(err) => panic!("{text:?}: {}", err.message),
+        }
+    }
+
     #[test]
     fn spans_point_at_the_text() {
         let text = "- name: Wé\n  list:\n  - \"1.2\"\n---\nk: v\n";
-        let docs = parse_documents(text).unwrap();
+        let docs = parse(text);
         assert_eq!(docs.len(), 2);
-        let Node::Seq(items, _) = &docs[0] else { panic!("seq") };
-        let name = items[0].get("name").unwrap();
-        assert_eq!(&text[name.span().start..name.span().end], "Wé");
-        let Node::Seq(list, _) = items[0].get("list").unwrap() else { panic!("seq") };
-        let Node::Scalar(s) = &list[0] else { panic!("scalar") };
-        assert_eq!((s.value.as_str(), s.plain), ("1.2", false));
-        assert_eq!(&text[s.span.start..s.span.end], "\"1.2\"");
+        let name = docs[0].as_seq().and_then(|s| s[0].get("name")).map(Node::span);
+        assert_eq!(name.map(|s| &text[s.start..s.end]), Some("Wé"));
+        let list = docs[0].as_seq().and_then(|s| s[0].get("list")).and_then(Node::as_seq);
+        let item = list.map(|l| &l[0]);
+        assert_eq!(item.and_then(Node::as_str), Some("1.2"));
+        assert_eq!(item.map(|n| &text[n.span().start..n.span().end]), Some("\"1.2\""));
         assert_eq!(docs[1].get("k").and_then(Node::as_str), Some("v"));
+        let key = docs[1].entry("k").map(|(k, _)| k.span);
+        assert_eq!(key.map(|s| &text[s.start..s.end]), Some("k"));
+    }
+
+    #[test]
+    fn scalars_resolve_with_the_core_schema() {
+        let cases: [(&str, ScalarKind); 11] = [
+            ("1", ScalarKind::Number(1.0)),
+            ("1.0", ScalarKind::Number(1.0)),
+            ("-2e3", ScalarKind::Number(-2000.0)),
+            ("0x10", ScalarKind::Number(16.0)),
+            ("'1'", ScalarKind::String),
+            ("true", ScalarKind::Bool(true)),
+            ("False", ScalarKind::Bool(false)),
+            ("~", ScalarKind::Null),
+            ("v1", ScalarKind::String),
+            ("1.2.3", ScalarKind::String),
+            ("yes", ScalarKind::String),
+        ];
+        for (text, kind) in cases {
+            let docs = parse(&format!("k: {text}\n"));
+            let Some(Node::Scalar(s)) = docs[0].get("k") else { panic!("{text}: no scalar") };
+            assert_eq!(s.kind, kind, "{text}");
+        }
+        let docs = parse("a: 0.0\nb: 0\nc: [1, x]\nd: [1.0, x]\n");
+        let same = |a: &str, b: &str| docs[0].get(a).zip(docs[0].get(b)).is_some_and(|(x, y)| x.same(y));
+        assert!(same("a", "b"));
+        assert!(same("c", "d"));
+    }
+
+    #[test]
+    fn anchors_are_copied() {
+        let docs = parse("a: &x {k: 1}\nb: *x\n");
+        assert!(docs[0].get("b").and_then(|b| b.get("k")).is_some_and(|k| k.as_number() == Some(1.0)));
     }
 
     #[test]
     fn errors() {
-        let err = parse_documents("a: [1, 2\n").unwrap_err();
-        assert!(err.message.starts_with("invalid YAML: "), "{}", err.message);
-        assert_eq!(parse_documents("a: &x 1\nb: *x\n").unwrap_err().message, "YAML anchors are not supported");
+        let message = |text: &str| parse_documents(text).err().map(|e| e.message);
+        let unclosed = message("a: [1, 2\n").unwrap_or_default();
+        assert!(unclosed.starts_with("invalid YAML: "), "{unclosed}");
+        assert_eq!(message("a: 1\na: 2\n").as_deref(), Some("duplicate key `a`"));
+        assert_eq!(message("? [a]\n: 1\n").as_deref(), Some("complex mapping keys are not supported"));
+    }
+
+    #[test]
+    fn render() {
+        let docs = parse("a: {b: [1, \"x y\", \"true\", ''], c: ~}\n");
+        assert_eq!(docs[0].get("a").map(Node::render).as_deref(), Some(r#"{b: [1, x y, "true", ""], c: ~}"#));
     }
 }

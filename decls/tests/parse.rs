@@ -50,6 +50,12 @@ fn yaml_accepts_the_kubernetes_layout() {
     // An unquoted version keeps its text: 1.10 is not 1.1.
     let file = parse_k8s_yaml("- name: A\n  versionedSpecs:\n  - default: false\n    lockToDefault: false\n    preRelease: Beta\n    version: 1.10\n").unwrap();
     assert_eq!(file.features[0].specs[0].version.as_ref().unwrap().to_string(), "1.10");
+    // Anchors and aliases resolve, as in Go's YAML decoders.
+    let file =
+        parse_k8s_yaml(&format!("- name: A\n  versionedSpecs: &specs\n{SPEC}- name: B\n  versionedSpecs: *specs\n"))
+            .unwrap();
+    assert_eq!(file.features[1].specs, file.features[0].specs);
+    assert_eq!(file.features[1].specs.len(), 1);
 }
 
 #[test]

@@ -116,26 +116,25 @@ fn feature_gate_maps(source: &SourceFile, node: &Node, out: &mut Vec<GateSetting
     match node {
         Node::Map(entries, _) => {
             for (key, value) in entries {
-                if key.as_str() == Some("feature-gates") {
+                let key = key.value.as_str();
+                if key == "feature-gates" {
                     scalar_items(source, value, out);
                 }
-                if key.as_str() == Some("name") && value.as_str() == Some("feature-gates") {
-                    if let Some((_, v)) = entries.iter().find(|(k, _)| k.as_str() == Some("value")) {
+                if key == "name" && value.text() == Some("feature-gates") {
+                    if let Some((_, v)) = entries.iter().find(|(k, _)| k.value == "value") {
                         scalar_items(source, v, out);
                     }
                 }
-                if key.as_str() == Some("featureGates") {
+                if key == "featureGates" {
                     if let Node::Map(gates, _) = value {
                         for (gate, enabled) in gates {
-                            let (Some(name), Some(value)) = (gate.as_str(), enabled.as_str().and_then(parse_go_bool))
-                            else {
+                            let Some(value) = enabled.text().and_then(parse_go_bool) else {
                                 continue;
                             };
-                            let span = gate.span();
                             out.push(GateSetting {
-                                gate: name.to_owned(),
+                                gate: gate.value.clone(),
                                 value,
-                                location: source.locate(span.start, span.end),
+                                location: source.locate(gate.span.start, gate.span.end),
                             });
                         }
                     }
