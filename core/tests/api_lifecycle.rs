@@ -113,7 +113,7 @@ fn check_problems(decls: &str, expected: &str) {
             .iter()
             .map(|p| {
                 let index = p.index.map_or("-".to_owned(), |i| i.to_string());
-                format!("[{index}] {:?}: {}", p.field, p.message)
+                format!("[{index}] {:?}: {p}", p.field)
             })
             .collect::<Vec<_>>()
             .join("\n"),

@@ -113,7 +113,7 @@ impl ApiFile {
     /// problem located in this file.
     pub fn build(&self) -> Result<ApiSet, Vec<ParseError>> {
         ApiSet::build(&self.config).map_err(|problems| {
-            problems.iter().map(|p| ParseError { span: self.span_of(p), message: p.message.clone() }).collect()
+            problems.iter().map(|p| ParseError { span: self.span_of(p), message: p.to_string() }).collect()
         })
     }
 }

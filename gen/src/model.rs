@@ -123,7 +123,7 @@ impl Model {
             return Ok(self);
         }
         let set =
-            ApiSet::build(config).map_err(|problems| problems.into_iter().map(|p| p.message).collect::<Vec<_>>())?;
+            ApiSet::build(config).map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
         let binary = self.binary_version;
         let mut served = Vec::new();
         let mut storage = Vec::new();

@@ -358,3 +358,35 @@ introduced = "1.32"
         assert_eq!(from_rust, run("apis.toml"), "at {emulation}");
     }
 }
+
+/// Problems that span several API types (here: one GVK declared by two
+/// types) cannot be seen by the derive; kompat reports them located in the
+/// Rust source. Types whose attributes do not compile are the compiler's to
+/// report and are left out.
+#[test]
+fn rust_declaration_problems_are_located() {
+    let source = r#"use kompat::ApiLifecycle;
+
+#[derive(ApiLifecycle)]
+#[kompat(api(group = "batch", version = "v1", kind = "Job", resource = "jobs", introduced = "1.21"))]
+pub struct Job;
+
+mod again {
+    #[derive(kompat::ApiLifecycle)]
+    #[kompat(api(group = "batch", version = "v1", resource = "jobs", introduced = "1.22"))]
+    pub struct Job;
+}
+
+#[derive(ApiLifecycle)]
+#[kompat(api(group = "batch", version = "v1", resource = "cronjobs", introduced = "1.21", verison = "x"))]
+pub struct Broken;
+"#;
+    let dir = common::dir_with(&[("src/lib.rs", source)]);
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["apis", "--decls", "src", "--emulation-version", "1.30", "--format", "json"]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(first, "error: duplicate declaration of batch/v1/Job (first declared at src/lib.rs:4:10)");
+    assert!(stderr.contains("src/lib.rs:9:14"), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+}

@@ -116,8 +116,8 @@ impl ApiInput<'_> {
             Err(problems) => {
                 for problem in problems {
                     match self.field_tokens(api, &problem.field) {
-                        Some(tokens) => cx.error_spanned_by(tokens, problem.message),
-                        None if !api.broken => cx.error_spanned_by(&api.tokens, problem.message),
+                        Some(tokens) => cx.error_spanned_by(tokens, &problem),
+                        None if !api.broken => cx.error_spanned_by(&api.tokens, &problem),
                         None => {}
                     }
                 }

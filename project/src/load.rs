@@ -158,6 +158,7 @@ impl Decls {
                                 "group `{group}` has a version priority in {} already",
                                 self.sources[first].path.display()
                             ),
+                            first: None,
                         },
                     ));
                 }
@@ -174,6 +175,7 @@ impl Decls {
                                 "`{key}` has a storage override in {} already",
                                 self.sources[first].path.display()
                             ),
+                            first: None,
                         },
                     ));
                 }
@@ -189,8 +191,8 @@ impl Decls {
     /// Where field `field` of API declaration `index` (its index in
     /// [`Decls::api_config`]) is written.
     pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
-        let problem = ApiProblem { index: Some(index), field, message: String::new() };
-        self.locate_api_problem(&problem).location
+        let problem = ApiProblem { index: Some(index), field, message: String::new(), first: None };
+        self.locate_api_problem_only(&problem).location
     }
 
     /// Where the storage override of `key` (`GROUP/RESOURCE`) is written.
@@ -199,12 +201,29 @@ impl Decls {
             index: None,
             field: ApiField::StorageOverride { key: key.to_owned() },
             message: String::new(),
+            first: None,
         };
-        self.locate_api_problem(&problem).location
+        self.locate_api_problem_only(&problem).location
     }
 
-    /// Maps a problem of the merged API set to the file and span it is about.
+    /// Maps a problem of the merged API set to the file and span it is about;
+    /// a duplicate names where the first declaration is written.
     fn locate_api_problem(&self, problem: &ApiProblem) -> Failure {
+        let mut failure = self.locate_api_problem_only(problem);
+        if let Some(first) = problem.first {
+            let at = self.locate_api(first, ApiField::Entry).and_then(|l| {
+                let (line, col) = l.line_col?;
+                Some(format!("{}:{line}:{col}", l.path.display()))
+            });
+            match at {
+                Some(at) => failure.message.push_str(&format!(" (first declared at {at})")),
+                None => failure.message = problem.to_string(),
+            }
+        }
+        failure
+    }
+
+    fn locate_api_problem_only(&self, problem: &ApiProblem) -> Failure {
         let mut offset = 0;
         for (source, file) in &self.api_files {
             let count = file.config.apis.len();

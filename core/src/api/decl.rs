@@ -124,12 +124,25 @@ pub enum ApiField {
 }
 
 /// A problem in the declarations. `index` is the `[[api]]` entry's position
-/// when the problem is about one.
+/// when the problem is about one; `first`, the position of the earlier entry
+/// a duplicate repeats. Its `Display` names that entry by position; a reader
+/// that knows where entries are written names the place instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiProblem {
     pub index: Option<usize>,
     pub field: ApiField,
     pub message: String,
+    pub first: Option<usize>,
+}
+
+impl std::fmt::Display for ApiProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)?;
+        match self.first {
+            Some(first) => write!(f, " (first declared in api entry {first})"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A validated, completed API version of a kind.
@@ -187,7 +200,8 @@ impl ApiSet {
         let mut seen_gvk: HashMap<GroupVersionKind, usize> = HashMap::new();
         let mut seen_gvr: HashMap<(String, String, String), usize> = HashMap::new();
         for (index, decl) in config.apis.iter().enumerate() {
-            let mut problem = |field, message: String| problems.push(ApiProblem { index: Some(index), field, message });
+            let mut problem =
+                |field, message: String| problems.push(ApiProblem { index: Some(index), field, message, first: None });
             let gvk = GroupVersionKind::new(&decl.group, &decl.version, &decl.kind);
             let mut ok = true;
             for (field, value, name) in [
@@ -217,22 +231,26 @@ impl ApiSet {
                 continue;
             }
             if let Some(first) = seen_gvk.insert(gvk.clone(), index) {
-                problem(
-                    ApiField::Entry,
-                    format!("duplicate declaration of {gvk} (first declared in api entry {first})"),
-                );
+                problems.push(ApiProblem {
+                    index: Some(index),
+                    field: ApiField::Entry,
+                    message: format!("duplicate declaration of {gvk}"),
+                    first: Some(first),
+                });
                 continue;
             }
             let gvr_key = (decl.group.clone(), decl.version.clone(), decl.resource.clone());
             if let Some(first) = seen_gvr.insert(gvr_key, index) {
-                problem(
-                    ApiField::Resource,
-                    format!(
-                        "duplicate declaration of resource {} in {} (first declared in api entry {first})",
+                problems.push(ApiProblem {
+                    index: Some(index),
+                    field: ApiField::Resource,
+                    message: format!(
+                        "duplicate declaration of resource {} in {}",
                         go_quote(&decl.resource),
                         gvk.group_version()
                     ),
-                );
+                    first: Some(first),
+                });
                 continue;
             }
             let Some(introduced) = decl.introduced else { continue };
@@ -268,6 +286,7 @@ impl ApiSet {
                                 go_quote(group),
                                 go_quote(version)
                             ),
+                            first: None,
                         });
                     } else if ordered.contains(version) {
                         problems.push(ApiProblem {
@@ -278,6 +297,7 @@ impl ApiSet {
                                 go_quote(group),
                                 go_quote(version)
                             ),
+                            first: None,
                         });
                     } else {
                         ordered.push(version.clone());
@@ -295,6 +315,7 @@ impl ApiSet {
                     index: None,
                     field: ApiField::Priority { group: group.clone(), entry: None },
                     message: format!("priority given for group {}, which has no declaration", go_quote(group)),
+                    first: None,
                 });
             }
         }
@@ -307,6 +328,7 @@ impl ApiSet {
                     index: None,
                     field,
                     message: format!("storage override key {} must be \"GROUP/RESOURCE\"", go_quote(key)),
+                    first: None,
                 });
                 continue;
             };
@@ -323,6 +345,7 @@ impl ApiSet {
                         go_quote(&gr.resource),
                         go_quote(&gr.group)
                     ),
+                    first: None,
                 });
                 continue;
             }
