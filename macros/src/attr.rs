@@ -246,19 +246,17 @@ pub struct ApiContainer {
     /// `crate = "path"`: where generated code finds kompat (default `::kompat`).
     pub krate: Option<Path>,
     pub api: Option<ApiAttr>,
-    /// Whether an `#[kompat(...)]` attribute failed to parse: then a missing
-    /// `api(...)` would be a follow-on error.
-    pub malformed: bool,
 }
 
-/// `api(group = "batch", version = "v1beta1", ...)`; keys that are absent or
-/// had errors are `None`.
+/// `api(group = "batch", version = "v1beta1", ...)`, with the defaults of a
+/// `#[kube(...)]` on the same type filled in; keys that are absent or had
+/// errors are `None`.
 pub struct ApiAttr {
     /// The whole `api(...)`, for spans.
     pub tokens: TokenStream,
     pub group: Option<LitStr>,
     pub version: Option<LitStr>,
-    /// Default: the type's name.
+    /// `None`: the type's name.
     pub kind: Option<LitStr>,
     pub resource: Option<LitStr>,
     pub introduced: Option<ReleaseAttr>,
@@ -333,6 +331,8 @@ impl ApiContainer {
         let mut krate = Once::new(cx, CRATE, API_TYPE_LEVEL);
         let mut api = Once::new(cx, API, API_TYPE_LEVEL);
         let kube = KubeAttrs::from_ast(attrs);
+        // Whether an attribute failed to parse: then a missing `api(...)`
+        // would be a follow-on error.
         let mut malformed = false;
         for attr in attrs.iter().filter(|a| a.path() == KOMPAT) {
             let result = attr.parse_nested_meta(|meta| {
@@ -369,8 +369,7 @@ impl ApiContainer {
                 ),
             );
         }
-        let malformed = malformed || api.seen && api.value.is_none();
-        ApiContainer { krate: krate.value, api: api.value, malformed }
+        ApiContainer { krate: krate.value, api: api.value }
     }
 }
 
