@@ -655,3 +655,51 @@ fn exit_codes_in_every_format() {
     let (code, _, stderr) = kompat_in(dir.path(), &["lint", "clean.toml", "--binary-version", "one"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+/// Every branch of `api-lifecycle-order` and `api-replacement-unavailable`.
+#[test]
+fn api_lifecycle_order_and_replacements() {
+    let api = |version: &str, kind: &str, rest: &str| {
+        format!(
+            "[[api]]\ngroup = \"w.example.io\"\nversion = \"{version}\"\nkind = \"{kind}\"\nresource = \"{}s\"\n{rest}\n",
+            kind.to_lowercase()
+        )
+    };
+    let text = [
+        // Deprecated before introduced.
+        api("v1", "A", "introduced = \"1.32\"\ndeprecated = \"1.30\"\nremoved = \"1.36\""),
+        // Removed when introduced: never served.
+        api("v1", "B", "introduced = \"1.32\"\nremoved = \"1.32\""),
+        // Removed before the default deprecation (1.35).
+        api("v1beta1", "C", "introduced = \"1.32\"\nremoved = \"1.34\""),
+        // Removed with its deprecation.
+        api("v1beta1", "D", "introduced = \"1.30\"\ndeprecated = \"1.33\"\nremoved = \"1.33\""),
+        // An undeclared replacement.
+        api("v1beta1", "E", "introduced = \"1.30\"\ndeprecated = \"1.33\"\nremoved = \"1.36\"\nreplacement = \"w.example.io/v1/Nothing\""),
+        // A replacement removed first.
+        api("v1beta1", "F", "introduced = \"1.30\"\ndeprecated = \"1.33\"\nremoved = \"1.36\"\nreplacement = \"w.example.io/v1beta2/F\""),
+        api("v1beta2", "F", "introduced = \"1.31\"\ndeprecated = \"1.32\"\nremoved = \"1.35\""),
+        // Fine: the replacement is served from 1.33 while the beta goes at 1.36.
+        api("v1beta1", "G", "introduced = \"1.30\"\ndeprecated = \"1.33\"\nremoved = \"1.36\"\nreplacement = \"w.example.io/v1/G\""),
+        api("v1", "G", "introduced = \"1.33\""),
+    ]
+    .concat();
+    let dir = dir_with(&[("apis.toml", &text)]);
+    let (_, stdout, stderr) = kompat_in(dir.path(), &["lint", "apis.toml", "--format", "short"]);
+    let got: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("[api-lifecycle-order]") || l.contains("[api-replacement-unavailable]"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "apis.toml:7:14: error[api-lifecycle-order]: w.example.io/v1/A is deprecated in 1.30, before it is introduced in 1.32",
+            "apis.toml:15:11: error[api-lifecycle-order]: w.example.io/v1/B is removed in 1.32, no later than it is introduced in 1.32: no release serves it",
+            "apis.toml:22:11: error[api-lifecycle-order]: w.example.io/v1beta1/C is removed in 1.34, no later than its default deprecation in 1.35: no release serves it with a deprecation warning",
+            "apis.toml:30:11: error[api-lifecycle-order]: w.example.io/v1beta1/D is removed in 1.33, no later than its deprecation in 1.33: no release serves it with a deprecation warning",
+            "apis.toml:39:15: error[api-replacement-unavailable]: the replacement of w.example.io/v1beta1/E, w.example.io/v1/Nothing, is not declared",
+            "apis.toml:48:15: error[api-replacement-unavailable]: the replacement of w.example.io/v1beta1/F, w.example.io/v1beta2/F, is removed in 1.35, no later than w.example.io/v1beta1/F is removed in 1.36",
+        ],
+        "{stderr}"
+    );
+}

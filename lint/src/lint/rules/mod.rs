@@ -3,6 +3,8 @@
 
 pub mod api_default_lifecycle;
 pub mod api_deprecated_without_replacement;
+pub mod api_lifecycle_order;
+pub mod api_replacement_unavailable;
 pub mod crd;
 pub mod feature_without_specs;
 pub mod gate_reference;
@@ -34,6 +36,8 @@ pub const CHECKS: &[Check] = &[
     unsafe_ratchet::check,
     api_deprecated_without_replacement::check,
     api_default_lifecycle::check,
+    api_lifecycle_order::check,
+    api_replacement_unavailable::check,
     storage_version_without_kind::check,
     storage_not_decodable::check,
     storage_override_expired::check,
@@ -55,6 +59,8 @@ pub fn all() -> Vec<Rule> {
         unsafe_ratchet::rule(),
         api_deprecated_without_replacement::rule(),
         api_default_lifecycle::rule(),
+        api_lifecycle_order::rule(),
+        api_replacement_unavailable::rule(),
         storage_version_without_kind::rule(),
         storage_not_decodable::rule(),
         storage_override_expired::rule(),

@@ -1,0 +1,75 @@
+//! `api-lifecycle-order`: an API version's lifecycle is out of order:
+//! deprecated before it is introduced, or removed no later than it is
+//! introduced or deprecated.
+
+use kompat_core::api::{Api, ApiDecl, ApiField};
+
+use super::doc;
+use crate::lint::{Context, Diagnostic, Rule, Severity};
+
+pub const CODE: &str = "api-lifecycle-order";
+
+pub fn rule() -> Rule {
+    Rule {
+        code: CODE,
+        severity: Severity::Error,
+        summary: "an API version's lifecycle versions are out of order".to_owned(),
+        doc: doc(
+            "Checks that every API version is introduced, then deprecated, then removed, in that order, with at least one release in between each: deprecated at or after `introduced`, removed after `introduced` and after the deprecation (written, or prerelease-lifecycle-gen's default).",
+            "kube-apiserver accepts any versions and acts on each separately: a version removed no later than it is introduced is never served, and one removed no later than it is deprecated goes away without a single release of deprecation warnings, which Kubernetes' deprecation policy exists to guarantee. Either is almost always a typo.",
+            "[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1beta1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.32\"\ndeprecated = \"1.35\"\nremoved = \"1.34\"",
+            "[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1beta1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.32\"\ndeprecated = \"1.35\"\nremoved = \"1.38\"",
+        ),
+    }
+}
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(set) = cx.apis else { return };
+    let config = cx.decls.api_config();
+    for api in set.apis() {
+        let Some(decl) = config.apis.get(api.index) else { continue };
+        let Some((field, message)) = problem(api, decl) else { continue };
+        out.push(Diagnostic {
+            code: CODE,
+            severity: Severity::Error,
+            message,
+            location: cx.decls.locate_api(api.index, field),
+            subject: Some(api.gvk.to_string()),
+            notes: Vec::new(),
+            labels: Vec::new(),
+        });
+    }
+}
+
+/// The first ordering problem of `api`: the field to point at and the message.
+fn problem(api: &Api, decl: &ApiDecl) -> Option<(ApiField, String)> {
+    let (gvk, life) = (&api.gvk, &api.lifecycle);
+    let introduced = life.introduced;
+    if let Some(deprecated) = life.deprecated.filter(|d| *d < introduced) {
+        return Some((
+            ApiField::Deprecated,
+            format!("{gvk} is deprecated in {deprecated}, before it is introduced in {introduced}"),
+        ));
+    }
+    let removed = life.removed?;
+    if removed <= introduced {
+        return Some((
+            ApiField::Removed,
+            format!(
+                "{gvk} is removed in {removed}, no later than it is introduced in {introduced}: no release serves it"
+            ),
+        ));
+    }
+    let deprecated = life.deprecated.filter(|d| removed <= *d)?;
+    let (field, how) = match (decl.removed.is_some(), decl.deprecated.is_some()) {
+        (true, true) => (ApiField::Removed, "its deprecation"),
+        (true, false) => (ApiField::Removed, "its default deprecation"),
+        _ => (ApiField::Deprecated, "its deprecation"),
+    };
+    Some((
+        field,
+        format!(
+            "{gvk} is removed in {removed}, no later than {how} in {deprecated}: no release serves it with a deprecation warning"
+        ),
+    ))
+}
