@@ -7,50 +7,9 @@ const YAML_SEED: &str = "# header\n\n- name: WatchList\n  versionedSpecs:\n  - d
 
 const TOML_SEED: &str = "[[feature]]\nname = \"WatchList\"\ndescription = \"d\"\ndependencies = [\"KMSv1\"]\nratchet = { tolerated_since = \"1.31\" }\nspecs = [\n  { version = \"1.27\", stage = \"Alpha\", default = false },\n  { version = \"1.32\", stage = \"Beta\", default = true, lockToDefault = true, minCompatibilityVersion = \"1.31\" },\n]\n\n[[feature]]\nname = \"KMSv1\"\nspecs = []\n";
 
-/// xorshift64*, so every run mutates the same way.
-struct Rng(u64);
+mod mutate;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-const INTERESTING: &[&str] = &[
-    "\n", " ", ":", "- ", "\"", "'", "[", "]", "{", "}", "#", "&a", "*a", "---\n", "é", "\t", "=", ",", "1.", "0",
-    "\u{0}",
-];
-
-fn mutate(seed: &str, rng: &mut Rng) -> String {
-    let mut bytes = seed.as_bytes().to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(bytes.len() + 1);
-        match rng.below(4) {
-            0 if at < bytes.len() => {
-                bytes.remove(at);
-            }
-            1 => {
-                let piece = INTERESTING[rng.below(INTERESTING.len())];
-                bytes.splice(at..at, piece.bytes());
-            }
-            2 if at < bytes.len() => bytes[at] = (rng.next() & 0x7f) as u8,
-            _ => {
-                let len = rng.below(16).min(bytes.len() - at.min(bytes.len()));
-                let copy: Vec<u8> = bytes[at.min(bytes.len())..at.min(bytes.len()) + len].to_vec();
-                let to = rng.below(bytes.len() + 1);
-                bytes.splice(to..to, copy);
-            }
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
+use mutate::{mutate, Rng};
 
 #[test]
 fn yaml_parser_never_panics() {
@@ -82,4 +41,33 @@ fn toml_parser_never_panics() {
         }
     }
     assert!(accepted > 0, "the mutations never produced a valid file");
+}
+
+const API_SEED: &str = "[[api]]\ngroup = \"batch\"\nversion = \"v1beta1\"\nkind = \"CronJob\"\nresource = \"cronjobs\"\nintroduced = \"1.8\"\ndeprecated = \"1.21\"\nremoved = \"1.25\"\nreplacement = \"batch/v1/CronJob\"\nenabled_by_default = true\n\n[[api]]\ngroup = \"batch\"\nversion = \"v1\"\nkind = \"CronJob\"\nresource = \"cronjobs\"\nintroduced = \"1.21\"\n\n[groups.\"batch\"]\npriority = [\"v1\", \"v1beta1\"]\n\n[storage_overrides]\n\"batch/cronjobs\" = { version = \"v1\", until = \"1.38\" }\n";
+
+/// API declarations: parsing and building the API set (every check of
+/// `ApiSet::build`) never panic, and every error is located in the input.
+#[test]
+fn api_toml_parser_never_panics() {
+    let mut rng = Rng(0x6b6f_6d70_6174_0003);
+    let (mut accepted, mut built) = (0, 0);
+    for _ in 0..3000 {
+        let input = mutate(API_SEED, &mut rng);
+        match kompat_decls::api_toml::parse_api_toml(&input) {
+            Ok(file) => {
+                accepted += 1;
+                match file.build() {
+                    Ok(_) => built += 1,
+                    Err(errors) => {
+                        for e in errors {
+                            let span = e.span.unwrap_or_else(|| panic!("unlocated: {}\n{input}", e.message));
+                            assert!(span.end <= input.len(), "{}\n{input}", e.message);
+                        }
+                    }
+                }
+            }
+            Err(errors) => assert!(!errors.is_empty(), "{input}"),
+        }
+    }
+    assert!(accepted > 0 && built > 0, "accepted {accepted}, built {built}");
 }
