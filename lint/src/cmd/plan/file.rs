@@ -298,6 +298,29 @@ mod tests {
 
     const SERVERS: &str = "[[server]]\nid = \"a\"\nbinary = \"1.35\"\n[[server]]\nid = \"b\"\nbinary = \"1.35\"\n";
 
+    use crate::mutate;
+
+    /// Plan files: no mutation of the walkthrough plan may make parsing
+    /// panic, and every error is located.
+    #[test]
+    fn parser_never_panics() {
+        const SEED: &str = include_str!("../../../../fixtures/plans/walkthrough.toml");
+        let mut rng = mutate::Rng(0x6b6f_6d70_6174_0301);
+        let mut accepted = 0;
+        for _ in 0..3000 {
+            let input = mutate::mutate(SEED, &mut rng);
+            match parse(&input) {
+                Ok(_) => accepted += 1,
+                Err(err) => {
+                    for failure in &err.failures {
+                        assert!(failure.location.is_some(), "unlocated: {}\n{input}", failure.message);
+                    }
+                }
+            }
+        }
+        assert!(accepted > 0, "the mutations never produced a valid plan");
+    }
+
     #[test]
     fn parses_a_plan() {
         let text = format!(

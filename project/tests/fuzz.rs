@@ -1,7 +1,8 @@
-//! Bounded, deterministic mutation fuzzing of the Rust source reader: no
-//! mutation of a file with both derives may make loading it panic, a file
-//! that is not Rust is a located error, and whatever loads builds its API set
-//! and validates its gates without panicking.
+//! Bounded, deterministic mutation fuzzing of what kompat-project reads. The
+//! Rust source reader: no mutation of a file with both derives may make
+//! loading it panic, a file that is not Rust is a located error, and whatever
+//! loads builds its API set and validates its gates without panicking. And
+//! `kompat.toml`: every error located, no panic.
 
 #[path = "../../decls/tests/mutate/mod.rs"]
 mod mutate;
@@ -64,4 +65,27 @@ fn rust_reader_never_panics() {
         }
     }
     assert!(loaded > 0 && with_apis > 0, "loaded {loaded}, with APIs {with_apis}");
+}
+
+const CONFIG_SEED: &str = "binary_version = \"1.37\"\ndecls = [\"features.toml\", \"apis.toml\"]\nbaseline = \"old.toml\"\n\n[window]\nprofile = \"kubernetes\"\nskew = 3\n\n[lint.levels]\norphaned-gate = \"deny\"\n\n[[lint.allow]]\ncode = \"locked-gate-cleanup\"\nsubject = \"KMSv1\"\nreason = \"kept for the 1.36 rollback\"\n\n[[gen.output]]\nkind = \"rust\"\npath = \"generated/features.rs\"\n";
+
+/// `kompat.toml`: no mutation may make reading it panic, and every error
+/// is located.
+#[test]
+fn config_parser_never_panics() {
+    let mut rng = Rng(0x6b6f_6d70_6174_0202);
+    let mut accepted = 0;
+    for _ in 0..3000 {
+        let input = mutate(CONFIG_SEED, &mut rng);
+        let source = kompat_project::SourceFile::new(std::path::PathBuf::from("kompat.toml"), input.clone());
+        match kompat_project::Config::parse(source) {
+            Ok(_) => accepted += 1,
+            Err(err) => {
+                for failure in &err.failures {
+                    assert!(failure.location.is_some(), "unlocated: {}\n{input}", failure.message);
+                }
+            }
+        }
+    }
+    assert!(accepted > 0, "the mutations never produced a valid configuration");
 }
