@@ -105,6 +105,7 @@ const ENUM_LEVEL: Level = Level {
         (DEPENDS_ON, "on a variant"),
         (RATCHET, "on a variant"),
         (ALLOW, "on a variant"),
+        (API, "on an API type with `#[derive(ApiLifecycle)]`"),
     ],
 };
 
