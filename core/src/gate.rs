@@ -53,7 +53,7 @@ pub struct FeatureSet {
 }
 
 impl FeatureSet {
-    /// Builds a set from validated features (see [`crate::validate`]).
+    /// Builds a set from validated features (see [`crate::validate()`]).
     pub fn from_features(features: Vec<Feature>) -> FeatureSet {
         let index = features.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
         FeatureSet { features, index }

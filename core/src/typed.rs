@@ -3,7 +3,7 @@
 //! by that enum.
 //!
 //! The derive validates the declarations at compile time with
-//! [`crate::validate`] and emits the completed specs as `static` tables, so at
+//! [`crate::validate()`] and emits the completed specs as `static` tables, so at
 //! run time nothing is parsed or validated: [`FeatureGates::feature_set`] is
 //! built once from the tables, and [`TypedGate::enabled`] is an array index
 //! (`variant as usize`), with no hashing.

@@ -28,7 +28,8 @@ impl<T> Spanned<T> {
 /// One CustomResourceDefinition document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Crd {
-    /// `apiVersion`: [`V1`], or [`V1BETA1`] (only reported as removed).
+    /// `apiVersion`: `apiextensions.k8s.io/v1`, or `apiextensions.k8s.io/v1beta1`
+    /// (only reported as removed).
     pub api_version: Spanned<String>,
     /// `metadata.name` (empty when absent).
     pub name: Spanned<String>,
