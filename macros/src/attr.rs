@@ -306,13 +306,7 @@ impl Container {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path == CRATE {
                     // #[kompat(crate = "kompat")]
-                    if let Some(lit) = lit_str(cx, &meta, CRATE, "kompat")? {
-                        match lit.parse::<Path>() {
-                            Ok(path) => krate.set(&meta.path, path),
-                            Err(_) => cx.error_spanned_by(&lit, "`crate` must be a path, e.g. `crate = \"kompat\"`"),
-                        }
-                    }
-                    Ok(())
+                    parse_crate(cx, &meta, &mut krate)
                 } else {
                     unknown_key(cx, &meta, ENUM_LEVEL)
                 }
@@ -339,13 +333,7 @@ impl ApiContainer {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path == CRATE {
                     // #[kompat(crate = "kompat")]
-                    if let Some(lit) = lit_str(cx, &meta, CRATE, "kompat")? {
-                        match lit.parse::<Path>() {
-                            Ok(path) => krate.set(&meta.path, path),
-                            Err(_) => cx.error_spanned_by(&lit, "`crate` must be a path, e.g. `crate = \"kompat\"`"),
-                        }
-                    }
-                    Ok(())
+                    parse_crate(cx, &meta, &mut krate)
                 } else if meta.path == API {
                     // #[kompat(api(group = "batch", version = "v1beta1", ...))]
                     api.seen();
@@ -372,6 +360,17 @@ impl ApiContainer {
         }
         ApiContainer { krate: krate.value, api: api.value }
     }
+}
+
+/// `crate = "path"`, on either derive's type.
+fn parse_crate(cx: &Ctxt, meta: &ParseNestedMeta, krate: &mut Once<Path>) -> syn::Result<()> {
+    if let Some(lit) = lit_str(cx, meta, CRATE, "kompat")? {
+        match lit.parse::<Path>() {
+            Ok(path) => krate.set(&meta.path, path),
+            Err(_) => cx.error_spanned_by(&lit, "`crate` must be a path, e.g. `crate = \"kompat\"`"),
+        }
+    }
+    Ok(())
 }
 
 /// `api(...)`: returns `None` only when it is not a parenthesised list.
@@ -555,24 +554,13 @@ fn kube_plural(word: &str) -> String {
 /// `key = "MAJOR.MINOR"` for an API lifecycle, checked as the TOML reader
 /// checks it (`Version::parse`, Kubernetes' messages).
 fn release_lit(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<ReleaseAttr>> {
-    let expr: Expr = meta.value()?.parse()?;
-    match expr {
-        Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => match Version::parse(&lit.value()) {
-            Ok(value) => Ok(Some(ReleaseAttr { value, lit })),
-            Err(err) => {
-                cx.error_spanned_by(&lit, err);
-                Ok(None)
-            }
-        },
-        Expr::Lit(ExprLit { lit: Lit::Float(lit), .. }) => {
-            cx.error_spanned_by(
-                &lit,
-                format_args!("expected a string literal: `{key} = \"{lit}\"` (as a number, 1.10 would read as 1.1)"),
-            );
-            Ok(None)
-        }
-        other => {
-            cx.error_spanned_by(other, format_args!("expected a string literal: `{key} = \"1.0\"`"));
+    let Some(lit) = version_str(cx, meta, key)? else {
+        return Ok(None);
+    };
+    match Version::parse(&lit.value()) {
+        Ok(value) => Ok(Some(ReleaseAttr { value, lit })),
+        Err(err) => {
+            cx.error_spanned_by(&lit, err);
             Ok(None)
         }
     }
@@ -903,15 +891,24 @@ fn lit_bool(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Optio
 /// validation with Kubernetes' message; anything else that is not a version
 /// is an error at the literal.
 fn version_lit(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<VersionAttr>> {
+    let Some(lit) = version_str(cx, meta, key)? else {
+        return Ok(None);
+    };
+    match VersionLit::parse(&lit.value()) {
+        Ok(value) => Ok(Some(VersionAttr { value, lit })),
+        Err(err) => {
+            cx.error_spanned_by(&lit, err);
+            Ok(None)
+        }
+    }
+}
+
+/// The string literal of `key = "1.0"`; a number or any other expression is
+/// an error at it (a number with a hint: 1.10 would read as 1.1).
+fn version_str(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<LitStr>> {
     let expr: Expr = meta.value()?.parse()?;
     match expr {
-        Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => match VersionLit::parse(&lit.value()) {
-            Ok(value) => Ok(Some(VersionAttr { value, lit })),
-            Err(err) => {
-                cx.error_spanned_by(&lit, err);
-                Ok(None)
-            }
-        },
+        Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => Ok(Some(lit)),
         Expr::Lit(ExprLit { lit: Lit::Float(lit), .. }) => {
             cx.error_spanned_by(
                 &lit,
@@ -1018,6 +1015,19 @@ fn edit_distance(a: &str, b: &str) -> usize {
         prev = cur;
     }
     prev[b.len()]
+}
+
+/// Whether a `#[derive(...)]` among `attrs` names `name` (by its last path
+/// segment, so `kompat::ApiLifecycle` counts).
+pub fn derives(attrs: &[Attribute], name: &str) -> bool {
+    attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| {
+        let mut found = false;
+        let _ = a.parse_nested_meta(|meta| {
+            found |= meta.path.segments.last().is_some_and(|s| s.ident == name);
+            Ok(())
+        });
+        found
+    })
 }
 
 /// The `///` doc comment: one leading space per line removed, lines joined,

@@ -35,8 +35,8 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 }
 
 /// The path generated code uses for the facade: `crate = "..."`, else `::kompat`.
-pub fn krate(input: &Input) -> Path {
-    input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
+pub fn krate(written: &Option<Path>) -> Path {
+    written.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
 }
 
 fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
@@ -47,7 +47,7 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
         // Unreachable when validation reported nothing; never panic.
         return Err(syn::Error::new_spanned(input.ident, "kompat internal error: feature set out of variant order"));
     }
-    let krate = krate(input);
+    let krate = krate(&input.attrs.krate);
     let ident = input.ident;
     let count = Literal::usize_unsuffixed(features.len());
     let variants: Vec<_> = input.variants.iter().map(|v| v.ident).collect();
@@ -186,13 +186,8 @@ pub fn derive_api(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// The facade path of an API type: `crate = "..."`, else `::kompat`.
-pub fn api_krate(input: &ApiInput) -> Path {
-    input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
-}
-
 fn impl_api(input: &ApiInput, decl: &ApiDecl, api: &Api) -> TokenStream {
-    let krate = api_krate(input);
+    let krate = krate(&input.attrs.krate);
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
     let (group, version, kind, resource) = (&decl.group, &decl.version, &decl.kind, &decl.resource);

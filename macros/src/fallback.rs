@@ -8,14 +8,14 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::{ApiInput, Input};
-use crate::expand::{api_krate, krate};
+use crate::expand::krate;
 
 pub fn expand(input: &Input) -> TokenStream {
     let generics = &input.original.generics;
     if !generics.params.is_empty() || generics.where_clause.is_some() {
         return TokenStream::new();
     }
-    let krate = krate(input);
+    let krate = krate(&input.attrs.krate);
     let ident = input.ident;
     quote! {
         const _: () = {
@@ -60,7 +60,7 @@ pub fn expand(input: &Input) -> TokenStream {
 /// The stub `ApiLifecycle` impl of an invalid API type: placeholder
 /// constants, so that uses of the trait cause no follow-on errors.
 pub fn expand_api(input: &ApiInput) -> TokenStream {
-    let krate = api_krate(input);
+    let krate = krate(&input.attrs.krate);
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
     quote! {

@@ -5,14 +5,18 @@
 
 use syn::DeriveInput;
 
+/// Expanded tokens as formatted Rust, or the tokens with the reason they
+/// are not a file.
+fn pretty(tokens: proc_macro2::TokenStream) -> String {
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(err) => format!("unparsable expansion ({err}):\n{tokens}\n"),
+    }
+}
+
 #[track_caller]
 fn check(name: &str, input: DeriveInput) {
-    let tokens = crate::expand::derive(&input);
-    let formatted = match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(err) => format!("unparsable expansion ({err}):\n{tokens}"),
-    };
-    insta::assert_snapshot!(name, formatted);
+    insta::assert_snapshot!(name, pretty(crate::expand::derive(&input)));
 }
 
 #[test]
@@ -80,12 +84,7 @@ fn no_output_but_errors_for_a_struct() {
 
 #[track_caller]
 fn check_api(name: &str, input: DeriveInput) {
-    let tokens = crate::expand::derive_api(&input);
-    let formatted = match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(err) => format!("unparsable expansion ({err}):\n{tokens}"),
-    };
-    insta::assert_snapshot!(name, formatted);
+    insta::assert_snapshot!(name, pretty(crate::expand::derive_api(&input)));
 }
 
 #[test]
@@ -164,33 +163,19 @@ fn ui_inputs() {
                     syn::Item::Union(item) => item.clone().into(),
                     _ => continue,
                 };
-                let tokens = if derives(&input, "FeatureGates") {
+                let tokens = if crate::attr::derives(&input.attrs, "FeatureGates") {
                     crate::expand::derive(&input)
-                } else if derives(&input, "ApiLifecycle") {
+                } else if crate::attr::derives(&input.attrs, "ApiLifecycle") {
                     crate::expand::derive_api(&input)
                 } else {
                     continue;
                 };
                 expanded.push_str(&format!("// {}\n", input.ident));
-                expanded.push_str(&match syn::parse2::<syn::File>(tokens.clone()) {
-                    Ok(file) => prettyplease::unparse(&file),
-                    Err(err) => format!("unparsable expansion ({err}):\n{tokens}\n"),
-                });
+                expanded.push_str(&pretty(tokens));
             }
             assert!(!expanded.is_empty(), "{}: no derive input", path.display());
             let name = path.file_stem().and_then(|s| s.to_str()).expect("file name");
             insta::assert_snapshot!(name, expanded);
         }
     });
-}
-
-fn derives(input: &DeriveInput, name: &str) -> bool {
-    input.attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| {
-        let mut found = false;
-        let _ = a.parse_nested_meta(|meta| {
-            found |= meta.path.segments.last().is_some_and(|s| s.ident == name);
-            Ok(())
-        });
-        found
-    })
 }

@@ -167,13 +167,13 @@ fn scan_items(items: &[syn::Item], scan: &mut FileScan) {
                     scan_items(items, scan);
                 }
             }
-            syn::Item::Enum(item) if derives(&item.attrs, "FeatureGates") => {
+            syn::Item::Enum(item) if attr::derives(&item.attrs, "FeatureGates") => {
                 scan_feature_gates(&item.clone().into(), scan);
             }
-            syn::Item::Enum(item) if derives(&item.attrs, "ApiLifecycle") => {
+            syn::Item::Enum(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
                 scan_api(&item.clone().into(), scan);
             }
-            syn::Item::Struct(item) if derives(&item.attrs, "ApiLifecycle") => {
+            syn::Item::Struct(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
                 scan_api(&item.clone().into(), scan);
             }
             _ => {}
@@ -232,20 +232,6 @@ fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
         }
     }
     let _ = cx.check();
-}
-
-/// Whether `#[derive(...)]` among `attrs` names `name` (by its last segment).
-fn derives(attrs: &[syn::Attribute], name: &str) -> bool {
-    attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| {
-        let mut found = false;
-        let _ = a.parse_nested_meta(|meta| {
-            if meta.path.segments.last().is_some_and(|s| s.ident == name) {
-                found = true;
-            }
-            Ok(())
-        });
-        found
-    })
 }
 
 /// The byte range from the first to the last token of `tokens`.
