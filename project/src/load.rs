@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kompat_core::api::{ApiConfig, ApiField, ApiProblem, ApiSet};
+use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
 use kompat_decls::api_toml::{parse_api_toml, ApiFile};
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
@@ -224,23 +224,40 @@ impl Decls {
     }
 
     fn locate_api_problem_only(&self, problem: &ApiProblem) -> Failure {
-        let mut offset = 0;
-        for (source, file) in &self.api_files {
-            let count = file.config.apis.len();
-            match problem.index {
-                Some(index) if index < offset + count => {
-                    let local = ApiProblem { index: Some(index - offset), ..problem.clone() };
-                    return self.api_failure(*source, file, &local);
+        match problem.index {
+            Some(index) => {
+                if let Some((source, file, local)) = self.api_origin(index) {
+                    let local = ApiProblem { index: Some(local), ..problem.clone() };
+                    return self.api_failure(source, file, &local);
                 }
-                Some(_) => offset += count,
-                None => {
-                    if file.span_of(problem).is_some() {
-                        return self.api_failure(*source, file, problem);
-                    }
+            }
+            None => {
+                if let Some((source, file)) = self.api_files.iter().find(|(_, f)| f.span_of(problem).is_some()) {
+                    return self.api_failure(*source, file, problem);
                 }
             }
         }
         Failure { message: problem.message.clone(), location: None }
+    }
+
+    /// API declaration `index` of [`Decls::api_config`] as written, without
+    /// building the merged configuration.
+    pub fn api_decl(&self, index: usize) -> Option<&ApiDecl> {
+        let (_, file, local) = self.api_origin(index)?;
+        file.config.apis.get(local)
+    }
+
+    /// The source, file and position in that file of merged API entry `index`.
+    fn api_origin(&self, index: usize) -> Option<(usize, &ApiFile, usize)> {
+        let mut offset = 0;
+        for (source, file) in &self.api_files {
+            let count = file.config.apis.len();
+            if index < offset + count {
+                return Some((*source, file, index - offset));
+            }
+            offset += count;
+        }
+        None
     }
 
     fn api_failure(&self, source: usize, file: &ApiFile, problem: &ApiProblem) -> Failure {

@@ -24,12 +24,11 @@ pub fn rule() -> Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(set) = cx.apis else { return };
-    let config = cx.decls.api_config();
     for api in set.apis() {
         if is_ga(api.version()) {
             continue;
         }
-        let Some(decl) = config.apis.get(api.index) else { continue };
+        let Some(decl) = cx.decls.api_decl(api.index) else { continue };
         let mut defaults = Vec::new();
         if decl.deprecated.is_none() {
             if let Some(d) = api.lifecycle.deprecated {

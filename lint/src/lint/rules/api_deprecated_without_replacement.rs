@@ -24,13 +24,12 @@ pub fn rule() -> Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(set) = cx.apis else { return };
-    let config = cx.decls.api_config();
     for api in set.apis() {
         if api.replacement.is_some() {
             continue;
         }
         let Some(deprecated) = api.lifecycle.deprecated else { continue };
-        let explicit = config.apis.get(api.index).is_some_and(|d| d.deprecated.is_some());
+        let explicit = cx.decls.api_decl(api.index).is_some_and(|d| d.deprecated.is_some());
         let deprecated_now = match cx.binary {
             Some(binary) => deprecated <= binary,
             None => explicit,

@@ -25,9 +25,8 @@ pub fn rule() -> Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(set) = cx.apis else { return };
-    let config = cx.decls.api_config();
     for api in set.apis() {
-        let Some(decl) = config.apis.get(api.index) else { continue };
+        let Some(decl) = cx.decls.api_decl(api.index) else { continue };
         let Some((field, message)) = problem(api, decl) else { continue };
         out.push(Diagnostic {
             code: CODE,
