@@ -211,6 +211,15 @@ fn export_prints_what_gen_writes() {
         "{stdout}"
     );
     assert!(stdout.contains("pub const FLOOR: ::kompat::Version = ::kompat::Version::new(1, 29);"), "{stdout}");
+    // API declarations alone: the newest introduction is the binary version.
+    let apis = "[[api]]\ngroup = \"g.example.io\"\nversion = \"v1\"\nkind = \"W\"\nresource = \"ws\"\nintroduced = \"1.30\"\n\n[[api]]\ngroup = \"g.example.io\"\nversion = \"v2\"\nkind = \"W\"\nresource = \"ws\"\nintroduced = \"1.33\"\n";
+    fs::write(sub.join("apis.toml"), apis).expect("write");
+    let (code, stdout, stderr) = kompat_in(&sub, &["export", "--decls", "apis.toml", "--format", "rust"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("pub const BINARY_VERSION: ::kompat::Version = ::kompat::Version::new(1, 33);"),
+        "{stdout}"
+    );
 }
 
 /// API types declared with `#[derive(ApiLifecycle)]` (`fixtures/rust/`)

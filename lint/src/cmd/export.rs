@@ -51,10 +51,14 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
 }
 
 /// A `kompat gen` rendering on stdout. The window is the configuration's;
-/// without a binary version there, the newest declared version stands in.
+/// without a binary version there, the newest declared version (a spec's, or
+/// an API's introduction) stands in.
 fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name: &str) -> Result<String> {
     let config = project.config.as_ref();
-    let newest = features.iter().flat_map(|f| &f.specs).filter_map(|s| s.version.as_ref()?.as_major_minor()).max();
+    let spec_versions = features.iter().flat_map(|f| &f.specs).filter_map(|s| s.version.as_ref()?.as_major_minor());
+    let api_config = project.decls.api_config();
+    let introductions = api_config.apis.iter().filter_map(|a| a.introduced);
+    let newest = spec_versions.chain(introductions).max();
     let Some(binary) = config.and_then(|c| c.binary_version).or(newest) else {
         return Err(Error::msg("no versions declared: nothing to export"));
     };
@@ -65,7 +69,7 @@ fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name
     let mut model = kompat_gen::Model::new(features, binary, window).map_err(unlocated)?;
     if project.decls.has_apis() {
         project.decls.api_set()?;
-        model = model.with_apis(&project.decls.api_config()).map_err(unlocated)?;
+        model = model.with_apis(&api_config).map_err(unlocated)?;
     }
     let provenance = kompat_gen::Provenance { command: format!("`kompat export --format {name}`") };
     kompat_gen::render(kind, &model, &provenance).map_err(Error::msg)
