@@ -1,12 +1,12 @@
 //! The `kompat` binary: lint, gen, features, export, apis, storage, hash.
 //!
 //! `main` only parses arguments and maps the outcome to an exit code; all work
-//! happens in `run`. Only this crate knows about terminals, files and output
-//! formats.
+//! happens in `cmd::run`. The lint engine is this package's library
+//! (`kompat_lint`); only this binary knows about terminals and output formats.
 
 mod cli;
 mod cmd;
-mod lint;
+mod output;
 mod report;
 
 /// The shared mutator of every parser's fuzz test, for the plan parser's.

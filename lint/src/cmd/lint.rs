@@ -11,10 +11,12 @@ use kompat_project::{Config, Decls, Error, Result, SourceFile};
 
 use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
-use crate::lint::config::{apply_source_allows, LintConfig};
-use crate::lint::rules::crd::CrdInput;
-use crate::lint::sources::deploy;
-use crate::lint::{output, rules, Context, Severity};
+use kompat_lint::config::{apply_source_allows, LintConfig};
+use kompat_lint::rules::crd::CrdInput;
+use kompat_lint::sources::deploy;
+use kompat_lint::{rules, Context, Diagnostic, Severity};
+
+use crate::output;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let config = Config::discover(args.config.as_deref())?;
@@ -113,14 +115,14 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         rust: rust.as_ref(),
         settings: &settings,
     };
-    let mut diags = crate::lint::run(&cx);
+    let mut diags = kompat_lint::run(&cx);
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
     // code for that gate.
     if let Some(rust) = &rust {
         diags = apply_source_allows(diags, &rust.allows, &all_rules);
     }
     let mut diags = lint_config.apply(diags);
-    crate::lint::sort(&mut diags);
+    Diagnostic::sort(&mut diags);
 
     let text = match args.format {
         LintFormat::Json => output::json(&diags).0,
@@ -128,7 +130,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         LintFormat::Short => output::short(&diags),
         LintFormat::Human => {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            output::human(&diags, color)
+            crate::report::render(&diags, color)
         }
     };
     print_stdout(&text)?;

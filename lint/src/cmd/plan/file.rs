@@ -288,7 +288,7 @@ mod tests {
         let got: Vec<String> = err
             .failures
             .iter()
-            .map(|f| match f.location.as_ref().and_then(|l| l.line_col) {
+            .map(|f| match f.location.as_ref().and_then(|l| l.line_col()) {
                 Some((line, col)) => format!("{line}:{col}: {}", f.message),
                 None => f.message.clone(),
             })

@@ -158,7 +158,7 @@ mod tests {
         let got: Vec<String> = settings(&source)
             .iter()
             .map(|s| {
-                let (line, col) = s.location.line_col.unwrap_or_default();
+                let (line, col) = s.location.line_col().unwrap_or_default();
                 format!("{line}:{col} {}={}", s.gate, s.value)
             })
             .collect();

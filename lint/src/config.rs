@@ -17,24 +17,8 @@ use kompat_project::config::Level;
 use kompat_project::rust::RustAllow;
 use kompat_project::{Config, Error, Failure, Location};
 
-use super::rules::doc;
-use super::{Diagnostic, Rule, Severity};
-
-pub const UNUSED_ALLOWANCE: &str = "unused-allowance";
-
-pub fn unused_allowance_rule() -> Rule {
-    Rule {
-        code: UNUSED_ALLOWANCE,
-        severity: Severity::Warning,
-        summary: "an allowance in kompat.toml matches no finding".to_owned(),
-        doc: doc(
-            "Reports `[[lint.allow]]` entries in kompat.toml, and `#[kompat(allow(...))]` attributes on gates declared in Rust, that suppressed nothing in this run or name no known code.",
-            "A stale allowance silently hides the next real finding with the same code and subject.",
-            "[[lint.allow]]\ncode = \"removed-gate\"\nsubject = \"GoneLongAgo\"\nreason = \"...\"",
-            "# delete the allowance",
-        ),
-    }
-}
+use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
+use crate::{Diagnostic, Rule, Severity};
 
 /// The lint configuration, validated against the known codes.
 #[derive(Default)]
@@ -50,7 +34,7 @@ struct Allowance {
 }
 
 impl LintConfig {
-    pub fn from_config(config: Option<&Config>, known: &[Rule]) -> Result<LintConfig, Error> {
+    pub fn from_config(config: Option<&Config>, known: &[&Rule]) -> Result<LintConfig, Error> {
         let Some(config) = config else { return Ok(LintConfig::default()) };
         let Some(lint) = &config.lint else { return Ok(LintConfig::default()) };
         let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
@@ -92,12 +76,12 @@ impl LintConfig {
             if let Some(i) = self
                 .allows
                 .iter()
-                .position(|a| a.code == d.code && a.subject.as_ref().is_none_or(|s| Some(s) == d.subject.as_ref()))
+                .position(|a| a.code == d.code() && a.subject.as_ref().is_none_or(|s| Some(s) == d.subject.as_ref()))
             {
                 used[i] = true;
                 continue;
             }
-            match self.levels.get(d.code) {
+            match self.levels.get(d.code()) {
                 Some(Level::Allow) => continue,
                 Some(Level::Warn) => d.severity = Severity::Warning,
                 Some(Level::Deny) => d.severity = Severity::Error,
@@ -107,19 +91,7 @@ impl LintConfig {
         }
         for (allow, used) in self.allows.iter().zip(used) {
             if !used {
-                out.push(Diagnostic {
-                    code: UNUSED_ALLOWANCE,
-                    severity: Severity::Warning,
-                    message: format!(
-                        "allowance for `{}`{} matches no finding",
-                        allow.code,
-                        allow.subject.as_ref().map(|s| format!(" on {s}")).unwrap_or_default()
-                    ),
-                    location: allow.location.clone(),
-                    subject: allow.subject.clone(),
-                    notes: Vec::new(),
-                    labels: Vec::new(),
-                });
+                out.push(unused_config_allow(&allow.code, allow.subject.as_deref(), allow.location.clone()));
             }
         }
         out
@@ -130,12 +102,12 @@ impl LintConfig {
 /// Rust: drops that code's findings about that gate, and reports an allow
 /// that drops nothing (at the `allow(...)`), or names no known code (at the
 /// code).
-pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: &[Rule]) -> Vec<Diagnostic> {
+pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: &[&Rule]) -> Vec<Diagnostic> {
     let mut used = vec![false; allows.len()];
     let mut out: Vec<Diagnostic> = diags
         .into_iter()
         .filter(|d| {
-            let hit = allows.iter().position(|a| d.code == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
+            let hit = allows.iter().position(|a| d.code() == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
             if let Some(i) = hit {
                 used[i] = true;
             }
@@ -148,20 +120,11 @@ pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: 
             continue;
         }
         let (gate, code) = (&allow.gate, &allow.code);
-        let (message, location) = if codes.contains(&code.as_str()) {
-            (format!("`#[kompat(allow(code = \"{code}\"))]` on {gate} matches no finding"), &allow.location)
+        out.push(if codes.contains(&code.as_str()) {
+            unused_source_allow(gate, code, None, allow.location.clone())
         } else {
             let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-            (format!("`#[kompat(allow(...))]` on {gate} names unknown lint code `{code}`{hint}"), &allow.code_location)
-        };
-        out.push(Diagnostic {
-            code: UNUSED_ALLOWANCE,
-            severity: Severity::Warning,
-            message,
-            location: Some(location.clone()),
-            subject: Some(gate.clone()),
-            notes: Vec::new(),
-            labels: Vec::new(),
+            unused_source_allow(gate, code, Some(hint), allow.code_location.clone())
         });
     }
     out

@@ -3,28 +3,39 @@
 
 use kompat_core::{Field, Stage, Version};
 
-use super::doc;
-use crate::lint::{Context, Diagnostic, Rule, Severity};
-
-pub const CODE: &str = "removed-gate";
+use super::Pass;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
 
 /// Gates locked at or before this version may be removed at once under the
 /// Kubernetes profile (`verifyFeatureRemoval`'s grandfathering).
 const GRANDFATHERED_UNTIL: Version = Version::new(1, 31);
 
-pub fn rule() -> Rule {
-    Rule {
-        code: CODE,
-        severity: Severity::Error,
-        summary: "a gate was removed before Kubernetes' rules allow it".to_owned(),
-        doc: doc(
-            "Compares the declarations with the baseline (the previously released set) and checks every removed gate against Kubernetes' removal rules: an Alpha gate may go; a Beta gate may not; a GA or Deprecated gate only once it is locked to its default, and only three releases after it was locked, so that every emulated version still knows it.",
-            "A binary emulating an older version must answer exactly as that release did. Removing a gate early makes `--emulation-version` give different defaults than the real release (kubernetes#128036), and rejects `--feature-gates` settings that the older release accepted.",
-            "# baseline: WidgetCache is GA, locked in 1.35; binary 1.37\n# current:  WidgetCache deleted",
-            "# keep WidgetCache until 1.38 (locked 1.35 + 3)",
-        ),
-    }
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Compares the declarations with the baseline (the previously released set) and checks every removed gate against Kubernetes' removal rules: an Alpha gate may go; a Beta gate may not; a GA or Deprecated gate only once it is locked to its default, and only three releases after it was locked, so that every emulated version still knows it.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// A binary emulating an older version must answer exactly as that release did. Removing a gate early makes `--emulation-version` give different defaults than the real release (kubernetes#128036), and rejects `--feature-gates` settings that the older release accepted.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # baseline: WidgetCache is GA, locked in 1.35; binary 1.37
+    /// # current:  WidgetCache deleted
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # keep WidgetCache until 1.38 (locked 1.35 + 3)
+    /// ```
+    pub REMOVED_GATE, "removed-gate", Error, "a gate was removed before Kubernetes' rules allow it"
 }
+
+pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(baseline) = cx.baseline else { return };
@@ -57,15 +68,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             },
         };
         if let Some(message) = message {
-            out.push(Diagnostic {
-                code: CODE,
-                severity: Severity::Error,
-                message,
-                location: baseline.locate(idx, None, Field::Feature),
-                subject: Some(name.clone()),
-                notes: vec!["the baseline declares it here; the current declarations no longer do".to_owned()],
-                labels: Vec::new(),
-            });
+            out.push(
+                REMOVED_GATE
+                    .diag(message, baseline.locate(idx, None, Field::Feature))
+                    .with_subject(name.clone())
+                    .with_notes(
+                        vec!["the baseline declares it here; the current declarations no longer do".to_owned()],
+                    ),
+            );
         }
     }
 }

@@ -5,7 +5,8 @@
 use kompat_crd::{check_conversions, check_crd, check_upgrade, Conversions, Crd, Finding};
 use kompat_project::SourceFile;
 
-use crate::lint::{Context, Diagnostic, Rule, Severity};
+use super::Pass;
+use crate::{Context, Diagnostic};
 
 /// One CRD manifest file with what it is checked against.
 pub struct CrdInput {
@@ -16,25 +17,7 @@ pub struct CrdInput {
     pub conversions: Option<(SourceFile, Conversions)>,
 }
 
-pub fn rules() -> Vec<Rule> {
-    kompat_crd::rules()
-        .iter()
-        .map(|r| Rule {
-            code: r.code,
-            severity: severity(r.severity),
-            summary: r.summary.to_owned(),
-            doc: r.doc.to_owned(),
-        })
-        .collect()
-}
-
-fn severity(s: kompat_crd::Severity) -> Severity {
-    match s {
-        kompat_crd::Severity::Error => Severity::Error,
-        kompat_crd::Severity::Warning => Severity::Warning,
-        kompat_crd::Severity::Note => Severity::Note,
-    }
-}
+pub static PASS: Pass = Pass { rules: kompat_crd::rules(), check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for input in cx.crds {
@@ -58,16 +41,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 fn diagnostic(source: &SourceFile, finding: Finding) -> Diagnostic {
-    Diagnostic {
-        code: finding.code,
-        severity: severity(finding.severity),
-        message: finding.message,
-        location: Some(match finding.span {
-            Some(span) => source.locate(span.start, span.end),
-            None => source.whole(),
-        }),
-        subject: finding.subject,
-        notes: finding.notes,
-        labels: Vec::new(),
-    }
+    let location = match finding.span {
+        Some(span) => source.locate(span.start, span.end),
+        None => source.whole(),
+    };
+    let mut diag =
+        Diagnostic { code: Some(finding.code), severity: finding.severity, ..Diagnostic::error(finding.message) }
+            .at(location)
+            .with_notes(finding.notes);
+    diag.subject = finding.subject;
+    diag
 }

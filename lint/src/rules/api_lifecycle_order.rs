@@ -4,39 +4,57 @@
 
 use kompat_core::api::{Api, ApiDecl, ApiField};
 
-use super::doc;
-use crate::lint::{Context, Diagnostic, Rule, Severity};
+use super::Pass;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
 
-pub const CODE: &str = "api-lifecycle-order";
-
-pub fn rule() -> Rule {
-    Rule {
-        code: CODE,
-        severity: Severity::Error,
-        summary: "an API version's lifecycle versions are out of order".to_owned(),
-        doc: doc(
-            "Checks that every API version is introduced, then deprecated, then removed, in that order, with at least one release in between each: deprecated at or after `introduced`, removed after `introduced` and after the deprecation (written, or prerelease-lifecycle-gen's default).",
-            "kube-apiserver accepts any versions and acts on each separately: a version removed no later than it is introduced is never served, and one removed no later than it is deprecated goes away without a single release of deprecation warnings, which Kubernetes' deprecation policy exists to guarantee. Either is almost always a typo.",
-            "[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1beta1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.32\"\ndeprecated = \"1.35\"\nremoved = \"1.34\"",
-            "[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1beta1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.32\"\ndeprecated = \"1.35\"\nremoved = \"1.38\"",
-        ),
-    }
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Checks that every API version is introduced, then deprecated, then removed, in that order, with at least one release in between each: deprecated at or after `introduced`, removed after `introduced` and after the deprecation (written, or prerelease-lifecycle-gen's default).
+    ///
+    /// ### Why is this bad?
+    ///
+    /// kube-apiserver accepts any versions and acts on each separately: a version removed no later than it is introduced is never served, and one removed no later than it is deprecated goes away without a single release of deprecation warnings, which Kubernetes' deprecation policy exists to guarantee. Either is almost always a typo.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// [[api]]
+    /// group = "widgets.example.io"
+    /// version = "v1beta1"
+    /// kind = "Widget"
+    /// resource = "widgets"
+    /// introduced = "1.32"
+    /// deprecated = "1.35"
+    /// removed = "1.34"
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// [[api]]
+    /// group = "widgets.example.io"
+    /// version = "v1beta1"
+    /// kind = "Widget"
+    /// resource = "widgets"
+    /// introduced = "1.32"
+    /// deprecated = "1.35"
+    /// removed = "1.38"
+    /// ```
+    pub API_LIFECYCLE_ORDER, "api-lifecycle-order", Error, "an API version's lifecycle versions are out of order"
 }
+
+pub static PASS: Pass = Pass { rules: &[&API_LIFECYCLE_ORDER], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(set) = cx.apis else { return };
     for api in set.apis() {
         let Some(decl) = cx.decls.api_decl(api.index) else { continue };
         let Some((field, message)) = problem(api, decl) else { continue };
-        out.push(Diagnostic {
-            code: CODE,
-            severity: Severity::Error,
-            message,
-            location: cx.decls.locate_api(api.index, field),
-            subject: Some(api.gvk.to_string()),
-            notes: Vec::new(),
-            labels: Vec::new(),
-        });
+        out.push(
+            API_LIFECYCLE_ORDER.diag(message, cx.decls.locate_api(api.index, field)).with_subject(api.gvk.to_string()),
+        );
     }
 }
 

@@ -3,44 +3,72 @@
 
 use kompat_core::api::{Api, ApiField, ApiSet};
 
-use super::doc;
-use crate::lint::{Context, Diagnostic, Rule, SecondaryLabel, Severity};
+use super::Pass;
+use crate::{Context, Diagnostic, Label};
+use kompat_diag::declare_rule;
 
-pub const CODE: &str = "api-replacement-unavailable";
-
-pub fn rule() -> Rule {
-    Rule {
-        code: CODE,
-        severity: Severity::Error,
-        summary: "an API version's replacement is undeclared or not served before it is removed".to_owned(),
-        doc: doc(
-            "Checks the `replacement` of every API version: it must be declared, introduced before the replaced version is removed, and not removed before it.",
-            "Clients move to the replacement while both versions are served. If the replacement is introduced only when (or after) the old version is removed, or goes away first, there is no release in which they can migrate, and kube-apiserver's deprecation warning (`...; use widgets.example.io/v1 Widget`) points at an API that does not exist.",
-            "[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1beta1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.32\"\ndeprecated = \"1.35\"\nremoved = \"1.38\"\nreplacement = \"widgets.example.io/v1/Widget\"\n\n[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.38\"",
-            "# introduce the replacement at the latest one release before the removal\n[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.35\"",
-        ),
-    }
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Checks the `replacement` of every API version: it must be declared, introduced before the replaced version is removed, and not removed before it.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// Clients move to the replacement while both versions are served. If the replacement is introduced only when (or after) the old version is removed, or goes away first, there is no release in which they can migrate, and kube-apiserver's deprecation warning (`...; use widgets.example.io/v1 Widget`) points at an API that does not exist.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// [[api]]
+    /// group = "widgets.example.io"
+    /// version = "v1beta1"
+    /// kind = "Widget"
+    /// resource = "widgets"
+    /// introduced = "1.32"
+    /// deprecated = "1.35"
+    /// removed = "1.38"
+    /// replacement = "widgets.example.io/v1/Widget"
+    ///
+    /// [[api]]
+    /// group = "widgets.example.io"
+    /// version = "v1"
+    /// kind = "Widget"
+    /// resource = "widgets"
+    /// introduced = "1.38"
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # introduce the replacement at the latest one release before the removal
+    /// [[api]]
+    /// group = "widgets.example.io"
+    /// version = "v1"
+    /// kind = "Widget"
+    /// resource = "widgets"
+    /// introduced = "1.35"
+    /// ```
+    pub API_REPLACEMENT_UNAVAILABLE, "api-replacement-unavailable", Error, "an API version's replacement is undeclared or not served before it is removed"
 }
+
+pub static PASS: Pass = Pass { rules: &[&API_REPLACEMENT_UNAVAILABLE], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(set) = cx.apis else { return };
     for api in set.apis() {
         let Some((message, other)) = problem(set, api) else { continue };
-        let labels = other
+        let labels: Vec<Label> = other
             .and_then(|(index, field, text)| {
-                Some(SecondaryLabel { location: cx.decls.locate_api(index, field)?, message: text })
+                Some(Label { location: cx.decls.locate_api(index, field)?, message: text })
             })
             .into_iter()
             .collect();
-        out.push(Diagnostic {
-            code: CODE,
-            severity: Severity::Error,
-            message,
-            location: cx.decls.locate_api(api.index, ApiField::Replacement),
-            subject: Some(api.gvk.to_string()),
-            notes: Vec::new(),
-            labels,
-        });
+        out.push(
+            API_REPLACEMENT_UNAVAILABLE
+                .diag(message, cx.decls.locate_api(api.index, ApiField::Replacement))
+                .with_subject(api.gvk.to_string())
+                .with_labels(labels),
+        );
     }
 }
 

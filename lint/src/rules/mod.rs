@@ -1,5 +1,7 @@
-//! One module per rule. Every module exposes its rule(s) (code, severity,
-//! doc) and a `check` over the [`Context`](super::Context).
+//! One module per rule (or per family of codes from one source). Every
+//! module declares its rules with [`kompat_diag::declare_rule!`] (code,
+//! default severity, doc in clippy's template) and exposes them with its
+//! check as a [`Pass`].
 
 pub mod api_default_lifecycle;
 pub mod api_deprecated_without_replacement;
@@ -19,77 +21,63 @@ pub mod storage_override_expired;
 pub mod storage_version_without_kind;
 pub mod stored_before_written;
 pub mod unsafe_ratchet;
+pub mod unused_allowance;
 
 use kompat_core::Field;
+use kompat_diag::Label;
 
-use super::{Context, Diagnostic, Rule, SecondaryLabel};
+use crate::{Context, Diagnostic, Rule};
 
-type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
+/// A check and the rules whose findings it reports. Every rule is declared in
+/// exactly one pass; [`PASSES`] is the one list of them.
+pub struct Pass {
+    pub rules: &'static [&'static Rule],
+    /// `None` for rules reported outside the rule run (`unused-allowance`,
+    /// reported while levels and allowances are applied).
+    pub check: Option<fn(&Context<'_>, &mut Vec<Diagnostic>)>,
+}
 
-/// Every check, in no particular order (findings are sorted afterwards).
-pub const CHECKS: &[Check] = &[
-    registration::check,
-    feature_without_specs::check,
-    removed_gate::check,
-    rewritten_history::check,
-    locked_gate_cleanup::check,
-    unsafe_ratchet::check,
-    api_deprecated_without_replacement::check,
-    api_default_lifecycle::check,
-    api_lifecycle_order::check,
-    api_replacement_unavailable::check,
-    storage_version_without_kind::check,
-    storage_not_decodable::check,
-    storage_override_expired::check,
-    stored_before_written::check,
-    crd::check,
-    orphaned_gate::check,
-    gate_reference::check,
-    gate_setting::check,
+/// Every pass, in no particular order (findings are sorted afterwards).
+pub static PASSES: &[&Pass] = &[
+    &registration::PASS,
+    &feature_without_specs::PASS,
+    &removed_gate::PASS,
+    &rewritten_history::PASS,
+    &locked_gate_cleanup::PASS,
+    &unsafe_ratchet::PASS,
+    &api_deprecated_without_replacement::PASS,
+    &api_default_lifecycle::PASS,
+    &api_lifecycle_order::PASS,
+    &api_replacement_unavailable::PASS,
+    &storage_version_without_kind::PASS,
+    &storage_not_decodable::PASS,
+    &storage_override_expired::PASS,
+    &stored_before_written::PASS,
+    &crd::PASS,
+    &orphaned_gate::PASS,
+    &gate_reference::PASS,
+    &gate_setting::PASS,
+    &unused_allowance::PASS,
 ];
 
 /// Every rule kompat lint knows, sorted by code.
-pub fn all() -> Vec<Rule> {
-    let mut rules = registration::rules();
-    rules.extend([
-        feature_without_specs::rule(),
-        removed_gate::rule(),
-        rewritten_history::rule(),
-        locked_gate_cleanup::rule(),
-        unsafe_ratchet::rule(),
-        api_deprecated_without_replacement::rule(),
-        api_default_lifecycle::rule(),
-        api_lifecycle_order::rule(),
-        api_replacement_unavailable::rule(),
-        storage_version_without_kind::rule(),
-        storage_not_decodable::rule(),
-        storage_override_expired::rule(),
-        stored_before_written::rule(),
-        super::config::unused_allowance_rule(),
-        orphaned_gate::rule(),
-    ]);
-    rules.extend(gate_reference::rules());
-    rules.extend(gate_setting::rules());
-    rules.extend(crd::rules());
+pub fn all() -> Vec<&'static Rule> {
+    let mut rules: Vec<&'static Rule> = PASSES.iter().flat_map(|p| p.rules.iter().copied()).collect();
     rules.sort_by(|a, b| a.code.cmp(b.code));
     rules
 }
 
-/// Assembles a doc in clippy's template.
-pub fn doc(what: &str, why: &str, example: &str, fix: &str) -> String {
-    format!(
-        "### What it does\n\n{what}\n\n### Why is this bad?\n\n{why}\n\n### Example\n\n```toml\n{}\n```\n\n### Use instead\n\n```toml\n{}\n```\n",
-        example.trim(),
-        fix.trim()
-    )
+/// The rule with `code`.
+pub fn find(code: &str) -> Option<&'static Rule> {
+    PASSES.iter().flat_map(|p| p.rules.iter().copied()).find(|r| r.code == code)
 }
 
 /// The baseline's declaration of a gate the current declarations no longer
 /// have, as a secondary label.
-pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<SecondaryLabel> {
+pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<Label> {
     let baseline = cx.baseline?;
     let idx = baseline.features.iter().position(|f| f.name == gate)?;
-    Some(SecondaryLabel {
+    Some(Label {
         location: baseline.locate(idx, None, Field::Feature)?,
         message: format!("the baseline declares {gate} here"),
     })
@@ -120,15 +108,16 @@ mod tests {
     #[test]
     fn every_rule_has_a_doc_in_clippy_template_and_a_house_style_summary() {
         for rule in all() {
+            let doc = rule.doc_text();
             let mut at = 0;
             for heading in HEADINGS {
-                match rule.doc[at..].find(heading) {
+                match doc[at..].find(heading) {
                     Some(i) => at += i + heading.len(),
                     None => panic!("`{}`: `{heading}` missing or out of order", rule.code),
                 }
             }
-            assert!(rule.doc.starts_with(HEADINGS[0]), "`{}`", rule.code);
-            let summary = &rule.summary;
+            assert!(doc.starts_with(HEADINGS[0]), "`{}`", rule.code);
+            let summary = rule.summary;
             assert!(!summary.is_empty() && !summary.ends_with('.'), "`{}`: {summary:?}", rule.code);
             assert!(!summary.starts_with(|c: char| c.is_uppercase()), "`{}`: {summary:?}", rule.code);
         }
