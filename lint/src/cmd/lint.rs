@@ -5,16 +5,15 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::{validate, WindowPolicy};
+use kompat_core::WindowPolicy;
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 
 use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
-use kompat_lint::config::{apply_source_allows, LintConfig};
 use kompat_lint::rules::crd::CrdInput;
 use kompat_lint::sources::deploy;
-use kompat_lint::{rules, Context, Diagnostic, Severity};
+use kompat_lint::{rules, Severity};
 
 use crate::output;
 
@@ -59,7 +58,6 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         }
     }
     let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
-    let rust = decls.rust.clone();
     let mut settings = Vec::new();
     for path in &deploy_paths {
         settings.extend(deploy::scan(path)?);
@@ -100,29 +98,16 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
-    let validated = validate(&decls.features);
-    let all_rules = rules::all();
-    let lint_config = LintConfig::from_config(config.as_ref(), &all_rules)?;
-    let cx = Context {
+    let diags = kompat_lint::lint(&kompat_lint::Inputs {
+        config: config.as_ref(),
         decls: &decls,
-        validated: &validated,
         baseline: baseline_decls.as_ref(),
         binary,
         window,
-        apis: apis.as_ref(),
         crds: &crds,
-        rust: rust.as_ref(),
         settings: &settings,
-    };
-    let mut diags = kompat_lint::run(&cx);
-    // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
-    // code for that gate.
-    if let Some(rust) = &rust {
-        diags = apply_source_allows(diags, &rust.allows, &all_rules);
-    }
-    let mut diags = lint_config.apply(diags);
-    Diagnostic::sort(&mut diags);
+    })?;
+    let all_rules = rules::all();
 
     let text = match args.format {
         LintFormat::Json => output::json(&diags).0,

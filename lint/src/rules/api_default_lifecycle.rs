@@ -75,3 +75,34 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn api_default_lifecycle() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "widgets.example.io"
+version = "v1beta1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+#            ^^^^^^ note[api-default-lifecycle]: widgets.example.io/v1beta1/Widget relies on the default deprecation in 1.33 and removal in 1.36
+replacement = "widgets.example.io/v1/Widget"
+
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.31"
+"##,
+        );
+    }
+}

@@ -72,3 +72,27 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn api_deprecated_without_replacement() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+#@0 ^^^^^^^ warning[api-deprecated-without-replacement]: widgets.example.io/v1/Widget is deprecated since 1.30 but names no replacement
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.20"
+deprecated = "1.30"
+"##,
+        );
+    }
+}

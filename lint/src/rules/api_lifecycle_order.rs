@@ -90,3 +90,39 @@ fn problem(api: &Api, decl: &ApiDecl) -> Option<(ApiField, String)> {
         ),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn api_lifecycle_order() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+# Seeded violation: a beta removed before its deprecation, so no release
+# serves it with a deprecation warning.
+
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+
+[[api]]
+group = "widgets.example.io"
+version = "v1beta1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.28"
+deprecated = "1.33"
+removed = "1.32"
+#         ^^^^^^ error[api-lifecycle-order]: widgets.example.io/v1beta1/Widget is removed in 1.32, no later than its deprecation in 1.33: no release serves it with a deprecation warning
+replacement = "widgets.example.io/v1/Widget"
+"##,
+        );
+    }
+}

@@ -106,3 +106,39 @@ fn problem(set: &ApiSet, api: &Api) -> Option<(String, Option<Related>)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn api_replacement_unavailable() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+# Seeded violation: the replacement is introduced in the release that
+# removes the beta, so no release serves both.
+
+[[api]]
+group = "widgets.example.io"
+version = "v1beta1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.28"
+deprecated = "1.31"
+removed = "1.34"
+replacement = "widgets.example.io/v1/Widget"
+#             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[api-replacement-unavailable]: the replacement of widgets.example.io/v1beta1/Widget, widgets.example.io/v1/Widget, is introduced in 1.34, not before widgets.example.io/v1beta1/Widget is removed in 1.34: no release serves both
+
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.34"
+"##,
+        );
+    }
+}

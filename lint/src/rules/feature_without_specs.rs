@@ -49,3 +49,21 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn feature_without_specs() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Nothing"
+#      ^^^^^^^^^ error[feature-without-specs]: feature Nothing has no version specs
+specs = []
+"##,
+        );
+    }
+}

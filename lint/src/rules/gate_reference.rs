@@ -72,3 +72,44 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(rule.diag(message, Some(r.location.clone())).with_subject(r.gate.clone()).with_labels(labels));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn removed_gate_reference() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "Removed"
+specs = [
+  { version = "1.30", stage = "Alpha", default = false },
+]
+//- src/gates.rs
+pub fn run(gate: &kompat::FeatureGate) -> Option<bool> {
+    gate.enabled_by_name("Removed")
+//                       ^^^^^^^^^ error[removed-gate-reference]: feature gate Removed was removed but is still referenced
+}
+"##,
+        );
+    }
+
+    #[test]
+    fn unknown_gate_reference() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- src/gates.rs
+pub fn run(gate: &kompat::FeatureGate) -> Option<bool> {
+    gate.enabled_by_name("Typo")
+//                       ^^^^^^ warning[unknown-gate-reference]: feature gate Typo is not declared
+}
+"##,
+        );
+    }
+}

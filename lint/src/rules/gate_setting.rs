@@ -135,3 +135,100 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn locked_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/Dockerfile
+FROM scratch
+ENTRYPOINT ["widgetd", "--feature-gates=Locked=false"]
+#                                       ^^^^^^^^^^^^ error[locked-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Locked to false, feature is locked to true
+//- features.toml
+[[feature]]
+name = "Locked"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.36", stage = "GA", default = true, lockToDefault = true },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn prealpha_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/README.md
+Run with `--feature-gates=Later=true`.
+#                         ^^^^^^^^^^ error[prealpha-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Later to true, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36
+//- features.toml
+[[feature]]
+name = "Later"
+specs = [
+  { version = "1.38", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn removed_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+
+[[feature]]
+name = "Gone"
+specs = [
+  { version = "1.30", stage = "Alpha", default = false },
+]
+//- deploy/kubelet.yaml
+kind: KubeletConfiguration
+featureGates:
+  Gone: true
+# ^^^^ error[removed-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Gone
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn unknown_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/run.sh
+exec widgetd --feature-gates=Kept=true,Typo=true
+#                                      ^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+}

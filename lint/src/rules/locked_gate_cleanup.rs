@@ -67,3 +67,26 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn locked_gate_cleanup() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- features.toml
+[[feature]]
+name = "Ancient"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.32", stage = "GA", default = true, lockToDefault = true },
+#                                                                   ^^^^ warning[locked-gate-cleanup]: feature Ancient has been locked to default since 1.32 (5 releases) and should be cleaned up
+]
+"##,
+        );
+    }
+}

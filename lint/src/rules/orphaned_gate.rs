@@ -53,3 +53,33 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn orphaned_gate() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- src/gates.rs
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.36", stage = "Alpha", default = false))]
+    Used,
+    #[kompat(spec(version = "1.36", stage = "Alpha", default = false))]
+    Orphan,
+//  ^^^^^^ warning[orphaned-gate]: feature gate Orphan is declared but never referenced in code
+}
+
+pub fn run(gate: &kompat::TypedGate<Feature>) -> bool {
+    gate.enabled(Feature::Used)
+}
+"##,
+        );
+    }
+}

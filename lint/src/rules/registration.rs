@@ -604,6 +604,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::check;
 
     #[test]
     fn every_problem_kind_has_its_rule() {
@@ -611,5 +612,384 @@ mod tests {
             assert_eq!(rule_of(kind).code, kind.code());
         }
         assert_eq!(PASS.rules.len(), ProblemKind::ALL.len());
+    }
+
+    #[test]
+    fn alpha_enabled_by_default() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Eager"
+specs = [
+  { version = "1.36", stage = "Alpha", default = true },
+#                                                ^^^^ error[alpha-enabled-by-default]: alpha feature Eager cannot be enabled by default
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn conflicting_redeclaration() {
+        check(
+            r##"
+//- controller.toml
+[[feature]]
+name = "SharedGate"
+specs = [
+  { version = "1.31", stage = "Beta", default = false },
+]
+//- scheduler.toml
+[[feature]]
+name = "SharedGate"
+#      ^^^^^^^^^^^^ error[conflicting-redeclaration]: feature gate "SharedGate" with different spec already exists: [{false false BETA 1.31 <nil>}]
+specs = [
+  { version = "1.31", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn decreasing_min_compat() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Readers"
+specs = [
+  { version = "1.35", stage = "Beta", default = false },
+  { version = "1.35", stage = "Beta", default = true, minCompatibilityVersion = "1.35" },
+  { version = "1.35", stage = "Beta", default = false, minCompatibilityVersion = "1.34" },
+#                                                                                ^^^^^^ error[decreasing-min-compat]: feature "Readers" lists min compatibility version transitions in decreasing order (1.34 < 1.35)
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn decreasing_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Backwards"
+specs = [
+  { version = "1.36", stage = "Beta", default = false },
+  { version = "1.35", stage = "GA", default = true },
+#             ^^^^^^ error[decreasing-version]: feature "Backwards" lists version transitions in decreasing order (1.35 < 1.36)
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn dependency_cycle() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Chicken"
+#      ^^^^^^^^^ error[dependency-cycle]: cycle detected with feature Chicken
+dependencies = ["Egg"]
+specs = [
+  { version = "1.31", stage = "Alpha", default = false },
+]
+
+[[feature]]
+name = "Egg"
+dependencies = ["Chicken"]
+specs = [
+  { version = "1.31", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn dependency_default_disabled() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Base"
+specs = [
+  { version = "1.31", stage = "Beta", default = false },
+]
+
+[[feature]]
+name = "Dependent"
+dependencies = ["Base"]
+#               ^^^^^^ error[dependency-default-disabled]: default-enabled feature Dependent cannot depend on default-disabled feature Base at version 1.31
+specs = [
+  { version = "1.31", stage = "Beta", default = true },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn dependency_less_stable() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Base"
+specs = [
+  { version = "1.31", stage = "Alpha", default = false },
+]
+
+[[feature]]
+name = "Dependent"
+dependencies = ["Base"]
+#               ^^^^^^ error[dependency-less-stable]: BETA feature Dependent cannot depend on ALPHA feature Base at version 1.31
+specs = [
+  { version = "1.31", stage = "Beta", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn dependency_unlocked() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Base"
+specs = [
+  { version = "1.31", stage = "GA", default = true },
+]
+
+[[feature]]
+name = "Dependent"
+dependencies = ["Base"]
+#               ^^^^^^ error[dependency-unlocked]: locked-to-default feature Dependent cannot depend on unlocked feature Base at version 1.31
+specs = [
+  { version = "1.31", stage = "GA", default = true, lockToDefault = true },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn deprecated_without_initial_state() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "BornDeprecated"
+specs = [
+  { version = "1.31", stage = "Deprecated", default = false },
+#                             ^^^^^^^^^^^^ error[deprecated-without-initial-state]: feature "BornDeprecated" introduced as deprecated must provide a 1.0 entry indicating initial state
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn duplicate_spec() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Twice"
+specs = [
+  { version = "1.31", stage = "Beta", default = false },
+  { version = "1.31", stage = "Beta", default = true },
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[duplicate-spec]: feature "Twice" lists duplicate entries with the same versions (1.31 = 1.31)
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn lock_change_same_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "LockedLater"
+specs = [
+  { version = "1.31", stage = "GA", default = true },
+  { version = "1.31", stage = "GA", default = true, lockToDefault = true, minCompatibilityVersion = "1.31" },
+#                                                                   ^^^^ error[lock-change-same-version]: feature "LockedLater" lists locked to default changes with the same version (false -> true)
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn min_compat_above_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "FutureReaders"
+specs = [
+  { version = "1.36", stage = "Beta", default = false },
+  { version = "1.36", stage = "Beta", default = true, minCompatibilityVersion = "1.37" },
+#                                                                               ^^^^^^ error[min-compat-above-version]: feature "FutureReaders" MinCompatibilityVersion 1.37 greater than Version 1.36
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn min_compat_patch_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "PatchMinCompat"
+specs = [
+  { version = "1.36", stage = "Beta", default = false },
+  { version = "1.36", stage = "Beta", default = true, minCompatibilityVersion = "1.36.1" },
+#                                                                               ^^^^^^^^ error[min-compat-patch-version]: feature "PatchMinCompat" specified patch MinCompatibilityVersion: 1.36.1
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn min_compat_without_base_entry() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "NoBase"
+specs = [
+  { version = "1.37", stage = "Beta", default = true, minCompatibilityVersion = "1.37" },
+#                                                                               ^^^^^^ error[min-compat-without-base-entry]: feature "NoBase" specified MinCompatibilityVersion: 1.37 without a preceding entry at the same Version without MinCompatibilityVersion set
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn resurrect_from_deprecated() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Lazarus"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.30", stage = "Deprecated", default = false },
+  { version = "1.31", stage = "GA", default = true },
+#                             ^^^^ error[resurrect-from-deprecated]: deprecated feature "Lazarus" must not resurrect from its terminal state
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn spec_missing_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Unversioned"
+specs = [
+  { stage = "Alpha", default = false },
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[spec-missing-version]: feature "Unversioned" did not provide a version
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn spec_patch_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "PatchLevel"
+specs = [
+  { version = "1.31.2", stage = "Alpha", default = false },
+#             ^^^^^^^^ error[spec-patch-version]: feature "PatchLevel" specified patch version: 1.31.2
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn stability_regression() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Demoted"
+specs = [
+  { version = "1.30", stage = "Beta", default = false },
+  { version = "1.31", stage = "Alpha", default = false },
+#                             ^^^^^^^ error[stability-regression]: feature "Demoted" regresses stability from more stable level to ALPHA in 1.31
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn stage_change_same_version() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Promoted"
+specs = [
+  { version = "1.31", stage = "Beta", default = true },
+  { version = "1.31", stage = "GA", default = true, minCompatibilityVersion = "1.31" },
+#                             ^^^^ error[stage-change-same-version]: feature "Promoted" lists stability changes with the same version (BETA -> )
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn transition_without_change() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Idle"
+specs = [
+  { version = "1.30", stage = "Beta", default = false },
+  { version = "1.31", stage = "Beta", default = false },
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[transition-without-change]: feature "Idle" lists transition without stability change (1.30 -> 1.31)
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn unknown_dependency() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Dependent"
+dependencies = ["NoSuchGate"]
+#               ^^^^^^^^^^^^ error[unknown-dependency]: cannot add dependency from Dependent to unknown feature NoSuchGate
+specs = [
+  { version = "1.31", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn unlock_after_lock() {
+        check(
+            r##"
+//- features.toml
+[[feature]]
+name = "Unlocked"
+specs = [
+  { version = "1.30", stage = "GA", default = true, lockToDefault = true },
+  { version = "1.31", stage = "Deprecated", default = true },
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[unlock-after-lock]: feature "Unlocked" must not unlock after locking to default
+]
+"##,
+        );
     }
 }

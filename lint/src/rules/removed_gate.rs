@@ -79,3 +79,37 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn removed_gate() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+
+[[feature]]
+name = "BetaGone"
+#      ^^^^^^^^^^ error[removed-gate]: feature BetaGone cannot be removed while in beta
+specs = [
+  { version = "1.34", stage = "Beta", default = true },
+]
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+}

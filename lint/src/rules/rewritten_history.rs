@@ -82,3 +82,33 @@ fn released_as(baseline: &kompat_project::Decls, old: &FeatureDecl, spec: Option
     };
     Some(Label { location: baseline.locate(decl, spec_idx, field)?, message: message.to_owned() })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn rewritten_history() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "Edited"
+specs = [
+  { version = "1.34", stage = "Alpha", default = false },
+  { version = "1.36", stage = "Beta", default = true },
+]
+//- features.toml
+[[feature]]
+name = "Edited"
+specs = [
+  { version = "1.34", stage = "Alpha", default = false },
+  { version = "1.35", stage = "Beta", default = true },
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[rewritten-history]: feature Edited changes specs of released versions (below 1.37), first at 1.36
+]
+"##,
+        );
+    }
+}

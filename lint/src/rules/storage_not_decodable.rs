@@ -59,3 +59,39 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn storage_not_decodable() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "g.example.io"
+version = "v1beta1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+deprecated = "1.40"
+removed = "1.45"
+replacement = "g.example.io/v1/Widget"
+
+[[api]]
+group = "g.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.36"
+#            ^^^^^^ error[storage-not-decodable]: at emulation version 1.34 (min-compatibility 1.34) widgets.g.example.io is stored as g.example.io/v1, which a 1.34 binary cannot decode
+
+[storage_overrides]
+"g.example.io/widgets" = "v1"
+"##,
+        );
+    }
+}

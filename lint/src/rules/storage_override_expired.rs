@@ -56,3 +56,39 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn storage_override_expired() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "widgets.example.io"
+version = "v1beta1"
+kind = "WidgetPolicy"
+resource = "widgetpolicies"
+introduced = "1.30"
+deprecated = "1.38"
+removed = "1.42"
+replacement = "widgets.example.io/v1/WidgetPolicy"
+
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "WidgetPolicy"
+resource = "widgetpolicies"
+introduced = "1.32"
+
+[storage_overrides]
+"widgets.example.io/widgetpolicies" = { version = "v1", until = "1.37" }
+#@0 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[storage-override-expired]: storage override pins widgets.example.io/widgetpolicies to v1 at 1.37, but it was to be removed by 1.37
+"##,
+        );
+    }
+}

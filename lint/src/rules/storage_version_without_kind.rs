@@ -53,3 +53,35 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn storage_version_without_kind() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "g.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+
+[[api]]
+group = "g.example.io"
+version = "v1beta1"
+kind = "Gadget"
+resource = "gadgets"
+introduced = "1.38"            # after the binary: every emulation version falls back
+#            ^^^^^^ error[storage-version-without-kind]: at emulation version 1.34 (min-compatibility 1.34) gadgets.g.example.io would be stored as g.example.io/v1, which has no kind Gadget
+deprecated = "1.41"
+removed = "1.44"
+"##,
+        );
+    }
+}

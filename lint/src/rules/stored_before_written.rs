@@ -69,3 +69,25 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn stored_before_written() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- features.toml
+[[stored_before_written]]
+#@0 ^^^^^^^^^^^^^^^^^^^^^^^^^ error[stored-before-written]: enum-value widget-phase-draining is written at emulation version 1.37 while min-compatibility version 1.34 admits readers older than 1.36
+name = "widget-phase-draining"
+kind = "enum-value"
+readable_since = "1.36"
+written_since = "1.37"
+"##,
+        );
+    }
+}

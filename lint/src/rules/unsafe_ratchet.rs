@@ -63,3 +63,26 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn unsafe_ratchet() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- features.toml
+[[feature]]
+name = "StatusV2"
+ratchet = { tolerated_since = "1.36" }
+specs = [
+  { version = "1.36", stage = "Beta", default = true },
+#                                               ^^^^ error[unsafe-ratchet]: feature StatusV2 is enabled by default at emulation version 1.36 with min-compatibility version 1.34, but readers tolerate what it writes only from 1.36
+]
+"##,
+        );
+    }
+}

@@ -57,3 +57,31 @@ pub fn unused_source_allow(gate: &str, code: &str, unknown: Option<String>, loca
     };
     UNUSED_ALLOWANCE.diag(message, location).with_subject(gate)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn unused_allowance() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+decls = ["features.toml"]
+
+[[lint.allow]]
+#@0 ^^^^^^^^^^^^^^ warning[unused-allowance]: allowance for `removed-gate` on LongGone matches no finding
+code = "removed-gate"
+subject = "LongGone"
+reason = "removed before the 1.0 release; kept here by mistake"
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+}
