@@ -30,8 +30,14 @@ impl Rule {
         }
     }
 
-    /// The doc without the leading space every doc-comment line carries.
+    /// The doc as written: a doc comment's lines lose the one space every
+    /// `/// ` line carries (a doc written as a plain string, whose lines do
+    /// not all start with a space, is returned as it is).
     pub fn doc_text(&self) -> String {
+        let from_comment = self.doc.lines().all(|l| l.is_empty() || l.starts_with(' '));
+        if !from_comment {
+            return self.doc.to_owned();
+        }
         let mut out = String::with_capacity(self.doc.len());
         for line in self.doc.lines() {
             out.push_str(line.strip_prefix(' ').unwrap_or(line));
@@ -65,6 +71,9 @@ impl Rule {
 /// }
 /// assert_eq!(WIDGET.code, "widget");
 /// assert!(WIDGET.doc_text().starts_with("### What it does\nReports widgets.\n"));
+/// // A doc written as a plain string keeps its indentation.
+/// let plain = kompat_diag::Rule { doc: "### What it does\n  indented\n", ..WIDGET };
+/// assert_eq!(plain.doc_text(), "### What it does\n  indented\n");
 /// ```
 #[macro_export]
 macro_rules! declare_rule {

@@ -2,8 +2,6 @@
 //! alike) rustc style through codespan-reporting, over the file table of
 //! their locations, in colour only when asked.
 
-use std::io::IsTerminal;
-
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
 use codespan_reporting::term::termcolor::{Buffer, ColorSpec, WriteColor};
 use codespan_reporting::term::{self, Chars, Config};
@@ -17,9 +15,14 @@ fn term_config() -> Config {
 
 /// Prints every diagnostic of an input error to stderr, rustc style.
 pub fn print_error(err: &Error) {
-    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let diags: Vec<Diagnostic> = err.diagnostics().collect();
-    eprint!("{}", render(&diags, color));
+    eprint!("{}", render(&diags, stderr_color()));
+}
+
+/// Whether to colour what goes to stderr: `--color`, else NO_COLOR, CLICOLOR,
+/// CLICOLOR_FORCE and whether stderr is a terminal, per their specs.
+pub fn stderr_color() -> bool {
+    !matches!(anstream::AutoStream::choice(&std::io::stderr()), anstream::ColorChoice::Never)
 }
 
 /// rustc-style text of `diags`; `color` adds ANSI colours. A diagnostic with a

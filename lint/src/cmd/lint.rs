@@ -1,7 +1,6 @@
 //! `kompat lint`: every rule over the declarations, APIs and CRD manifests;
 //! exit 1 when a finding is at error level.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -9,15 +8,20 @@ use kompat_core::WindowPolicy;
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 
-use super::{flag_version, print_stdout};
-use crate::cli::{LintArgs, LintFormat, WindowProfile};
+use super::flag_version;
+use crate::cli::{LintArgs, WindowProfile};
 use kompat_lint::rules::crd::CrdInput;
 use kompat_lint::sources::deploy;
-use kompat_lint::{rules, Severity};
-
-use crate::output;
+use kompat_lint::Diagnostic;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
+    let outcome = collect(&args);
+    super::findings::report(&args, outcome)
+}
+
+/// Reads every input and runs the linter: the findings after `[lint]` in
+/// kompat.toml, before the command line's levels and suppressions.
+fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let config = Config::discover(args.config.as_deref())?;
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
@@ -98,7 +102,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    let diags = kompat_lint::lint(&kompat_lint::Inputs {
+    kompat_lint::lint(&kompat_lint::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
@@ -106,40 +110,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         window,
         crds: &crds,
         settings: &settings,
-    })?;
-    let all_rules = rules::all();
-
-    let text = match args.format {
-        LintFormat::Json => output::json(&diags).0,
-        LintFormat::Sarif => output::sarif(&diags, &all_rules),
-        LintFormat::Short => output::short(&diags),
-        LintFormat::Human => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            crate::report::render(&diags, color)
-        }
-    };
-    print_stdout(&text)?;
-    let summary = output::summary(&diags);
-    if matches!(args.format, LintFormat::Human | LintFormat::Short) {
-        eprintln!(
-            "kompat lint: {} error{}, {} warning{}, {} note{}",
-            summary.errors,
-            plural(summary.errors),
-            summary.warnings,
-            plural(summary.warnings),
-            summary.notes,
-            plural(summary.notes)
-        );
-    }
-    Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    })
 }
 
 enum Kind {
