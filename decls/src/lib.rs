@@ -1,6 +1,7 @@
-//! kompat's declaration formats: Kubernetes' `versioned_feature_list.yaml`
-//! and kompat TOML, parsed into `kompat-core` declarations with byte spans,
-//! and rendered back (the Kubernetes YAML byte for byte).
+//! kompat's text formats: Kubernetes' `versioned_feature_list.yaml` and
+//! kompat TOML, parsed into `kompat-core` declarations with byte spans, and
+//! rendered back (the Kubernetes YAML byte for byte); upgrade plan files
+//! (`plan`).
 //!
 //! **Architecture Invariant:** every function here takes text and returns
 //! values. No file access, no panics on any input; every error carries the
@@ -9,6 +10,7 @@
 pub mod api_toml;
 mod features_toml;
 mod features_yaml;
+pub mod plan;
 mod render;
 pub mod span;
 pub mod yaml;

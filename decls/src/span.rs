@@ -38,6 +38,22 @@ impl ParseError {
     }
 }
 
+/// A TOML syntax or type error as a located parse error, its message as the
+/// `toml` crate words it (without its own rendering of the location),
+/// starting lower-case.
+pub fn toml_syntax_error(err: &toml::de::Error) -> ParseError {
+    ParseError { span: err.span().map(Span::from), message: lower_first(err.message().trim_end_matches('.').trim()) }
+}
+
+/// `message` with its first character lower-cased; "invalid TOML" if empty.
+pub(crate) fn lower_first(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "invalid TOML".to_owned(),
+    }
+}
+
 /// Maps byte offsets to 1-based line and column (columns count characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
