@@ -8,6 +8,7 @@
 //! span of the text it is about when there is one.
 
 pub mod api_toml;
+pub mod deploy;
 mod features_toml;
 mod features_yaml;
 pub mod plan;

@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod error;
+pub mod inputs;
 pub mod load;
 pub mod rust;
 

@@ -13,7 +13,6 @@ use super::{flag_version, print_stdout};
 use crate::cli::{LintArgs, LintFormat, WindowProfile};
 use crate::lint::config::{apply_source_allows, LintConfig};
 use crate::lint::rules::crd::CrdInput;
-use crate::lint::sources::deploy;
 use crate::lint::{output, rules, Context, Severity};
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
@@ -60,7 +59,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     let rust = decls.rust.clone();
     let mut settings = Vec::new();
     for path in &deploy_paths {
-        settings.extend(deploy::scan(path)?);
+        settings.extend(kompat_project::inputs::read_gate_settings(path)?);
     }
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
@@ -186,7 +185,7 @@ fn classify(path: &Path) -> Kind {
     {
         return Kind::Decl;
     }
-    if deploy::is_deployment_file(path) {
+    if kompat_project::inputs::is_deployment_file(path) {
         return Kind::Deploy;
     }
     Kind::Other
