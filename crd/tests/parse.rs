@@ -183,7 +183,7 @@ fn malformed_conversions() {
         conversion_errors,
         &[
             ("`channel` must be `standard` or `experimental`, not `beta`", "\"beta\""),
-            ("unknown key `crds`, expected one of `crd`, `channel`, `conversion`", "crds"),
+            ("unknown key `crds`, expected one of `crd`, `channel`, `conversion` (did you mean `crd`?)", "crds"),
             ("`.spec.a.b` and `.spec.c` have different parents; declare it as `moved`", "\"spec.c\""),
             ("`.spec.x` and `.spec.y` have the same parent; declare it as `renamed`", "\"spec.y\""),
             ("`default` is required in `added`", "{ field = \"spec.owner\" }"),

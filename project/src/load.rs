@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
-use kompat_decls::api_toml::{parse_api_toml, ApiFile};
+use kompat_decls::api_toml::ApiFile;
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
 
 use crate::error::{io_reason, Error, Failure, Location, Result};
@@ -287,28 +287,15 @@ impl Decls {
         let idx = self.sources.len();
         let parsed = match source.path.extension().and_then(|e| e.to_str()) {
             Some("yaml" | "yml") => kompat_decls::parse_k8s_yaml(&source.text),
-            Some("toml") => {
-                let features = kompat_decls::parse_toml(&source.text).map(|file| {
-                    for (item, span) in file.stored_before_written {
-                        self.stored_before_written.push((item, source.locate(span.start, span.end)));
-                    }
-                    file.features
-                });
-                match (features, parse_api_toml(&source.text)) {
-                    (Ok(features), Ok(apis)) => {
-                        if !apis.is_empty() {
-                            self.api_files.push((idx, apis));
-                        }
-                        Ok(features)
-                    }
-                    (Err(mut a), Err(b)) => {
-                        let extra: Vec<ParseError> = b.into_iter().filter(|e| !a_contains(&a, e)).collect();
-                        a.extend(extra);
-                        Err(a)
-                    }
-                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+            Some("toml") => kompat_decls::parse_toml(&source.text).map(|file| {
+                for (item, span) in file.stored_before_written {
+                    self.stored_before_written.push((item, source.locate(span.start, span.end)));
                 }
-            }
+                if !file.apis.is_empty() {
+                    self.api_files.push((idx, file.apis));
+                }
+                file.features
+            }),
             _ => {
                 return Err(Error::in_file(
                     &source.path,
@@ -331,11 +318,6 @@ impl Decls {
         self.sources.push(source);
         Ok(())
     }
-}
-
-/// Both parsers see a malformed TOML file; report its syntax error once.
-fn a_contains(errors: &[ParseError], e: &ParseError) -> bool {
-    errors.iter().any(|x| x.span == e.span && x.message == e.message)
 }
 
 /// Loads every input; all files are read and parsed, and every failure of
