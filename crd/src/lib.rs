@@ -24,17 +24,15 @@ mod plan;
 mod rules;
 mod schema;
 mod upgrade;
-mod version;
 /// The spanned YAML tree, shared with the declaration parsers.
 pub use kompat_decls::yaml;
 
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
-pub use plan::{migration_plan, Action, MigrationPlan, PlanStep, StepState};
+pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, PlanError, PlanStep, StepState};
 pub use rules::rules;
 pub use upgrade::check_upgrade;
-pub use version::compare_versions;
 
 /// Byte spans and parse errors are `kompat-decls`' own, so every text
 /// format in kompat reports positions the same way.

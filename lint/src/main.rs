@@ -9,11 +9,6 @@ mod cmd;
 mod output;
 mod report;
 
-/// The shared mutator of every parser's fuzz test, for the plan parser's.
-#[cfg(test)]
-#[path = "../../decls/tests/mutate/mod.rs"]
-mod mutate;
-
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -16,12 +16,12 @@
 //! first caret's column and covers as many characters as there are carets
 //! (up to the end of that line); `#! severity[code]: message` expects a
 //! finding about the file without a span. Files under `baseline/` are the
-//! baseline; `*.sh` files and files under `deploy/` are deployment material;
-//! `kompat.toml` is the configuration; every other file is a declaration
-//! input. The fixture runs through [`crate::lint`], levels and allowances
+//! baseline; `kompat.toml` is the configuration; every other file is
+//! classified as `kompat lint` classifies its inputs (declarations,
+//! deployment material, ...). The fixture runs through [`crate::lint`], levels and allowances
 //! included, and the findings must be exactly the annotations.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kompat_project::{Config, Decls};
 
@@ -136,9 +136,8 @@ fn annotations(path: &str, text: &str) -> Vec<Annotation> {
 }
 
 fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
-    let mut decls = Vec::new();
+    let mut inputs = Vec::new();
     let mut baseline = Vec::new();
-    let mut deploy = Vec::new();
     let mut config = None;
     for (path, _) in files {
         let full = root.join(path);
@@ -146,22 +145,26 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
             config = Some(full);
         } else if path.starts_with("baseline/") {
             baseline.push(full);
-        } else if path.ends_with(".sh") || path.starts_with("deploy/") {
-            deploy.push(full);
         } else {
-            decls.push(full);
+            inputs.push(full);
         }
     }
     let config: Option<Config> = config.map(|p| {
         Config::discover(Some(&p)).unwrap_or_else(|err| panic!("{err}")).unwrap_or_else(|| panic!("no config"))
     });
-    let load = |paths: &[PathBuf]| kompat_project::load(paths).unwrap_or_else(|err| panic!("{err}"));
-    let decls = if decls.is_empty() { Decls::default() } else { load(&decls) };
-    let baseline = (!baseline.is_empty()).then(|| load(&baseline));
+    // Classified as `kompat lint` classifies its inputs.
+    let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
-    for path in &deploy {
-        settings.extend(crate::sources::deploy::scan(path).unwrap_or_else(|err| panic!("{err}")));
+    for input in kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}")) {
+        if input.kind == kompat_project::inputs::Kind::Deployment {
+            settings.extend(input.gate_settings());
+        } else if input.is_declarations() {
+            decl_inputs.push(input);
+        }
     }
+    let decls = Decls::from_inputs(decl_inputs).unwrap_or_else(|err| panic!("{err}"));
+    let baseline =
+        (!baseline.is_empty()).then(|| kompat_project::load(&baseline).unwrap_or_else(|err| panic!("{err}")));
     let inputs = Inputs {
         config: config.as_ref(),
         decls: &decls,

@@ -1,5 +1,6 @@
 //! The upgrade plan file (TOML; see `docs/plan.md`), parsed with spans into a
-//! `kompat_core::plan::Plan`. Every problem is located in the file.
+//! `kompat_core::plan::Plan`. Every problem is reported, each with the span
+//! it is about (or none when it is about the whole file).
 //!
 //! ```toml
 //! initial_persisted = "migrated"     # or "unknown" (default)
@@ -21,24 +22,23 @@
 //! ```
 
 use std::collections::HashMap;
-use std::ops::Range;
 
 use kompat_core::api::GroupResource;
 use kompat_core::plan::{FlagChange, InitialPersisted, Plan, PlanServer, PlanStep, ServerChange, ServerFlags};
 use kompat_core::{Version, WindowPolicy};
-use kompat_project::config::toml_message;
-use kompat_project::{Error, Failure, Result, SourceFile};
 use serde::Deserialize;
 use toml::Spanned;
+
+use crate::span::{toml_syntax_error, ParseError, Span};
 
 /// A parsed plan, with where its parts are written.
 #[derive(Debug)]
 pub struct PlanFile {
     pub plan: Plan,
     /// The span of each `[[step]]` entry's name (or the entry), by step index.
-    pub step_spans: Vec<Range<usize>>,
+    pub step_spans: Vec<Span>,
     /// Every resource a step names, with its span, in file order.
-    pub resources: Vec<(GroupResource, Range<usize>)>,
+    pub resources: Vec<(GroupResource, Span)>,
 }
 
 #[derive(Deserialize)]
@@ -90,15 +90,19 @@ struct RawSet {
     min_compatibility: Option<Spanned<String>>,
 }
 
-/// Collects located failures while the plan is checked.
-struct Checker<'a> {
-    source: &'a SourceFile,
-    failures: Vec<Failure>,
+/// Collects located errors while the plan is checked.
+struct Checker {
+    errors: Vec<ParseError>,
 }
 
-impl Checker<'_> {
-    fn fail(&mut self, span: Range<usize>, message: String) {
-        self.failures.push(Failure { message, location: Some(self.source.locate(span.start, span.end)) });
+impl Checker {
+    fn fail(&mut self, span: std::ops::Range<usize>, message: String) {
+        self.errors.push(ParseError::at(span.into(), message));
+    }
+
+    /// An error about the file as a whole.
+    fn fail_whole(&mut self, message: &str) {
+        self.errors.push(ParseError { span: None, message: message.to_owned() });
     }
 
     fn version(&mut self, value: &Spanned<String>) -> Option<Version> {
@@ -121,16 +125,10 @@ impl Checker<'_> {
     }
 }
 
-/// Parses and checks a plan file.
-pub fn parse_plan(source: &SourceFile) -> Result<PlanFile> {
-    let raw: RawPlan = toml::from_str(&source.text).map_err(|err| {
-        let location = match err.span() {
-            Some(span) => source.locate(span.start, span.end),
-            None => source.whole(),
-        };
-        Error { failures: vec![Failure { message: toml_message(&err), location: Some(location) }] }
-    })?;
-    let mut c = Checker { source, failures: Vec::new() };
+/// Parses and checks a plan file; every problem is reported.
+pub fn parse_plan(text: &str) -> Result<PlanFile, Vec<ParseError>> {
+    let raw: RawPlan = toml::from_str(text).map_err(|err| vec![toml_syntax_error(&err)])?;
+    let mut c = Checker { errors: Vec::new() };
 
     let initial_persisted = match &raw.initial_persisted {
         None => InitialPersisted::Unknown,
@@ -165,10 +163,7 @@ pub fn parse_plan(source: &SourceFile) -> Result<PlanFile> {
     }
 
     if raw.server.is_empty() {
-        c.failures.push(Failure {
-            message: "the plan has no API servers: add a [[server]] with an id and a binary version".to_owned(),
-            location: Some(source.whole()),
-        });
+        c.fail_whole("the plan has no API servers: add a [[server]] with an id and a binary version");
     }
     let mut servers = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
@@ -187,11 +182,7 @@ pub fn parse_plan(source: &SourceFile) -> Result<PlanFile> {
     }
 
     if raw.step.is_empty() {
-        c.failures.push(Failure {
-            message: "the plan has no steps: add a [[step]] with `set`, `start_migration` or `complete_migration`"
-                .to_owned(),
-            location: Some(source.whole()),
-        });
+        c.fail_whole("the plan has no steps: add a [[step]] with `set`, `start_migration` or `complete_migration`");
     }
     let mut steps = Vec::new();
     let mut step_spans = Vec::new();
@@ -235,13 +226,13 @@ pub fn parse_plan(source: &SourceFile) -> Result<PlanFile> {
                 changes.push(ServerChange { server, binary, emulation, min_compatibility });
             }
         }
-        let mut refs = |list: &[Spanned<String>], c: &mut Checker<'_>| -> Vec<GroupResource> {
+        let mut refs = |list: &[Spanned<String>], c: &mut Checker| -> Vec<GroupResource> {
             let mut out: Vec<GroupResource> = Vec::new();
             for key in list {
                 match GroupResource::parse_key(key.get_ref()) {
                     Some(gr) if out.contains(&gr) => c.fail(key.span(), format!("`{}` is listed twice", key.get_ref())),
                     Some(gr) => {
-                        resources.push((gr.clone(), key.span()));
+                        resources.push((gr.clone(), key.span().into()));
                         out.push(gr);
                     }
                     None => c.fail(
@@ -258,131 +249,12 @@ pub fn parse_plan(source: &SourceFile) -> Result<PlanFile> {
         let start_migration = refs(&step.start_migration, &mut c);
         let complete_migration = refs(&step.complete_migration, &mut c);
         let name = step.name.as_ref().map_or_else(|| format!("step {number}"), |n| n.get_ref().clone());
-        step_spans.push(step.name.as_ref().map_or_else(|| entry.span(), Spanned::span));
+        step_spans.push(step.name.as_ref().map_or_else(|| entry.span(), Spanned::span).into());
         steps.push(PlanStep { name, changes, start_migration, complete_migration });
     }
 
-    if !c.failures.is_empty() {
-        return Err(Error { failures: c.failures });
+    if !c.errors.is_empty() {
+        return Err(c.errors);
     }
     Ok(PlanFile { plan: Plan { window, servers, initial_persisted, steps }, step_spans, resources })
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-
-    use super::*;
-
-    fn parse(text: &str) -> Result<PlanFile> {
-        parse_plan(&SourceFile::new(PathBuf::from("plan.toml"), text.to_owned()))
-    }
-
-    /// Parses `text` and renders the errors as `line:col: message`, one per line.
-    #[track_caller]
-    fn check_err(text: &str, expected: &[&str]) {
-        let err = match parse(text) {
-            Ok(_) => panic!("expected errors for:\n{text}"),
-            Err(err) => err,
-        };
-        let got: Vec<String> = err
-            .failures
-            .iter()
-            .map(|f| match f.location.as_ref().and_then(|l| l.line_col()) {
-                Some((line, col)) => format!("{line}:{col}: {}", f.message),
-                None => f.message.clone(),
-            })
-            .collect();
-        assert_eq!(got, expected);
-    }
-
-    const SERVERS: &str = "[[server]]\nid = \"a\"\nbinary = \"1.35\"\n[[server]]\nid = \"b\"\nbinary = \"1.35\"\n";
-
-    use crate::mutate;
-
-    /// Plan files: no mutation of the walkthrough plan may make parsing
-    /// panic, and every error is located.
-    #[test]
-    fn parser_never_panics() {
-        const SEED: &str = include_str!("../../../../fixtures/plans/walkthrough.toml");
-        let mut rng = mutate::Rng(0x6b6f_6d70_6174_0301);
-        let mut accepted = 0;
-        for _ in 0..3000 {
-            let input = mutate::mutate(SEED, &mut rng);
-            match parse(&input) {
-                Ok(_) => accepted += 1,
-                Err(err) => {
-                    for failure in &err.failures {
-                        assert!(failure.location.is_some(), "unlocated: {}\n{input}", failure.message);
-                    }
-                }
-            }
-        }
-        assert!(accepted > 0, "the mutations never produced a valid plan");
-    }
-
-    #[test]
-    fn parses_a_plan() {
-        let text = format!(
-            "initial_persisted = \"migrated\"\n[window]\nprofile = \"kubernetes\"\n{SERVERS}\
-             [[step]]\nname = \"up\"\nset = [{{ server = \"*\", binary = \"1.36\", emulation = \"1.35\" }}]\n\
-             [[step]]\nset = [{{ server = \"a\", emulation = \"default\" }}]\nstart_migration = [\"g/rs\", \"/pods\"]\n"
-        );
-        let file = match parse(&text) {
-            Ok(file) => file,
-            Err(err) => panic!("{err}"),
-        };
-        let plan = &file.plan;
-        assert_eq!(plan.window, WindowPolicy::KUBERNETES);
-        assert_eq!(plan.initial_persisted, InitialPersisted::Migrated);
-        assert_eq!(plan.steps.len(), 2);
-        assert_eq!(plan.steps[0].name, "up");
-        assert_eq!(plan.steps[1].name, "step 2");
-        assert_eq!(plan.steps[0].changes.len(), 2);
-        assert_eq!(plan.steps[0].changes[1].emulation, FlagChange::Set(Version::new(1, 35)));
-        assert_eq!(plan.steps[1].changes[0].emulation, FlagChange::Unset);
-        assert_eq!(plan.steps[1].changes[0].binary, None);
-        let refs: Vec<String> = file.resources.iter().map(|(gr, _)| gr.storage_version_name()).collect();
-        assert_eq!(refs, ["g.rs", "core.pods"]);
-    }
-
-    #[test]
-    fn malformed_plans_are_located() {
-        check_err("[[server]\n", &["1:10: unclosed array table, expected `]`"]);
-        check_err(
-            &format!("{SERVERS}[[step]]\nset = [{{ server = \"c\" }}]\n"),
-            &["8:19: unknown server `c`; the plan's servers are `a`, `b`"],
-        );
-        check_err(
-            &format!("{SERVERS}[[step]]\nset = [{{ server = \"a\", binary = \"1.36.1\" }}]\n"),
-            &["8:33: invalid version \"1.36.1\": expected MAJOR.MINOR"],
-        );
-        check_err(
-            &format!("{SERVERS}[[step]]\nname = \"x\"\n"),
-            &["7:1: step 1 does nothing: give `set`, `start_migration` or `complete_migration`"],
-        );
-        check_err(
-            &format!("{SERVERS}[[step]]\nstart_migration = [\"a/b/c\"]\n"),
-            &["8:20: invalid resource `a/b/c`: expected \"GROUP/RESOURCE\" (\"/RESOURCE\" for the core group)"],
-        );
-        check_err(
-            &format!("{SERVERS}[[step]]\nset = [{{ server = \"*\" }}, {{ server = \"b\" }}]\n"),
-            &["8:37: step 1 sets server `b` more than once"],
-        );
-        check_err("[[server]]\nid = \"a\"\nbinary = \"1.35\"\n[[server]]\nid = \"a\"\nbinary = \"1.35\"\n[[step]]\nset = [{ server = \"a\" }]\n", &[
-            "5:6: duplicate server id `a`",
-        ]);
-        check_err(
-            &format!("{SERVERS}[[step]]\nset = [{{ server = \"a\", emulaton = \"1.34\" }}]\n"),
-            &["8:24: unknown field `emulaton`, expected one of `server`, `binary`, `emulation`, `min_compatibility`"],
-        );
-        check_err(
-            "initial_persisted = \"maybe\"\n",
-            &[
-                "1:21: unknown initial_persisted `maybe`, expected `unknown` or `migrated`",
-                "the plan has no API servers: add a [[server]] with an id and a binary version",
-                "the plan has no steps: add a [[step]] with `set`, `start_migration` or `complete_migration`",
-            ],
-        );
-    }
 }

@@ -1,39 +1,50 @@
 //! Deployment material where removed gates break real clusters:
 //! `--feature-gates=...` flags in YAML, shell scripts, Dockerfiles and
 //! Markdown, and `featureGates:` maps in kubelet, kind and kubeadm
-//! configuration files.
-
-use std::path::Path;
+//! configuration files. Text in, gate settings with spans out; which files
+//! are deployment material is `kompat-project`'s to decide.
 
 use kompat_core::gate::parse_go_bool;
-use kompat_decls::yaml::{parse_documents, Node};
-use kompat_project::{Result, SourceFile};
 
-use super::GateSetting;
+use crate::span::Span;
+use crate::yaml::{parse_documents, Node};
 
-/// Whether a file is deployment material kompat reads.
-pub fn is_deployment_file(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    matches!(ext, "yaml" | "yml" | "sh" | "bash" | "md" | "service" | "env" | "conf")
-        || name.starts_with("Dockerfile")
-        || name.starts_with("Containerfile")
+/// A gate set in deployment material (`--feature-gates=Gate=true`), with
+/// where it is written: a [`Span`] here, a located place in a file once a
+/// reader of files has mapped it ([`GateSetting::map_location`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateSetting<L = Span> {
+    pub gate: String,
+    pub value: bool,
+    pub location: L,
 }
 
-/// Every gate setting in one file.
-pub fn scan(path: &Path) -> Result<Vec<GateSetting>> {
-    Ok(settings(&SourceFile::read(path)?))
+impl<L> GateSetting<L> {
+    /// The same setting with its location mapped (e.g. a span to a file
+    /// location).
+    pub fn map_location<M>(self, f: impl FnOnce(L) -> M) -> GateSetting<M> {
+        GateSetting { gate: self.gate, value: self.value, location: f(self.location) }
+    }
 }
 
-/// Every gate setting in one file's text.
-fn settings(source: &SourceFile) -> Vec<GateSetting> {
-    let mut settings = flags(source);
-    let ext = source.path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    if matches!(ext, "yaml" | "yml") {
+/// How a deployment text is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Material {
+    /// YAML: flags anywhere, and `featureGates:` maps and kubeadm's
+    /// `extraArgs` when the text parses.
+    Yaml,
+    /// Shell, Dockerfiles, Markdown, unit files: flags only.
+    Text,
+}
+
+/// Every gate setting in a deployment text, flags first, in text order.
+pub fn gate_settings(text: &str, material: Material) -> Vec<GateSetting> {
+    let mut settings = flags(text);
+    if material == Material::Yaml {
         // Templated YAML may not parse; its flags were still found above.
-        if let Ok(docs) = parse_documents(&source.text) {
+        if let Ok(docs) = parse_documents(text) {
             for doc in &docs {
-                feature_gate_maps(source, doc, &mut settings);
+                feature_gate_maps(text, doc, &mut settings);
             }
         }
     }
@@ -41,9 +52,8 @@ fn settings(source: &SourceFile) -> Vec<GateSetting> {
 }
 
 /// `--feature-gates=A=true,B=false` and `--feature-gates A=true`, quoted or not.
-fn flags(source: &SourceFile) -> Vec<GateSetting> {
+fn flags(text: &str) -> Vec<GateSetting> {
     const FLAG: &str = "--feature-gates";
-    let text = &*source.text;
     let mut out = Vec::new();
     for (at, _) in text.match_indices(FLAG) {
         let mut start = at + FLAG.len();
@@ -60,7 +70,7 @@ fn flags(source: &SourceFile) -> Vec<GateSetting> {
         let end = text[start..]
             .find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '\\' || c == ']' || c == '`')
             .map_or(text.len(), |i| start + i);
-        push_items(source, start, end, &mut out);
+        push_items(text, start, end, &mut out);
     }
     out
 }
@@ -83,28 +93,28 @@ fn items(list: &str) -> Vec<(String, bool, std::ops::Range<usize>)> {
     out
 }
 
-fn push_items(source: &SourceFile, start: usize, end: usize, out: &mut Vec<GateSetting>) {
-    let Some(list) = source.text.get(start..end) else { return };
+fn push_items(text: &str, start: usize, end: usize, out: &mut Vec<GateSetting>) {
+    let Some(list) = text.get(start..end) else { return };
     for (gate, value, range) in items(list) {
-        out.push(GateSetting { gate, value, location: source.locate(start + range.start, start + range.end) });
+        out.push(GateSetting { gate, value, location: Span::new(start + range.start, start + range.end) });
     }
 }
 
 /// A `feature-gates` value written as a YAML scalar (kubeadm's `extraArgs`):
 /// its items, located inside the scalar when it is written as is, else at
 /// the whole scalar (escapes, folding).
-fn scalar_items(source: &SourceFile, node: &Node, out: &mut Vec<GateSetting>) {
+fn scalar_items(text: &str, node: &Node, out: &mut Vec<GateSetting>) {
     let Node::Scalar(scalar) = node else { return };
-    let raw = source.text.get(scalar.span.start..scalar.span.end).unwrap_or_default();
+    let raw = text.get(scalar.span.start..scalar.span.end).unwrap_or_default();
     match raw.find(scalar.value.as_str()) {
         Some(at) if !scalar.value.is_empty() => {
             let start = scalar.span.start + at;
-            push_items(source, start, start + scalar.value.len(), out);
+            push_items(text, start, start + scalar.value.len(), out);
         }
         _ => out.extend(items(&scalar.value).into_iter().map(|(gate, value, _)| GateSetting {
             gate,
             value,
-            location: source.locate(scalar.span.start, scalar.span.end),
+            location: scalar.span,
         })),
     }
 }
@@ -112,17 +122,17 @@ fn scalar_items(source: &SourceFile, node: &Node, out: &mut Vec<GateSetting>) {
 /// `featureGates: {Gate: true}` anywhere in a YAML document, and kubeadm's
 /// `extraArgs`: `feature-gates: "Gate=true"` (v1beta3) or
 /// `- {name: feature-gates, value: "Gate=true"}` (v1beta4).
-fn feature_gate_maps(source: &SourceFile, node: &Node, out: &mut Vec<GateSetting>) {
+fn feature_gate_maps(text: &str, node: &Node, out: &mut Vec<GateSetting>) {
     match node {
         Node::Map(entries, _) => {
             for (key, value) in entries {
                 let key = key.value.as_str();
                 if key == "feature-gates" {
-                    scalar_items(source, value, out);
+                    scalar_items(text, value, out);
                 }
                 if key == "name" && value.text() == Some("feature-gates") {
                     if let Some((_, v)) = entries.iter().find(|(k, _)| k.value == "value") {
-                        scalar_items(source, v, out);
+                        scalar_items(text, v, out);
                     }
                 }
                 if key == "featureGates" {
@@ -131,18 +141,14 @@ fn feature_gate_maps(source: &SourceFile, node: &Node, out: &mut Vec<GateSetting
                             let Some(value) = enabled.text().and_then(parse_go_bool) else {
                                 continue;
                             };
-                            out.push(GateSetting {
-                                gate: gate.value.clone(),
-                                value,
-                                location: source.locate(gate.span.start, gate.span.end),
-                            });
+                            out.push(GateSetting { gate: gate.value.clone(), value, location: gate.span });
                         }
                     }
                 }
-                feature_gate_maps(source, value, out);
+                feature_gate_maps(text, value, out);
             }
         }
-        Node::Seq(items, _) => items.iter().for_each(|n| feature_gate_maps(source, n, out)),
+        Node::Seq(items, _) => items.iter().for_each(|n| feature_gate_maps(text, n, out)),
         Node::Scalar(_) => (),
     }
 }
@@ -151,14 +157,18 @@ fn feature_gate_maps(source: &SourceFile, node: &Node, out: &mut Vec<GateSetting
 mod tests {
     use super::*;
 
-    /// Scans `text` as the file `name` and lists `line:col Gate=value`.
+    use crate::LineIndex;
+
+    /// Scans `text` as the file `name` (YAML by its extension) and lists
+    /// `line:col Gate=value`.
     #[track_caller]
     fn check(name: &str, text: &str, expected: &[&str]) {
-        let source = SourceFile::new(name.into(), text.to_owned());
-        let got: Vec<String> = settings(&source)
+        let material = if name.ends_with(".yaml") { Material::Yaml } else { Material::Text };
+        let lines = LineIndex::new(text);
+        let got: Vec<String> = gate_settings(text, material)
             .iter()
             .map(|s| {
-                let (line, col) = s.location.line_col().unwrap_or_default();
+                let (line, col) = lines.line_col(s.location.start);
                 format!("{line}:{col} {}={}", s.gate, s.value)
             })
             .collect();
