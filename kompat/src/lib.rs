@@ -6,7 +6,7 @@
 //! typed feature gates, and the API lifecycle traits; with the `derive`
 //! feature, the derive macros; with the `engine` feature, the analysis engine
 //! (`kompat-core`: validation, serving, storage, agreement, upgrade plans) as
-//! [`engine`].
+//! `kompat::engine`.
 //!
 //! The traits [`FeatureGates`] and [`ApiLifecycle`] share their names with
 //! the derive macros, in different namespaces (like serde's `Serialize`):
