@@ -73,8 +73,11 @@ impl WindowPolicy {
 /// A component's versions after defaulting and validation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EffectiveVersion {
+    /// The binary version.
     pub binary: Version,
+    /// The emulation version (`--emulated-version`).
     pub emulation: Version,
+    /// The min-compatibility version (`--min-compatibility-version`).
     pub min_compatibility: Version,
 }
 

@@ -15,18 +15,27 @@ use crate::gofmt::{go_aggregate, go_quote};
 use crate::version::Version;
 
 /// A validated feature: name, completed specs, resolved dependencies.
+///
+/// Its dependencies are indices into the [`FeatureSet`] it is built into,
+/// which checks them ([`FeatureSet::from_features`]); a set hands out its
+/// features only by shared reference, so they cannot go stale.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Feature {
+    /// The gate name (`--feature-gates` key).
     pub name: String,
+    /// The completed versioned specs, oldest first.
     pub specs: Vec<FeatureSpec>,
     /// Indices into the owning [`FeatureSet`], sorted by name.
     pub dependencies: Vec<usize>,
+    /// The description (a doc comment or YAML/TOML field), if any.
     pub description: Option<String>,
+    /// The ratcheting marker, if any.
     pub ratchet: Option<Ratchet>,
 }
 
-/// The built-in gates every Kubernetes feature gate has.
+/// The built-in gate of every Kubernetes feature gate that sets all alpha gates.
 pub const ALL_ALPHA: &str = "AllAlpha";
+/// The built-in gate of every Kubernetes feature gate that sets all beta gates.
 pub const ALL_BETA: &str = "AllBeta";
 
 /// The specs Kubernetes registers for `AllAlpha` and `AllBeta`.
@@ -46,37 +55,85 @@ pub fn builtin_specs(name: &str) -> Option<FeatureSpec> {
 }
 
 /// A registered, validated set of features, indexed by name.
+///
+/// **Invariant:** names are unique and every dependency index is in range, so
+/// a gate over the set never indexes out of bounds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FeatureSet {
     features: Vec<Feature>,
     index: HashMap<String, usize>,
 }
 
+/// Why [`FeatureSet::from_features`] rejected its features.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FeatureSetError {
+    /// Two features have the same name.
+    DuplicateName {
+        /// The name registered twice.
+        name: String,
+    },
+    /// A dependency index does not name a feature of the set.
+    DependencyOutOfRange {
+        /// The feature whose dependency it is.
+        feature: String,
+        /// The index, at least the number of features.
+        index: usize,
+    },
+}
+
+impl fmt::Display for FeatureSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FeatureSetError::DuplicateName { name } => write!(f, "feature {name} is registered twice"),
+            FeatureSetError::DependencyOutOfRange { feature, index } => {
+                write!(f, "feature {feature} depends on feature #{index}, which does not exist")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FeatureSetError {}
+
 impl FeatureSet {
-    /// Builds a set from validated features (see [`crate::validate()`]).
-    pub fn from_features(features: Vec<Feature>) -> FeatureSet {
-        let index = features.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
-        FeatureSet { features, index }
+    /// Builds a set from validated features (the engine's `validate`, or a
+    /// [`FeatureGates`](crate::FeatureGates) type's tables). Fails on a name
+    /// registered twice or a dependency index out of range.
+    pub fn from_features(features: Vec<Feature>) -> Result<FeatureSet, FeatureSetError> {
+        let mut index = HashMap::with_capacity(features.len());
+        for (idx, feature) in features.iter().enumerate() {
+            if index.insert(feature.name.clone(), idx).is_some() {
+                return Err(FeatureSetError::DuplicateName { name: feature.name.clone() });
+            }
+            if let Some(&dep) = feature.dependencies.iter().find(|&&dep| dep >= features.len()) {
+                return Err(FeatureSetError::DependencyOutOfRange { feature: feature.name.clone(), index: dep });
+            }
+        }
+        Ok(FeatureSet { features, index })
     }
 
+    /// Every feature, in registration order (index order).
     pub fn features(&self) -> &[Feature] {
         &self.features
     }
 
+    /// The number of features.
     pub fn len(&self) -> usize {
         self.features.len()
     }
 
+    /// Whether the set has no features.
     pub fn is_empty(&self) -> bool {
         self.features.is_empty()
     }
 
+    /// The index of the named feature.
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
+    /// The named feature.
     pub fn get(&self, name: &str) -> Option<&Feature> {
-        self.index_of(name).map(|i| &self.features[i])
+        self.index_of(name).and_then(|i| self.features.get(i))
     }
 }
 
@@ -84,6 +141,7 @@ impl FeatureSet {
 /// (one message alone, several as `[a, b]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GateError {
+    /// Every message, in the order found.
     pub messages: Vec<String>,
 }
 
@@ -131,8 +189,11 @@ pub fn parse_go_bool(s: &str) -> Option<bool> {
 /// What a feature is at the gate's versions, after any explicit setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeatureState {
+    /// The spec in force at the gate's versions.
     pub spec: FeatureSpec,
+    /// Whether the feature is enabled.
     pub enabled: bool,
+    /// Whether it was set explicitly (by `--feature-gates` or a map).
     pub explicitly_set: bool,
 }
 
@@ -160,14 +221,17 @@ impl FeatureGate {
         FeatureGate { set, emulation, min_compatibility, specs, enabled, explicit, raw: BTreeMap::new() }
     }
 
+    /// The features the gate is over.
     pub fn feature_set(&self) -> &FeatureSet {
         &self.set
     }
 
+    /// The emulation version the gate resolves at.
     pub fn emulation_version(&self) -> Version {
         self.emulation
     }
 
+    /// The min-compatibility version the gate resolves at.
     pub fn min_compatibility_version(&self) -> Version {
         self.min_compatibility
     }
@@ -352,4 +416,38 @@ fn help_string(name: &str, spec: &FeatureSpec, include_compat: bool) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feature(name: &str, dependencies: &[usize]) -> Feature {
+        Feature {
+            name: name.to_owned(),
+            specs: Vec::new(),
+            dependencies: dependencies.to_vec(),
+            description: None,
+            ratchet: None,
+        }
+    }
+
+    #[track_caller]
+    fn check(features: &[(&str, &[usize])], expected: Result<&[&str], &str>) {
+        let set = FeatureSet::from_features(features.iter().map(|(n, d)| feature(n, d)).collect());
+        let got =
+            set.map(|s| s.features().iter().map(|f| f.name.clone()).collect::<Vec<_>>()).map_err(|e| e.to_string());
+        let expected = expected.map(|names| names.iter().map(|n| n.to_string()).collect()).map_err(str::to_owned);
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn feature_sets_check_names_and_dependency_indices() {
+        check(&[], Ok(&[]));
+        check(&[("A", &[]), ("B", &[0])], Ok(&["A", "B"]));
+        check(&[("A", &[1]), ("B", &[0])], Ok(&["A", "B"]));
+        check(&[("A", &[]), ("A", &[])], Err("feature A is registered twice"));
+        check(&[("A", &[]), ("B", &[2])], Err("feature B depends on feature #2, which does not exist"));
+        check(&[("A", &[0])], Ok(&["A"]));
+    }
 }

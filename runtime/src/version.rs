@@ -6,14 +6,18 @@ use std::fmt;
 /// A `MAJOR.MINOR` version. Ordering is numeric per component, so `0.10 > 0.5`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Version {
+    /// The major version.
     pub major: u32,
+    /// The minor version.
     pub minor: u32,
 }
 
 /// Why a version string was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionError {
+    /// The rejected input, as given.
     pub input: String,
+    /// Why it was rejected, e.g. `expected MAJOR.MINOR`.
     pub reason: &'static str,
 }
 
@@ -26,6 +30,7 @@ impl fmt::Display for VersionError {
 impl std::error::Error for VersionError {}
 
 impl Version {
+    /// The version `major.minor`.
     pub const fn new(major: u32, minor: u32) -> Version {
         Version { major, minor }
     }
@@ -47,7 +52,7 @@ impl Version {
         let body = trimmed.strip_prefix('v').unwrap_or(trimmed);
         let lit =
             VersionLit::parse(body).map_err(|err| VersionError { input: input.to_owned(), reason: err.reason })?;
-        match lit.components.as_slice() {
+        match lit.components() {
             [major, minor] | [major, minor, 0] => Ok(Version::new(*major, *minor)),
             [_, _, _] => Err(VersionError { input: input.to_owned(), reason: "patch version not allowed" }),
             _ => Err(VersionError { input: input.to_owned(), reason: "expected MAJOR.MINOR" }),
@@ -91,12 +96,17 @@ impl std::str::FromStr for Version {
 /// A version literal as written in a declaration: dot-separated numeric
 /// components, at least two. Validation rejects any literal that is not
 /// exactly `MAJOR.MINOR` with the Kubernetes message.
+///
+/// **Invariant:** at least two components, so [`VersionLit::major_minor`]
+/// always exists; built only by [`VersionLit::parse`] and from a [`Version`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct VersionLit {
-    pub components: Vec<u32>,
+    components: Vec<u32>,
 }
 
 impl VersionLit {
+    /// Parses dot-separated non-negative integers without leading zeros, at
+    /// least two of them.
     pub fn parse(input: &str) -> Result<VersionLit, VersionError> {
         let err = |reason| VersionError { input: input.to_owned(), reason };
         if input.is_empty() {
@@ -122,6 +132,12 @@ impl VersionLit {
         Ok(VersionLit { components })
     }
 
+    /// The components as written, at least two.
+    pub fn components(&self) -> &[u32] {
+        &self.components
+    }
+
+    /// The version, if the literal is exactly `MAJOR.MINOR`.
     pub fn as_major_minor(&self) -> Option<Version> {
         match self.components.as_slice() {
             [major, minor] => Some(Version::new(*major, *minor)),
@@ -132,7 +148,12 @@ impl VersionLit {
     /// The numeric `MAJOR.MINOR` part, ignoring any further component (used for
     /// ordering comparisons, which Kubernetes makes on all components).
     pub fn major_minor(&self) -> Version {
-        Version::new(self.components[0], self.components[1])
+        match self.components.as_slice() {
+            [major, minor, ..] => Version::new(*major, *minor),
+            // Unreachable: every constructor keeps at least two components.
+            [major] => Version::new(*major, 0),
+            [] => Version::new(0, 0),
+        }
     }
 }
 
@@ -241,5 +262,8 @@ mod tests {
         assert_eq!(l("1.4").cmp(&l("1.4.0")), std::cmp::Ordering::Equal);
         assert!(l("1.4.1") > l("1.4"));
         assert_eq!(l("1.31.2").to_string(), "1.31.2");
+        assert_eq!(l("1.31.2").components(), [1, 31, 2]);
+        assert_eq!(l("1.31.2").major_minor(), Version::new(1, 31));
+        assert_eq!(VersionLit::from(Version::new(0, 7)).components(), [0, 7]);
     }
 }

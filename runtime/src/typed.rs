@@ -2,8 +2,8 @@
 //! implements for a fieldless enum, and [`TypedGate`], a runtime gate indexed
 //! by that enum.
 //!
-//! The derive validates the declarations at compile time with
-//! [`crate::validate()`] and emits the completed specs as `static` tables, so at
+//! The derive validates the declarations at compile time with the engine's
+//! `validate` (`kompat-core`) and emits the completed specs as `static` tables, so at
 //! run time nothing is parsed or validated: [`FeatureGates::feature_set`] is
 //! built once from the tables, and [`TypedGate::enabled`] is an array index
 //! (`variant as usize`), with no hashing.
@@ -81,6 +81,9 @@ pub trait FeatureGates: Copy + 'static {
 
 /// Builds the [`FeatureSet`] of `F` from its tables. Generated
 /// [`FeatureGates::feature_set`] impls call it once and cache the result.
+/// The derive's tables always form a set; tables that break the trait's
+/// contract (a name twice, a dependency index out of range: possible only in
+/// a hand-written impl) give the empty set.
 pub fn build_feature_set<F: FeatureGates>() -> FeatureSet {
     let specs = F::specs();
     let deps = F::dependencies();
@@ -97,7 +100,7 @@ pub fn build_feature_set<F: FeatureGates>() -> FeatureSet {
             ratchet: ratchets.get(idx).copied().flatten(),
         })
         .collect();
-    FeatureSet::from_features(features)
+    FeatureSet::from_features(features).unwrap_or_default()
 }
 
 /// A [`FeatureGate`] over the gates of `F`, queried by variant.

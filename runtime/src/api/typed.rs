@@ -1,15 +1,15 @@
 //! Typed API lifecycles: the [`ApiLifecycle`] trait that `#[derive(ApiLifecycle)]`
 //! implements for an API type, the static declaration [`ApiEntry`] it carries
-//! (the registry entry: an [`ApiDecl`] with `'static` strings), and
-//! Kubernetes' deprecation warning.
+//! (the registry entry: the fields of an `[[api]]` TOML entry with `'static`
+//! strings), and Kubernetes' deprecation warning.
 //!
-//! The derive validates the declaration at compile time with
-//! [`ApiSet::build`](super::ApiSet::build) and completes the lifecycle with
-//! [`complete_lifecycle`](super::complete_lifecycle), so the associated
-//! constants hold what prerelease-lifecycle-gen's `APILifecycle*` methods
-//! would return, usable in `const` context.
+//! The derive validates the declaration at compile time with the engine's
+//! `ApiSet::build` and completes the lifecycle with its `complete_lifecycle`
+//! (`kompat-core`), so the associated constants hold what
+//! prerelease-lifecycle-gen's `APILifecycle*` methods would return, usable in
+//! `const` context. The engine turns entries into its declarations
+//! (`ApiDecl::from(entry)`, `ApiConfig::from_entries`).
 
-use super::decl::{ApiConfig, ApiDecl};
 use super::names::{GroupVersion, GroupVersionKind};
 use crate::version::Version;
 
@@ -17,57 +17,44 @@ use crate::version::Version;
 /// constructible in `const` context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StaticGvk {
+    /// The API group; `""` is the core group.
     pub group: &'static str,
+    /// The version, e.g. `v1`.
     pub version: &'static str,
+    /// The kind, e.g. `CronJob`.
     pub kind: &'static str,
 }
 
 impl StaticGvk {
+    /// The owned [`GroupVersionKind`].
     pub fn to_gvk(self) -> GroupVersionKind {
         GroupVersionKind::new(self.group, self.version, self.kind)
     }
 }
 
 /// One API version of a kind as declared in source: the fields of an
-/// [`ApiDecl`] (and of an `[[api]]` TOML entry) as written, before
-/// prerelease-lifecycle-gen's defaults. Lists of entries build an
-/// [`ApiConfig`] with [`ApiConfig::from_entries`].
+/// `[[api]]` TOML entry as written, before prerelease-lifecycle-gen's
+/// defaults. The engine (`kompat-core`) builds its declarations from entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ApiEntry {
+    /// The API group; `""` is the core group.
     pub group: &'static str,
+    /// The version, e.g. `v1beta1`.
     pub version: &'static str,
+    /// The kind, e.g. `CronJob`.
     pub kind: &'static str,
+    /// The resource (plural, lower case), e.g. `cronjobs`.
     pub resource: &'static str,
+    /// `introduced`: the first release that serves this version.
     pub introduced: Version,
+    /// `deprecated` as written.
     pub deprecated: Option<Version>,
+    /// `removed` as written.
     pub removed: Option<Version>,
+    /// `replacement` as written.
     pub replacement: Option<StaticGvk>,
+    /// `enabled_by_default` as written.
     pub enabled_by_default: Option<bool>,
-}
-
-impl ApiEntry {
-    /// The declaration, as the TOML reader would produce it.
-    pub fn decl(&self) -> ApiDecl {
-        ApiDecl {
-            group: self.group.to_owned(),
-            version: self.version.to_owned(),
-            kind: self.kind.to_owned(),
-            resource: self.resource.to_owned(),
-            introduced: Some(self.introduced),
-            deprecated: self.deprecated,
-            removed: self.removed,
-            replacement: self.replacement.map(|r| format!("{}/{}/{}", r.group, r.version, r.kind)),
-            enabled_by_default: self.enabled_by_default,
-        }
-    }
-}
-
-impl ApiConfig {
-    /// The declarations of `entries`, in order, with no explicit priorities
-    /// or storage overrides: e.g. `ApiConfig::from_entries([CronJobV1beta1::API, CronJobV1::API])`.
-    pub fn from_entries(entries: impl IntoIterator<Item = ApiEntry>) -> ApiConfig {
-        ApiConfig { apis: entries.into_iter().map(|e| e.decl()).collect(), ..ApiConfig::default() }
-    }
 }
 
 /// An API version of a kind, declared on its Rust type. Implemented by
@@ -75,7 +62,8 @@ impl ApiConfig {
 /// compile time.
 pub trait ApiLifecycle {
     /// The declaration as written: the registry entry that `kompat gen` and
-    /// `kompat lint` read from source, and [`ApiConfig::from_entries`] at run time.
+    /// `kompat lint` read from source, and the engine's
+    /// `ApiConfig::from_entries` at run time.
     const API: ApiEntry;
     /// `APILifecycleIntroduced`.
     const INTRODUCED: Version;
@@ -91,11 +79,7 @@ pub trait ApiLifecycle {
     /// else true for GA versions (`vN`) only.
     const ENABLED_BY_DEFAULT: bool;
 
-    /// The declaration as an [`ApiDecl`].
-    fn api_decl() -> ApiDecl {
-        Self::API.decl()
-    }
-
+    /// The group, version and kind of the type.
     fn group_version_kind() -> GroupVersionKind {
         GroupVersionKind::new(Self::API.group, Self::API.version, Self::API.kind)
     }
@@ -212,19 +196,9 @@ mod tests {
     }
 
     #[test]
-    fn served_and_registry_entry() {
+    fn served_until_removed() {
         assert!(CronJob::served_at(Version::new(1, 24)));
         assert!(!CronJob::served_at(Version::new(1, 25)));
-        let config = ApiConfig::from_entries([CronJob::API]);
-        let set = match super::super::ApiSet::build(&config) {
-            Ok(set) => set,
-            Err(problems) => panic!("{problems:?}"),
-        };
-        let api = &set.apis()[0];
-        assert_eq!(api.gvk, CronJob::group_version_kind());
-        assert_eq!(api.lifecycle.deprecated, CronJob::DEPRECATED);
-        assert_eq!(api.lifecycle.removed, CronJob::REMOVED);
-        assert_eq!(api.replacement, CronJob::REPLACEMENT.map(StaticGvk::to_gvk));
-        assert_eq!(api.enabled_by_default, CronJob::ENABLED_BY_DEFAULT);
+        assert_eq!(CronJob::group_version_kind().to_string(), "batch/v1beta1/CronJob");
     }
 }

@@ -3,8 +3,6 @@
 //! Parsing and validation never stop at the first mistake: each one is
 //! recorded here with its span, and [`Ctxt::check`] folds them into a single
 //! `syn::Error` so the user sees every error of the item at once.
-//!
-//! Uses only `syn`/`proc_macro2`, so the linter can `#[path]`-include it.
 
 use std::cell::RefCell;
 use std::fmt::Display;

@@ -2,10 +2,9 @@
 //! `#[derive(ApiLifecycle)]` type, linked back to the `syn` input for spans,
 //! and their conversion into `kompat-core` declarations.
 //!
-//! Uses only `syn`/`proc_macro2` (no `proc_macro` types): `kompat lint` can
-//! `#[path]`-include `ctxt.rs`, `attr.rs` and `ast.rs` as sibling modules and
-//! call [`Input::from_syn`] on every `#[derive(FeatureGates)]` enum it finds
-//! in source, then [`Input::decls`] to lint them as declarations.
+//! `kompat lint` (through `kompat-project`) calls [`Input::from_syn`] on every
+//! `#[derive(FeatureGates)]` enum it finds in source, then [`Input::decls`] to
+//! lint them as declarations.
 
 use kompat_core::api::ApiDecl;
 use kompat_core::{FeatureDecl, Ratchet, SpecDecl};
@@ -13,8 +12,8 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Data, DeriveInput, Fields, Ident};
 
-use super::attr;
-use super::ctxt::Ctxt;
+use crate::attr;
+use crate::ctxt::Ctxt;
 
 /// A fieldless enum with its attributes.
 pub struct Input<'a> {
