@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use kompat_core::plan::simulate;
-use kompat_project::{Error, Failure, Result, SourceFile};
+use kompat_project::{Diagnostic, Error, Result, SourceFile};
 
 use super::print_stdout;
 use crate::cli::{PlanArgs, UpgradePlanFormat};
@@ -33,17 +33,17 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let features = if decls.features.is_empty() { None } else { Some(Arc::new(decls.validate_strict()?.set)) };
 
     let known = apis.resources();
-    let unknown: Vec<Failure> = parsed
+    let unknown: Vec<Diagnostic> = parsed
         .resources
         .iter()
         .filter(|(gr, _)| !known.contains(gr))
-        .map(|(gr, span)| Failure {
-            message: format!("no API declaration serves resource `{gr}` (group `{}`)", gr.group),
-            location: Some(source.locate(span.start, span.end)),
+        .map(|(gr, span)| {
+            Diagnostic::error(format!("no API declaration serves resource `{gr}` (group `{}`)", gr.group))
+                .at(Some(source.locate(span.start, span.end)))
         })
         .collect();
     if !unknown.is_empty() {
-        return Err(Error { failures: unknown });
+        return Err(Error { diagnostics: unknown });
     }
 
     let sim = simulate(&parsed.plan, &apis, features.as_deref());
