@@ -68,6 +68,17 @@ impl LintConfig {
         }
     }
 
+    /// The severity `[lint.levels]` gives `rule`'s findings, `None` when it
+    /// allows them.
+    pub fn level(&self, rule: &Rule) -> Option<Severity> {
+        match self.levels.get(rule.code) {
+            Some(Level::Allow) => None,
+            Some(Level::Warn) => Some(Severity::Warning),
+            Some(Level::Deny) => Some(Severity::Error),
+            None => Some(rule.severity),
+        }
+    }
+
     /// Applies levels and allowances, then reports unused allowances.
     pub fn apply(&self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut used = vec![false; self.allows.len()];

@@ -46,7 +46,13 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         return Err(Error { diagnostics: unknown });
     }
 
-    let sim = simulate(&parsed.plan, &apis, features.as_deref());
+    // Each finding at its rule's severity, or at what `[lint.levels]` in
+    // kompat.toml makes it.
+    let config = kompat_project::Config::discover(None)?;
+    let levels = kompat_lint::config::LintConfig::from_config(config.as_ref(), &kompat_lint::rules::all())?;
+    let report = render::Report::new(simulate(&parsed.plan, &apis, features.as_deref()), |kind| {
+        levels.level(kompat_lint::rules::plan::rule_of(kind))
+    });
     let name = args.plan.display().to_string();
     let text = match args.format {
         UpgradePlanFormat::Human => {
@@ -58,11 +64,11 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                     format!("{line}:{col}")
                 })
                 .collect();
-            render::human(&name, &sim, &lines)
+            render::human(&name, &report, &lines)
         }
-        UpgradePlanFormat::Json => render::json(&name, &sim)?,
-        UpgradePlanFormat::Markdown => render::markdown(&name, &sim),
+        UpgradePlanFormat::Json => render::json(&name, &report)?,
+        UpgradePlanFormat::Markdown => render::markdown(&name, &report),
     };
     print_stdout(&text)?;
-    Ok(if sim.is_safe() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.is_safe() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
