@@ -1,22 +1,26 @@
-//! kompat's declaration formats: Kubernetes' `versioned_feature_list.yaml`
-//! and kompat TOML, parsed into `kompat-core` declarations with byte spans,
-//! and rendered back (the Kubernetes YAML byte for byte).
+//! kompat's text formats: Kubernetes' `versioned_feature_list.yaml` and
+//! kompat TOML, parsed into `kompat-core` declarations with byte spans, and
+//! rendered back (the Kubernetes YAML byte for byte); upgrade plan files
+//! (`plan`).
 //!
 //! **Architecture Invariant:** every function here takes text and returns
 //! values. No file access, no panics on any input; every error carries the
 //! span of the text it is about when there is one.
 
 pub mod api_toml;
+pub mod deploy;
 mod features_toml;
 mod features_yaml;
+mod kompat_toml;
+pub mod plan;
 mod render;
 pub mod span;
 pub mod yaml;
 
 use kompat_core::{FeatureDecl, Field};
 
-pub use features_toml::parse_toml;
 pub use features_yaml::parse_k8s_yaml;
+pub use kompat_toml::{parse_toml, TOP_LEVEL_KEYS};
 pub use render::{render_k8s_yaml, render_toml};
 pub use span::{LineIndex, ParseError, Span};
 
@@ -49,6 +53,12 @@ pub struct FeatureFile {
 }
 
 impl FeatureFile {
+    /// Appends a declaration with where it is written.
+    pub fn push(&mut self, decl: FeatureDecl, spans: FeatureSpans) {
+        self.features.push(decl);
+        self.spans.push(spans);
+    }
+
     /// The most precise span for a problem about `decl` (and optionally one
     /// of its specs and fields), falling back to the spec, then the entry.
     pub fn span_of(&self, decl: usize, spec: Option<usize>, field: Field) -> Option<Span> {
@@ -80,4 +90,6 @@ pub struct DeclFile {
     pub features: FeatureFile,
     /// `[[stored_before_written]]` entries with the span of each.
     pub stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Span)>,
+    /// `[[api]]`, `[groups]` and `[storage_overrides]`.
+    pub apis: api_toml::ApiFile,
 }

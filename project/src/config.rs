@@ -327,10 +327,5 @@ fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, Stri
 
 /// A toml error's message without its own rendering of the location.
 pub fn toml_message(err: &toml::de::Error) -> String {
-    let message = err.message().trim_end_matches('.').trim();
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => "invalid TOML".to_owned(),
-    }
+    kompat_decls::span::toml_syntax_error(err).message
 }

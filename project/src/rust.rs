@@ -6,7 +6,6 @@
 //! parsed in parallel.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use crate::error::{Error, Failure, Location, Result};
 use crate::load::{Decls, SourceFile};
@@ -51,9 +50,9 @@ pub struct RustScan {
 /// Function and method names whose first string argument is a gate name.
 const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_enabled", "enabled_by_name"];
 
-/// Parses every file (in parallel), adds the derive-declared gates to
-/// `decls`, and collects every reference to a gate.
-pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
+/// Parses every file (already read; in parallel), adds the derive-declared
+/// gates to `decls`, and collects every reference to a gate.
+pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
     // Parse and summarise in parallel, keeping file order so that everything
     // after is deterministic. syn's trees are not `Send`; the summaries are.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
@@ -61,7 +60,7 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
     let results: Vec<Result<FileScan>> = std::thread::scope(|scope| {
         let handles: Vec<_> = files
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|p| scan_file(p)).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || part.iter().map(scan_file).collect::<Vec<_>>()))
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     });
@@ -118,8 +117,8 @@ struct FileScan {
     strings: Vec<(String, Span)>,
 }
 
-fn scan_file(path: &std::path::Path) -> Result<FileScan> {
-    let source = SourceFile::read(path)?;
+fn scan_file(source: &SourceFile) -> Result<FileScan> {
+    let source = source.clone();
     let file = syn::parse_file(&source.text).map_err(|err| {
         let start = err.span().start();
         let offset = offset_of(&source.text, start.line, start.column);

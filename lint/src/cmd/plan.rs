@@ -2,9 +2,9 @@
 //! plan of HA API servers step by step (storage agreement, data-loss risk,
 //! migrations, the StorageState tracker, rollback safety, version skew and
 //! feature-gate changes). Exit 0 when safe, 1 on an error-level finding, 2 on
-//! malformed input. The plan format is documented in `docs/plan.md`.
+//! malformed input. The plan format is documented in `docs/plan.md` and parsed
+//! by `kompat_decls::plan`.
 
-mod file;
 mod render;
 
 use std::process::ExitCode;
@@ -18,7 +18,7 @@ use crate::cli::{PlanArgs, UpgradePlanFormat};
 
 pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let source = SourceFile::read(&args.plan)?;
-    let parsed = file::parse_plan(&source)?;
+    let parsed = kompat_decls::plan::parse_plan(&source.text).map_err(|errors| source.parse_errors(errors))?;
     if args.decls.is_empty() {
         return Err(Error::msg("no declarations: pass --decls PATH with the API declarations"));
     }
