@@ -41,7 +41,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         }
     }
     let decls = Decls::from_inputs(decl_inputs)?;
-    let rust = decls.rust.clone();
+    let rust = decls.rust().cloned();
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
@@ -70,7 +70,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
     let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
-    let validated = validate(&decls.features);
+    let validated = validate(decls.features());
     let all_rules = rules::all();
     let lint_config = LintConfig::from_config(config.as_ref(), &all_rules)?;
     let cx = Context {

@@ -30,7 +30,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         )));
     }
     let apis = decls.api_set()?;
-    let features = if decls.features.is_empty() { None } else { Some(Arc::new(decls.validate_strict()?.set)) };
+    let features = if decls.features().is_empty() { None } else { Some(Arc::new(decls.validate_strict()?.set)) };
 
     let known = apis.resources();
     let unknown: Vec<Failure> = parsed

@@ -22,7 +22,7 @@ pub fn rule() -> Rule {
 }
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for (idx, feature) in cx.decls.features.iter().enumerate() {
+    for (idx, feature) in cx.decls.features().iter().enumerate() {
         if feature.specs.is_empty() {
             out.push(Diagnostic {
                 code: CODE,

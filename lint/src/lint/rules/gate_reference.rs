@@ -37,7 +37,7 @@ pub fn rules() -> Vec<Rule> {
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(rust) = cx.rust else { return };
     for r in &rust.refs {
-        if cx.decls.features.iter().any(|f| f.name == r.gate) {
+        if cx.decls.features().iter().any(|f| f.name == r.gate) {
             continue;
         }
         let (code, severity, message, labels) = match super::tombstone(cx, &r.gate) {

@@ -88,7 +88,7 @@ pub fn doc(what: &str, why: &str, example: &str, fix: &str) -> String {
 /// have, as a secondary label.
 pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<SecondaryLabel> {
     let baseline = cx.baseline?;
-    let idx = baseline.features.iter().position(|f| f.name == gate)?;
+    let idx = baseline.features().iter().position(|f| f.name == gate)?;
     Some(SecondaryLabel {
         location: baseline.locate(idx, None, Field::Feature)?,
         message: format!("the baseline declares {gate} here"),
