@@ -1,7 +1,8 @@
 //! kompat's text formats: Kubernetes' `versioned_feature_list.yaml` and
 //! kompat TOML, parsed into `kompat-core` declarations with byte spans, and
 //! rendered back (the Kubernetes YAML byte for byte); upgrade plan files
-//! (`plan`).
+//! (`plan`); gate settings in deployment material (`deploy`). A kompat TOML
+//! file is parsed once ([`parse_toml`]) and every error of it reported.
 //!
 //! **Architecture Invariant:** every function here takes text and returns
 //! values. No file access, no panics on any input; every error carries the
