@@ -1,6 +1,6 @@
 //! kompat TOML's feature half: `[[feature]]` tables mirroring the Kubernetes
 //! YAML model, and `[[stored_before_written]]`. The file is parsed once by
-//! [`crate::kompat_toml`]; the format is documented in `docs/declarations.md`.
+//! [`crate::parse_toml`]; the format is documented in `docs/declarations.md`.
 
 use std::collections::HashMap;
 
