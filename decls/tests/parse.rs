@@ -159,20 +159,22 @@ fn toml_errors_are_located() {
     check_toml("feature = 3\n", "1:11: `feature` must be an array of tables (`[[feature]]`)");
 }
 
-/// One parse of the whole file reports every error: of each feature entry,
-/// of `[[stored_before_written]]`, of the API half and of unknown keys.
+/// One parse of the whole file reports every error: of each feature entry and
+/// each of its specs, of `[[stored_before_written]]`, of the API half and of
+/// unknown keys.
 #[test]
 fn toml_reports_every_error() {
     check_toml(
-        "extra = 1\n\n[[feature]]\nnme = \"A\"\n\n[[feature]]\nname = \"B\"\nspecs = [{ stage = \"Beta\", default = 1 }]\n\n\
+        "extra = 1\n\n[[feature]]\nnme = \"A\"\n\n[[feature]]\nname = \"B\"\nspecs = [{ stage = \"Beta\", default = 1 },\n  { stage = \"beta\", default = true }]\n\n\
          [[stored_before_written]]\nname = \"x\"\nreadable_since = \"1\"\nwritten_since = \"1.30\"\n\n\
          [[api]]\ngroup = \"g\"\nversion = \"v1\"\nkind = \"K\"\nresource = \"ks\"\nintroduced = 1\n",
         "
 1:1: unknown key `extra`, expected one of `feature`, `api`, `groups`, `storage_overrides`, `stored_before_written`
 4:1: unknown key `nme`, expected one of `name`, `description`, `dependencies`, `ratchet`, `specs` (did you mean `name`?)
 8:38: invalid type: integer `1`, expected a boolean
-12:18: invalid version \"1\": expected MAJOR.MINOR
-20:14: `introduced` must be a string, not integer",
+9:13: unknown stage `beta`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated` (did you mean `Beta`?)
+13:18: invalid version \"1\": expected MAJOR.MINOR
+21:14: `introduced` must be a string, not integer",
     );
 }
 
