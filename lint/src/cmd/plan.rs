@@ -34,7 +34,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
 
     let known = apis.resources();
     let unknown: Vec<Failure> = parsed
-        .resources
+        .resources()
         .iter()
         .filter(|(gr, _)| !known.contains(gr))
         .map(|(gr, span)| Failure {
@@ -46,13 +46,12 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         return Err(Error { failures: unknown });
     }
 
-    let sim = simulate(&parsed.plan, &apis, features.as_deref());
+    let sim = simulate(parsed.plan(), &apis, features.as_deref());
     let name = args.plan.display().to_string();
     let text = match args.format {
         UpgradePlanFormat::Human => {
-            let lines: Vec<String> = parsed
-                .step_spans
-                .iter()
+            let lines: Vec<String> = (0..parsed.plan().steps.len())
+                .filter_map(|step| parsed.step_span(step))
                 .map(|span| {
                     let (line, col) = source.lines.line_col(span.start);
                     format!("{line}:{col}")
