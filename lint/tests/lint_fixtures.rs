@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::kompat_in;
+use common::{findings_on_stderr, kompat_in};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint")
@@ -66,7 +66,7 @@ fn each_fixture_produces_exactly_its_rule() {
 
         let mut human_args = args.clone();
         human_args.extend(["--format", "human"]);
-        let (_, human, _) = kompat_in(&dir, &human_args);
+        let (_, human, _) = findings_on_stderr(kompat_in(&dir, &human_args));
         insta::assert_snapshot!(code.clone(), human);
     }
 }

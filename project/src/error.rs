@@ -2,19 +2,9 @@
 //! such error ends a `kompat` run with exit code 2.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
-/// Where in an input an error is, when known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
-    pub path: PathBuf,
-    /// The file's text, for showing the offending line.
-    pub text: Option<Arc<str>>,
-    /// Byte range in the file's text, with its 1-based line and column.
-    pub range: Option<(usize, usize)>,
-    pub line_col: Option<(usize, usize)>,
-}
+pub use kompat_diag::Location;
 
 /// One reported problem. A run that fails reports one or more.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,12 +26,12 @@ impl Error {
     }
 
     pub fn in_file(path: &Path, message: impl Into<String>) -> Error {
-        Error {
-            failures: vec![Failure {
-                message: message.into(),
-                location: Some(Location { path: path.to_owned(), text: None, range: None, line_col: None }),
-            }],
-        }
+        Error { failures: vec![Failure { message: message.into(), location: Some(Location::file(path)) }] }
+    }
+
+    /// The failures as diagnostics, for rendering.
+    pub fn diagnostics(&self) -> impl Iterator<Item = kompat_diag::Diagnostic> + '_ {
+        self.failures.iter().map(|f| kompat_diag::Diagnostic::error(f.message.clone()).at(f.location.clone()))
     }
 
     pub fn io(path: &Path, err: &std::io::Error) -> Error {
@@ -65,10 +55,7 @@ impl fmt::Display for Error {
                 writeln!(f)?;
             }
             match &failure.location {
-                Some(Location { path, line_col: Some((line, col)), .. }) => {
-                    write!(f, "{}:{line}:{col}: {}", path.display(), failure.message)?
-                }
-                Some(Location { path, .. }) => write!(f, "{}: {}", path.display(), failure.message)?,
+                Some(location) => write!(f, "{}: {}", location.display(), failure.message)?,
                 None => f.write_str(&failure.message)?,
             }
         }

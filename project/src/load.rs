@@ -41,17 +41,12 @@ impl SourceFile {
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location {
-            path: self.path.clone(),
-            text: Some(self.text.clone()),
-            range: Some((start, end)),
-            line_col: Some(self.lines.line_col(start)),
-        }
+        Location::span(self.path.clone(), self.text.clone(), &self.lines, kompat_decls::Span::new(start, end))
     }
 
     /// A location for the file as a whole.
     pub fn whole(&self) -> Location {
-        Location { path: self.path.clone(), text: None, range: None, line_col: None }
+        Location::file(self.path.clone())
     }
 
     /// Parse errors of this file as one located error.
@@ -238,8 +233,8 @@ impl Decls {
         let mut failure = self.locate_api_problem_only(problem);
         if let Some(first) = problem.first {
             let at = self.locate_api(first, ApiField::Entry).and_then(|l| {
-                let (line, col) = l.line_col?;
-                Some(format!("{}:{line}:{col}", l.path.display()))
+                l.line_col()?;
+                Some(l.display())
             });
             match at {
                 Some(at) => failure.message.push_str(&format!(" (first declared at {at})")),

@@ -13,21 +13,12 @@ use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
 use syn::visit::Visit;
 
-use self::ast::{ApiInput, Input};
-use self::ctxt::Ctxt;
-
 // The derives' own parsing, shared so that kompat reads a
 // `#[derive(FeatureGates)]` enum or `#[derive(ApiLifecycle)]` type exactly as
 // the compiler does.
-#[path = "../../macros/src/ast.rs"]
-#[allow(dead_code, clippy::all)]
-mod ast;
-#[path = "../../macros/src/attr.rs"]
-#[allow(dead_code, clippy::all)]
-mod attr;
-#[path = "../../macros/src/ctxt.rs"]
-#[allow(dead_code, clippy::all)]
-mod ctxt;
+use kompat_derive_internals::ast::{ApiInput, Input};
+use kompat_derive_internals::attr;
+use kompat_derive_internals::ctxt::Ctxt;
 
 /// A place in Rust code that names a gate.
 #[derive(Debug, Clone)]

@@ -104,7 +104,7 @@ fn io_errors_are_reported_with_their_file() {
     let got: Vec<(Option<&Path>, bool)> = err
         .failures
         .iter()
-        .map(|f| (f.location.as_ref().map(|l| l.path.as_path()), f.message.contains("missing.yaml")))
+        .map(|f| (f.location.as_ref().map(|l| l.path()), f.message.contains("missing.yaml")))
         .collect();
     assert_eq!(got, [(Some(missing.as_path()), true), (Some(not_utf8.as_path()), false)], "{err}");
 }

@@ -10,7 +10,7 @@ mod apis;
 
 use std::path::{Path, PathBuf};
 
-use kompat::api::{ApiConfig, ApiSet};
+use kompat::engine::api::{ApiConfig, ApiSet};
 use kompat::Version;
 
 fn fixtures() -> PathBuf {

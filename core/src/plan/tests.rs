@@ -482,7 +482,8 @@ fn feature_changes_per_server() {
     let set = FeatureSet::from_features(vec![
         feature("Gadgets", &[("1.34", Stage::Alpha, false, false), ("1.36", Stage::Beta, true, false)]),
         feature("Stable", &[("1.20", Stage::GA, true, true)]),
-    ]);
+    ])
+    .unwrap_or_else(|err| panic!("{err}"));
     let p = plan(
         &["a", "b"],
         "1.35",

@@ -1,22 +1,27 @@
 //! `kompat lint`: every rule over the declarations, APIs and CRD manifests;
 //! exit 1 when a finding is at error level.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::{validate, WindowPolicy};
+use kompat_core::WindowPolicy;
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 
-use super::{flag_version, print_stdout};
-use crate::cli::{LintArgs, LintFormat, WindowProfile};
-use crate::lint::config::{apply_source_allows, LintConfig};
-use crate::lint::rules::crd::CrdInput;
-use crate::lint::{output, rules, Context, Severity};
+use super::flag_version;
+use crate::cli::{LintArgs, WindowProfile};
+use kompat_lint::rules::crd::CrdInput;
+use kompat_lint::Diagnostic;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
+    let outcome = collect(&args);
+    super::findings::report(&args, outcome)
+}
+
+/// Reads every input and runs the linter: the findings after `[lint]` in
+/// kompat.toml, before the command line's levels and suppressions.
+fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let config = Config::discover(args.config.as_deref())?;
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
@@ -41,7 +46,6 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         }
     }
     let decls = Decls::from_inputs(decl_inputs)?;
-    let rust = decls.rust().cloned();
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
@@ -69,61 +73,15 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
-    let validated = validate(decls.features());
-    let all_rules = rules::all();
-    let lint_config = LintConfig::from_config(config.as_ref(), &all_rules)?;
-    let cx = Context {
+    kompat_lint::lint(&kompat_lint::Inputs {
+        config: config.as_ref(),
         decls: &decls,
-        validated: &validated,
         baseline: baseline_decls.as_ref(),
         binary,
         window,
-        apis: apis.as_ref(),
         crds: &crds,
-        rust: rust.as_ref(),
         settings: &settings,
-    };
-    let mut diags = crate::lint::run(&cx);
-    // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
-    // code for that gate.
-    if let Some(rust) = &rust {
-        diags = apply_source_allows(diags, &rust.allows, &all_rules);
-    }
-    let mut diags = lint_config.apply(diags);
-    crate::lint::sort(&mut diags);
-
-    let text = match args.format {
-        LintFormat::Json => output::json(&diags).0,
-        LintFormat::Sarif => output::sarif(&diags, &all_rules),
-        LintFormat::Short => output::short(&diags),
-        LintFormat::Human => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            output::human(&diags, color)
-        }
-    };
-    print_stdout(&text)?;
-    let summary = output::summary(&diags);
-    if matches!(args.format, LintFormat::Human | LintFormat::Short) {
-        eprintln!(
-            "kompat lint: {} error{}, {} warning{}, {} note{}",
-            summary.errors,
-            plural(summary.errors),
-            summary.warnings,
-            plural(summary.warnings),
-            summary.notes,
-            plural(summary.notes)
-        );
-    }
-    Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    })
 }
 
 /// The baseline: a named CRD manifest is CRDs only; otherwise its

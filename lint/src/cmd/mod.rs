@@ -5,6 +5,7 @@ mod crd_plan;
 mod explain;
 mod export;
 mod features;
+mod findings;
 mod gen;
 mod lint;
 mod plan;
