@@ -1,7 +1,7 @@
 //! kompat TOML's API half: `[[api]]` entries, `[groups."G"] priority` and
 //! `[storage_overrides]`, parsed into a `kompat_core::api::ApiConfig` with
 //! byte spans per entry and per field. The file is parsed once by
-//! [`crate::kompat_toml`], which hands each top-level key to its half.
+//! [`crate::parse_toml`], which hands each top-level key to its half.
 //!
 //! The schema is the contract's:
 //!

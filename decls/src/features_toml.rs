@@ -1,6 +1,6 @@
 //! kompat TOML's feature half: `[[feature]]` tables mirroring the Kubernetes
 //! YAML model, and `[[stored_before_written]]`. The file is parsed once by
-//! [`crate::kompat_toml`]; the format is documented in `docs/declarations.md`.
+//! [`crate::parse_toml`]; the format is documented in `docs/declarations.md`.
 
 use std::collections::HashMap;
 
@@ -29,8 +29,11 @@ struct RawFeature {
     #[serde(default)]
     dependencies: Vec<Spanned<String>>,
     ratchet: Option<RawRatchet>,
+    /// Taken out of the entry and read spec by spec ([`split_specs`]); named
+    /// here so that unknown-key messages list it.
     #[serde(default)]
-    specs: Vec<Spanned<RawSpec>>,
+    #[allow(dead_code)]
+    specs: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -57,7 +60,13 @@ pub(crate) fn parse_features(text: &str, value: &Spanned<DeValue<'_>>, errors: &
     let mut file = FeatureFile::default();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for feature in entries(value, "feature", errors) {
-        let Some(feature) = deserialize::<RawFeature>(feature, errors) else { continue };
+        let (feature, spec_values) = split_specs(feature);
+        let feature = deserialize::<RawFeature>(&feature, errors);
+        // Every spec is read, and its errors reported, even when the rest of
+        // the entry is wrong.
+        let raw_specs: Vec<Spanned<RawSpec>> =
+            spec_values.iter().filter_map(|spec| deserialize::<RawSpec>(spec, errors)).collect();
+        let Some(feature) = feature else { continue };
         let entry: Span = feature.span().into();
         let feature = feature.into_inner();
         let name_span: Span = feature.name.span().into();
@@ -88,7 +97,7 @@ pub(crate) fn parse_features(text: &str, value: &Spanned<DeValue<'_>>, errors: &
         };
         let mut specs = Vec::new();
         let mut spec_spans = Vec::new();
-        for spec in feature.specs {
+        for spec in raw_specs {
             let whole: Span = spec.span().into();
             match convert_spec(spec.into_inner(), whole) {
                 Ok((s, spans)) => {
@@ -114,6 +123,20 @@ pub(crate) fn parse_features(text: &str, value: &Spanned<DeValue<'_>>, errors: &
         file.push(decl, spans);
     }
     file
+}
+
+/// A `[[feature]]` entry without its `specs`, and the specs, to be read one
+/// by one. A `specs` that is not an array stays in the entry, for serde to
+/// report.
+fn split_specs<'i>(entry: &Spanned<DeValue<'i>>) -> (Spanned<DeValue<'i>>, Vec<Spanned<DeValue<'i>>>) {
+    let Some(table) = entry.get_ref().as_table() else { return (entry.clone(), Vec::new()) };
+    let Some(specs) = table.get("specs").and_then(|v| v.get_ref().as_array()) else {
+        return (entry.clone(), Vec::new());
+    };
+    let specs: Vec<Spanned<DeValue<'i>>> = specs.iter().cloned().collect();
+    let mut rest = table.clone();
+    rest.remove("specs");
+    (Spanned::new(entry.span(), DeValue::Table(rest)), specs)
 }
 
 /// The `[[stored_before_written]]` entries, each with its span.

@@ -1,7 +1,8 @@
 //! kompat's text formats: Kubernetes' `versioned_feature_list.yaml` and
 //! kompat TOML, parsed into `kompat-core` declarations with byte spans, and
 //! rendered back (the Kubernetes YAML byte for byte); upgrade plan files
-//! (`plan`).
+//! (`plan`); gate settings in deployment material (`deploy`). A kompat TOML
+//! file is parsed once ([`parse_toml`]) and every error of it reported.
 //!
 //! **Architecture Invariant:** every function here takes text and returns
 //! values. No file access, no panics on any input; every error carries the
@@ -44,12 +45,16 @@ pub struct FeatureSpans {
     pub dependencies: Vec<Span>,
 }
 
-/// The features of one file, in declaration order, with their spans.
+/// The features of one file, in declaration order, with their spans. Each
+/// declaration comes with its spans: they are added together ([`push`]) and
+/// never apart.
+///
+/// [`push`]: FeatureFile::push
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FeatureFile {
-    pub features: Vec<FeatureDecl>,
+    features: Vec<FeatureDecl>,
     /// Parallel to `features`.
-    pub spans: Vec<FeatureSpans>,
+    spans: Vec<FeatureSpans>,
 }
 
 impl FeatureFile {
@@ -57,6 +62,34 @@ impl FeatureFile {
     pub fn push(&mut self, decl: FeatureDecl, spans: FeatureSpans) {
         self.features.push(decl);
         self.spans.push(spans);
+    }
+
+    /// The declarations, in file order.
+    pub fn features(&self) -> &[FeatureDecl] {
+        &self.features
+    }
+
+    /// Where declaration `decl` is written.
+    pub fn spans(&self, decl: usize) -> Option<&FeatureSpans> {
+        self.spans.get(decl)
+    }
+
+    /// Every declaration with where it is written, in file order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&FeatureDecl, &FeatureSpans)> {
+        self.features.iter().zip(&self.spans)
+    }
+
+    pub fn len(&self) -> usize {
+        self.features.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.features.is_empty()
+    }
+
+    /// The declarations, without their spans.
+    pub fn into_features(self) -> Vec<FeatureDecl> {
+        self.features
     }
 
     /// The most precise span for a problem about `decl` (and optionally one

@@ -34,11 +34,30 @@ use crate::span::{toml_syntax_error, ParseError, Span};
 /// A parsed plan, with where its parts are written.
 #[derive(Debug)]
 pub struct PlanFile {
-    pub plan: Plan,
-    /// The span of each `[[step]]` entry's name (or the entry), by step index.
-    pub step_spans: Vec<Span>,
+    plan: Plan,
+    /// The span of each `[[step]]` entry's name (or the entry), parallel to
+    /// `plan.steps`.
+    step_spans: Vec<Span>,
     /// Every resource a step names, with its span, in file order.
-    pub resources: Vec<(GroupResource, Span)>,
+    resources: Vec<(GroupResource, Span)>,
+}
+
+impl PlanFile {
+    /// The plan, ready to simulate.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Where step `step` (0-based, as in `plan().steps`) is written: its
+    /// name, or the whole `[[step]]` entry.
+    pub fn step_span(&self, step: usize) -> Option<Span> {
+        self.step_spans.get(step).copied()
+    }
+
+    /// Every resource a step names, with its span, in file order.
+    pub fn resources(&self) -> &[(GroupResource, Span)] {
+        &self.resources
+    }
 }
 
 #[derive(Deserialize)]

@@ -74,7 +74,7 @@ fn parses_a_plan() {
         Ok(file) => file,
         Err(errors) => panic!("{errors:?}"),
     };
-    let plan = &file.plan;
+    let plan = file.plan();
     assert_eq!(plan.window, WindowPolicy::KUBERNETES);
     assert_eq!(plan.initial_persisted, InitialPersisted::Migrated);
     assert_eq!(plan.steps.len(), 2);
@@ -84,7 +84,14 @@ fn parses_a_plan() {
     assert_eq!(plan.steps[0].changes[1].emulation, FlagChange::Set(Version::new(1, 35)));
     assert_eq!(plan.steps[1].changes[0].emulation, FlagChange::Unset);
     assert_eq!(plan.steps[1].changes[0].binary, None);
-    let refs: Vec<String> = file.resources.iter().map(|(gr, _)| gr.storage_version_name()).collect();
+    // Each step's span is its name, or its `[[step]]` header when it has none.
+    let spans: Vec<&str> =
+        (0..plan.steps.len()).filter_map(|step| file.step_span(step)).map(|span| &text[span.start..span.end]).collect();
+    assert_eq!(spans.len(), 2);
+    assert_eq!(spans[0], "\"up\"");
+    assert_eq!(spans[1], "[[step]]");
+    assert_eq!(file.step_span(2), None);
+    let refs: Vec<String> = file.resources().iter().map(|(gr, _)| gr.storage_version_name()).collect();
     assert_eq!(refs, ["g.rs", "core.pods"]);
 }
 

@@ -31,7 +31,7 @@ pub fn render_outputs(
     provenance: &Provenance,
     out_dir: Option<&Path>,
 ) -> Result<Vec<GeneratedFile>, Error> {
-    let features = &decls.features;
+    let features = decls.features();
     let located = |span: std::ops::Range<usize>, message: String| Error {
         diagnostics: vec![Diagnostic::error(message).at(Some(config.source.locate(span.start, span.end)))],
     };

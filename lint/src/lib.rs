@@ -68,7 +68,7 @@ pub struct Inputs<'a> {
 pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
     let decls = inputs.decls;
     let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
-    let validated = validate(&decls.features);
+    let validated = validate(decls.features());
     let all_rules = rules::all();
     let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
     let cx = Context {
@@ -79,13 +79,13 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         window: inputs.window,
         apis: apis.as_ref(),
         crds: inputs.crds,
-        rust: decls.rust.as_ref(),
+        rust: decls.rust(),
         settings: inputs.settings,
     };
     let mut diags = run(&cx);
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
     // code for that gate.
-    if let Some(rust) = &decls.rust {
+    if let Some(rust) = &decls.rust() {
         diags = config::apply_source_allows(diags, &rust.allows, &all_rules);
     }
     let mut diags = lint_config.apply(diags);

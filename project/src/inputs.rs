@@ -201,7 +201,7 @@ fn named_yaml(text: &str) -> Kind {
 
 /// YAML that parses as a feature list with features.
 fn is_feature_list(text: &str) -> bool {
-    kompat_decls::parse_k8s_yaml(text).is_ok_and(|file| !file.features.is_empty())
+    kompat_decls::parse_k8s_yaml(text).is_ok_and(|file| !file.is_empty())
 }
 
 /// Well-known tool files that are not kompat declarations even when they do

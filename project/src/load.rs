@@ -64,11 +64,16 @@ impl SourceFile {
 }
 
 /// Every declaration loaded from a set of inputs, with where each came from.
+///
+/// The fields are private and only grow together: a feature's index in
+/// [`Decls::features`] is also its index in `origins`, and a source's index
+/// in [`Decls::sources`] is its index in `feature_files` and the one
+/// `api_files` names.
 #[derive(Debug, Default)]
 pub struct Decls {
-    pub sources: Vec<SourceFile>,
+    sources: Vec<SourceFile>,
     /// All feature declarations, in input order.
-    pub features: Vec<FeatureDecl>,
+    features: Vec<FeatureDecl>,
     /// For each feature: its source and its index in that source's file.
     origins: Vec<(usize, usize)>,
     /// The parsed feature file of each source (spans), by source index.
@@ -76,13 +81,35 @@ pub struct Decls {
     /// API declarations: the source they came from and the parsed file.
     api_files: Vec<(usize, ApiFile)>,
     /// `[[stored_before_written]]` declarations with where they are written.
-    pub stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Location)>,
+    stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Location)>,
     /// What the Rust sources among the inputs say (declarations are in
     /// `features`; references and suppressions here).
-    pub rust: Option<crate::rust::RustScan>,
+    rust: Option<crate::rust::RustScan>,
 }
 
 impl Decls {
+    /// Every source file read, in input order.
+    pub fn sources(&self) -> &[SourceFile] {
+        &self.sources
+    }
+
+    /// All feature declarations, in input order; an index here is what
+    /// [`Decls::locate`] takes.
+    pub fn features(&self) -> &[FeatureDecl] {
+        &self.features
+    }
+
+    /// `[[stored_before_written]]` declarations with where they are written.
+    pub fn stored_before_written(&self) -> &[(kompat_core::StoredBeforeWritten, Location)] {
+        &self.stored_before_written
+    }
+
+    /// What the Rust sources among the inputs say (their declarations are in
+    /// [`Decls::features`]; references to gates and suppressions here).
+    pub fn rust(&self) -> Option<&crate::rust::RustScan> {
+        self.rust.as_ref()
+    }
+
     /// Where feature declaration `decl` (and optionally one of its specs and
     /// fields) is written.
     pub fn locate(&self, decl: usize, spec: Option<usize>, field: Field) -> Option<Location> {
@@ -266,8 +293,8 @@ impl Decls {
     /// source, so that their problems are located like any other.
     pub fn add_parsed(&mut self, source: SourceFile, features: FeatureFile, apis: ApiFile) {
         let idx = self.sources.len();
-        for local in 0..features.features.len() {
-            self.features.push(features.features[local].clone());
+        for (local, feature) in features.features().iter().enumerate() {
+            self.features.push(feature.clone());
             self.origins.push((idx, local));
         }
         self.feature_files.push(Some(features));
@@ -330,7 +357,7 @@ impl Decls {
             Ok(file) => file,
             Err(errors) => return Err(source.parse_errors(errors)),
         };
-        for (local, feature) in file.features.iter().enumerate() {
+        for (local, feature) in file.features().iter().enumerate() {
             self.features.push(feature.clone());
             self.origins.push((idx, local));
         }

@@ -79,7 +79,7 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
     let mut out = RustScan { files: scans.len(), ..RustScan::default() };
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for scan in &mut scans {
-        if scan.features.features.is_empty() && scan.apis.is_empty() {
+        if scan.features.is_empty() && scan.apis.is_empty() {
             continue;
         }
         for (name, variants) in std::mem::take(&mut scan.enums) {
@@ -188,8 +188,7 @@ fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
                 });
             }
             let span = span_of(&scan.source.text, variant.ident.span());
-            scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-            scan.features.features.push(decl);
+            scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
         }
         scan.enums.push((input.ident.to_string(), variants));
     }

@@ -39,7 +39,7 @@ struct JsonSpec {
 pub fn run(args: ExportArgs) -> Result<ExitCode> {
     let project = load_project(&args.decls)?;
     project.decls.validate_strict()?;
-    let features = unique(&project.decls.features);
+    let features = unique(project.decls.features());
     let text = match args.format {
         ExportFormat::K8sYaml => kompat_decls::render_k8s_yaml(&features),
         ExportFormat::Json => to_json(&json(&features))?,

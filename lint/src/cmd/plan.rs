@@ -30,11 +30,11 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         )));
     }
     let apis = decls.api_set()?;
-    let features = if decls.features.is_empty() { None } else { Some(Arc::new(decls.validate_strict()?.set)) };
+    let features = if decls.features().is_empty() { None } else { Some(Arc::new(decls.validate_strict()?.set)) };
 
     let known = apis.resources();
     let unknown: Vec<Diagnostic> = parsed
-        .resources
+        .resources()
         .iter()
         .filter(|(gr, _)| !known.contains(gr))
         .map(|(gr, span)| {
@@ -50,15 +50,14 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     // kompat.toml makes it.
     let config = kompat_project::Config::discover(None)?;
     let levels = kompat_lint::config::LintConfig::from_config(config.as_ref(), &kompat_lint::rules::all())?;
-    let report = render::Report::new(simulate(&parsed.plan, &apis, features.as_deref()), |kind| {
+    let report = render::Report::new(simulate(parsed.plan(), &apis, features.as_deref()), |kind| {
         levels.level(kompat_lint::rules::plan::rule_of(kind))
     });
     let name = args.plan.display().to_string();
     let text = match args.format {
         UpgradePlanFormat::Human => {
-            let lines: Vec<String> = parsed
-                .step_spans
-                .iter()
+            let lines: Vec<String> = (0..parsed.plan().steps.len())
+                .filter_map(|step| parsed.step_span(step))
                 .map(|span| {
                     let (line, col) = source.lines.line_col(span.start);
                     format!("{line}:{col}")

@@ -36,7 +36,7 @@ declare_rule! {
 pub static PASS: Pass = Pass { rules: &[&FEATURE_WITHOUT_SPECS], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for (idx, feature) in cx.decls.features.iter().enumerate() {
+    for (idx, feature) in cx.decls.features().iter().enumerate() {
         if feature.specs.is_empty() {
             out.push(
                 FEATURE_WITHOUT_SPECS

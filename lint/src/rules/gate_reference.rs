@@ -58,7 +58,7 @@ pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE_REFERENCE, &UNKNOWN_GATE_R
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(rust) = cx.rust else { return };
     for r in &rust.refs {
-        if cx.decls.features.iter().any(|f| f.name == r.gate) {
+        if cx.decls.features().iter().any(|f| f.name == r.gate) {
             continue;
         }
         let (rule, message, labels) = match super::tombstone(cx, &r.gate) {

@@ -35,7 +35,7 @@ pub static PASS: Pass = Pass { rules: &[&LOCKED_GATE_CLEANUP], check: Some(check
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(binary) = cx.binary else { return };
-    for (idx, feature) in cx.decls.features.iter().enumerate() {
+    for (idx, feature) in cx.decls.features().iter().enumerate() {
         let Some((spec_idx, locked_at)) = feature
             .specs
             .iter()

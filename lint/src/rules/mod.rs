@@ -78,7 +78,7 @@ pub fn find(code: &str) -> Option<&'static Rule> {
 /// have, as a secondary label.
 pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<Label> {
     let baseline = cx.baseline?;
-    let idx = baseline.features.iter().position(|f| f.name == gate)?;
+    let idx = baseline.features().iter().position(|f| f.name == gate)?;
     Some(Label {
         location: baseline.locate(idx, None, Field::Feature)?,
         message: format!("the baseline declares {gate} here"),

@@ -39,7 +39,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if rust.files == 0 {
         return;
     }
-    for (idx, feature) in cx.decls.features.iter().enumerate() {
+    for (idx, feature) in cx.decls.features().iter().enumerate() {
         if rust.refs.iter().any(|r| r.gate == feature.name) {
             continue;
         }

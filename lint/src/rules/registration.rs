@@ -578,12 +578,12 @@ pub fn rule_of(kind: ProblemKind) -> &'static Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for problem in &cx.validated.problems {
-        let subject = cx.decls.features.get(problem.decl).map(|d| d.name.clone());
+        let subject = cx.decls.features().get(problem.decl).map(|d| d.name.clone());
         // A conflicting redeclaration also points at the other declaration.
         let labels = match (&problem.kind, &subject) {
             (ProblemKind::ConflictingRedeclaration, Some(name)) => cx
                 .decls
-                .features
+                .features()
                 .iter()
                 .enumerate()
                 .filter(|&(i, f)| i != problem.decl && f.name == *name)

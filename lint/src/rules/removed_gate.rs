@@ -39,8 +39,8 @@ pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(baseline) = cx.baseline else { return };
-    for (idx, old) in baseline.features.iter().enumerate() {
-        if cx.decls.features.iter().any(|f| f.name == old.name) {
+    for (idx, old) in baseline.features().iter().enumerate() {
+        if cx.decls.features().iter().any(|f| f.name == old.name) {
             continue;
         }
         let name = &old.name;

@@ -39,8 +39,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let released = |specs: &[SpecDecl]| -> Vec<SpecDecl> {
         specs.iter().filter(|s| s.version.as_ref().is_some_and(|v| v.major_minor() < binary)).cloned().collect()
     };
-    for (idx, feature) in cx.decls.features.iter().enumerate() {
-        let Some(old) = baseline.features.iter().find(|f| f.name == feature.name) else { continue };
+    for (idx, feature) in cx.decls.features().iter().enumerate() {
+        let Some(old) = baseline.features().iter().find(|f| f.name == feature.name) else { continue };
         let (before, now) = (released(&old.specs), released(&feature.specs));
         if before == now {
             continue;
@@ -75,7 +75,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// The baseline's spec as it was released, or the baseline's declaration
 /// when the spec was added.
 fn released_as(baseline: &kompat_project::Decls, old: &FeatureDecl, spec: Option<&SpecDecl>) -> Option<Label> {
-    let decl = baseline.features.iter().position(|f| f.name == old.name)?;
+    let decl = baseline.features().iter().position(|f| f.name == old.name)?;
     let (spec_idx, field, message) = match spec.and_then(|s| old.specs.iter().position(|o| o == s)) {
         Some(i) => (Some(i), Field::Spec, "released as this in the baseline"),
         None => (None, Field::Feature, "the baseline declares the feature here"),

@@ -39,7 +39,7 @@ declare_rule! {
 pub static PASS: Pass = Pass { rules: &[&STORED_BEFORE_WRITTEN], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for (item, location) in &cx.decls.stored_before_written {
+    for (item, location) in cx.decls.stored_before_written() {
         let what = item.kind.as_deref().map_or_else(|| item.name.clone(), |k| format!("{k} {}", item.name));
         let message = if item.written_since <= item.readable_since {
             Some(format!(

@@ -41,7 +41,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for feature in cx.validated.set.features() {
         let Some(ratchet) = feature.ratchet else { continue };
         let tolerated = ratchet.tolerated_since;
-        let Some(decl_idx) = cx.decls.features.iter().position(|d| d.name == feature.name) else { continue };
+        let Some(decl_idx) = cx.decls.features().iter().position(|d| d.name == feature.name) else { continue };
         // The (emulation, min-compatibility) points to check: the window, or
         // without a binary version, each spec's version at its default
         // min-compatibility.
