@@ -27,6 +27,12 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     if inputs.is_empty() {
         return Err(Error::msg("nothing to lint: pass PATH or --decls PATH, or set `decls` in kompat.toml"));
     }
+    if let Some(config) = &config {
+        let baseline = args.baseline.as_ref().or(config.baseline.as_ref());
+        for path in config.outside_project(inputs.iter().chain(baseline)) {
+            eprintln!("note: reading declarations from outside the project: {}", path.display());
+        }
+    }
     // Directories contribute their declaration files, CRD manifests, Rust
     // sources and deployment material; single files are told apart by
     // extension and content.
