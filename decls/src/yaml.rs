@@ -225,6 +225,19 @@ fn resolve_plain(text: &str) -> ScalarKind {
 /// with small stacks, so the limit is lower, and far above any real file.
 pub const MAX_DEPTH: usize = 1000;
 
+/// Whether a parse error is about a resource limit (the alias budget or the
+/// nesting depth) rather than the syntax: readers that tolerate YAML they
+/// cannot parse (templated deployment material) still report these, since
+/// the input is hostile, not merely templated.
+pub fn is_limit_error(err: &ParseError) -> bool {
+    let message = err.message.as_str();
+    message.starts_with(EXCESSIVE_ALIASING)
+        || message.ends_with(&format!("nest deeper than {MAX_DEPTH} levels"))
+        || message == "invalid YAML: recursion limit exceeded"
+}
+
+const EXCESSIVE_ALIASING: &str = "invalid YAML: document contains excessive aliasing";
+
 /// Below this many decoded nodes, up to 99% of them may come from aliases
 /// (Go's yaml.v3, `alias_ratio_range_low`).
 const ALIAS_RATIO_RANGE_LOW: u64 = 400_000;
@@ -330,8 +343,8 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
                     return Err(ParseError::at(
                         span,
                         format!(
-                            "invalid YAML: document contains excessive aliasing: alias `{name}` expands to {} nodes, \
-                             beyond the budget of the document's size",
+                            "{EXCESSIVE_ALIASING}: alias `{name}` expands to {} nodes, beyond the budget of the \
+                             document's size",
                             anchored.weight
                         ),
                     ));
@@ -635,6 +648,8 @@ mod tests {
         assert!(parse_documents(&laughs(2)).is_ok());
         assert!(parse_documents(&laughs(3)).is_err());
         let err = parse_documents(&laughs(9)).err();
+        assert!(err.as_ref().is_some_and(is_limit_error));
+        assert!(parse_documents("a: [").err().as_ref().is_some_and(|e| !is_limit_error(e)));
         let message = err.as_ref().map(|e| e.message.as_str()).unwrap_or_default();
         assert!(message.starts_with("invalid YAML: document contains excessive aliasing: alias `*a"), "{message}");
         let at = err.and_then(|e| e.span).map(|s| s.start).unwrap_or_default();

@@ -51,6 +51,8 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             }
             decl_paths.push(path);
         } else {
+            // Told apart by content: never opened unless a regular file.
+            kompat_project::ensure_regular_file(&path)?;
             match classify(&path) {
                 Kind::Crd => crd_paths.push(path),
                 Kind::Rust => decl_paths.push(path),
@@ -187,8 +189,8 @@ fn classify(path: &Path) -> Kind {
     // Any other YAML that is a feature list is declarations; the rest is
     // deployment material.
     if yaml
-        && std::fs::read_to_string(path)
-            .is_ok_and(|text| kompat_decls::parse_k8s_yaml(&text).is_ok_and(|f| !f.features.is_empty()))
+        && SourceFile::read(path)
+            .is_ok_and(|s| kompat_decls::parse_k8s_yaml(&s.text).is_ok_and(|f| !f.features.is_empty()))
     {
         return Kind::Decl;
     }
@@ -200,13 +202,13 @@ fn classify(path: &Path) -> Kind {
 
 fn is_broken_yaml(path: &Path) -> bool {
     let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    yaml && std::fs::read_to_string(path).is_ok_and(|text| kompat_decls::yaml::parse_documents(&text).is_err())
+    yaml && SourceFile::read(path).is_ok_and(|s| kompat_decls::yaml::parse_documents(&s.text).is_err())
 }
 
 /// A YAML file declaring a CustomResourceDefinition (not a feature list).
 fn is_crd_manifest(path: &Path) -> bool {
     let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    yaml && std::fs::read_to_string(path).is_ok_and(|text| text.contains("CustomResourceDefinition"))
+    yaml && SourceFile::read(path).is_ok_and(|s| s.text.contains("CustomResourceDefinition"))
 }
 
 pub fn read_crds(path: &Path) -> Result<Vec<Crd>> {

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use kompat_core::gate::parse_go_bool;
-use kompat_decls::yaml::{parse_documents, Node};
+use kompat_decls::yaml::{is_limit_error, parse_documents, Node};
 use kompat_project::{Result, SourceFile};
 
 use super::GateSetting;
@@ -22,22 +22,27 @@ pub fn is_deployment_file(path: &Path) -> bool {
 
 /// Every gate setting in one file.
 pub fn scan(path: &Path) -> Result<Vec<GateSetting>> {
-    Ok(settings(&SourceFile::read(path)?))
+    settings(&SourceFile::read(path)?)
 }
 
 /// Every gate setting in one file's text.
-fn settings(source: &SourceFile) -> Vec<GateSetting> {
+fn settings(source: &SourceFile) -> Result<Vec<GateSetting>> {
     let mut settings = flags(source);
     let ext = source.path.extension().and_then(|e| e.to_str()).unwrap_or_default();
     if matches!(ext, "yaml" | "yml") {
         // Templated YAML may not parse; its flags were still found above.
-        if let Ok(docs) = parse_documents(&source.text) {
-            for doc in &docs {
-                feature_gate_maps(source, doc, &mut settings);
+        // An alias bomb or extreme nesting is an error all the same.
+        match parse_documents(&source.text) {
+            Ok(docs) => {
+                for doc in &docs {
+                    feature_gate_maps(source, doc, &mut settings);
+                }
             }
+            Err(err) if is_limit_error(&err) => return Err(source.parse_errors(vec![err])),
+            Err(_) => {}
         }
     }
-    settings
+    Ok(settings)
 }
 
 /// `--feature-gates=A=true,B=false` and `--feature-gates A=true`, quoted or not.
@@ -156,6 +161,7 @@ mod tests {
     fn check(name: &str, text: &str, expected: &[&str]) {
         let source = SourceFile::new(name.into(), text.to_owned());
         let got: Vec<String> = settings(&source)
+            .unwrap_or_default()
             .iter()
             .map(|s| {
                 let (line, col) = s.location.line_col.unwrap_or_default();
