@@ -15,7 +15,7 @@ use mutate::{mutate, Rng};
 fn yaml_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0001);
     let mut accepted = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(YAML_SEED, &mut rng);
         if let Ok(file) = parse_k8s_yaml(&input) {
             accepted += 1;
@@ -31,7 +31,7 @@ fn yaml_parser_never_panics() {
 fn toml_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0002);
     let mut accepted = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(TOML_SEED, &mut rng);
         if let Ok(file) = parse_toml(&input) {
             accepted += 1;
@@ -51,7 +51,7 @@ const API_SEED: &str = "[[api]]\ngroup = \"batch\"\nversion = \"v1beta1\"\nkind 
 fn api_toml_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0003);
     let (mut accepted, mut built) = (0, 0);
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(API_SEED, &mut rng);
         match kompat_decls::parse_toml(&input).map(|file| file.apis) {
             Ok(file) => {
