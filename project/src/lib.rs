@@ -1,6 +1,6 @@
 //! Reads a kompat project from disk: the `kompat.toml` configuration and the
 //! declaration inputs it or the command line names (Kubernetes YAML, kompat
-//! TOML, directories of them).
+//! TOML, Rust and Go sources, directories of them).
 //!
 //! **Architecture Invariant:** this is the only library crate that reads
 //! files. Everything it returns is located: an error names its file and, where
@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod error;
+pub mod go;
 pub mod load;
 pub mod rust;
 

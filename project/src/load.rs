@@ -7,7 +7,9 @@
 //! every `.toml` file with a top-level `feature`, `api`, `groups` or
 //! `storage_overrides` key, and every Rust source (`#[derive(FeatureGates)]`
 //! enums are declarations; see [`crate::rust`]). A `.rs` path is read the
-//! same way.
+//! same way. Go sources are declarations too ([`crate::go`]): a `.go` path,
+//! and in a directory every `.go` file but `_test.go` and `zz_generated*`
+//! ones, outside `vendor/` and `testdata/` directories below it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -86,6 +88,9 @@ pub struct Decls {
     /// What the Rust sources among the inputs say (declarations are in
     /// `features`; references and suppressions here).
     pub rust: Option<crate::rust::RustScan>,
+    /// What the Go sources among the inputs say besides declarations (the
+    /// files and declaring packages references are looked for with).
+    pub go: Option<crate::go::GoScan>,
 }
 
 impl Decls {
@@ -313,7 +318,7 @@ impl Decls {
                 return Err(Error::in_file(
                     &source.path,
                     format!(
-                        "cannot tell the format of {}: expected a .yaml, .yml, .toml or .rs file or a directory",
+                        "cannot tell the format of {}: expected a .yaml, .yml, .toml, .rs or .go file or a directory",
                         source.path.display()
                     ),
                 ))
@@ -344,6 +349,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     let mut decls = Decls::default();
     let mut failures = Vec::new();
     let mut rust_files = Vec::new();
+    let mut go_files = Vec::new();
     for path in paths {
         let files = match expand(path) {
             Ok(files) => files,
@@ -357,6 +363,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
                 rust_files.push(file);
                 continue;
             }
+            if file.extension().is_some_and(|e| e == "go") {
+                go_files.push(file);
+                continue;
+            }
             let added = SourceFile::read(&file).and_then(|source| decls.add_source(source));
             if let Err(err) = added {
                 failures.extend(err.failures);
@@ -366,6 +376,12 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     if !rust_files.is_empty() {
         match crate::rust::scan(&rust_files, &mut decls) {
             Ok(scan) => decls.rust = Some(scan),
+            Err(err) => failures.extend(err.failures),
+        }
+    }
+    if !go_files.is_empty() {
+        match crate::go::scan(&go_files, &mut decls) {
+            Ok(scan) => decls.go = Some(scan),
             Err(err) => failures.extend(err.failures),
         }
     }
@@ -400,6 +416,12 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>> {
     // may reference gates; they are all scanned.
     let mut files = Vec::new();
     for file in walk_files(path)? {
+        if file.extension().is_some_and(|e| e == "go") {
+            if crate::go::is_go_source(&file) && !crate::go::is_skipped_dir(path, &file) {
+                files.push(file);
+            }
+            continue;
+        }
         if is_declaration_file(&file)? {
             files.push(file);
         }

@@ -57,7 +57,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         }
     }
     let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
-    let rust = decls.rust.clone();
+    let rust = code_references(&decls)?;
     let mut settings = Vec::new();
     for path in &deploy_paths {
         settings.extend(deploy::scan(path)?);
@@ -145,6 +145,20 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         );
     }
     Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What code says about gates, for the reference rules: the Rust scan, with
+/// the Go references (read here, so that commands other than `lint` never pay
+/// for them) added to it.
+fn code_references(decls: &Decls) -> Result<Option<crate::lint::sources::RustScan>> {
+    let mut scan = decls.rust.clone();
+    if let Some(go) = &decls.go {
+        let refs = kompat_project::go::references(go)?;
+        let scan = scan.get_or_insert_with(Default::default);
+        scan.files += go.files.len();
+        scan.refs.extend(refs);
+    }
+    Ok(scan)
 }
 
 fn plural(n: usize) -> &'static str {
