@@ -14,7 +14,7 @@ pub fn rule() -> Rule {
         severity: Severity::Error,
         summary: "specs of released versions were changed".to_owned(),
         doc: doc(
-            "Compares every gate with the baseline and checks that the specs of versions already released (below the binary version) are unchanged.",
+            "Compares every gate with the baseline and checks that the specs of versions already released are unchanged: those below the binary version and below the baseline's newest version. The baseline is the list committed before the change, taken on a development branch: its newest version is the release then under development, so specs at or above it were not released yet and may still change.",
             "Emulating a released version must reproduce that release. Changing what a gate was in 1.35 after 1.35 shipped makes `--emulation-version=1.35` disagree with the real 1.35, which is exactly what emulation promises not to do.",
             "# baseline: { version = \"1.35\", stage = \"Beta\", default = false }\n# current:  { version = \"1.35\", stage = \"Beta\", default = true }   (binary 1.37)",
             "# leave 1.35 as it was, add a new spec:\n{ version = \"1.37\", stage = \"Beta\", default = true }",
@@ -24,6 +24,7 @@ pub fn rule() -> Rule {
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(baseline), Some(binary)) = (cx.baseline, cx.binary) else { return };
+    let binary = released_before(binary, &baseline.features);
     let released = |specs: &[SpecDecl]| -> Vec<SpecDecl> {
         specs.iter().filter(|s| s.version.as_ref().is_some_and(|v| v.major_minor() < binary)).cloned().collect()
     };
@@ -57,6 +58,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             labels: released_as(baseline, old, before.get(first_difference)).into_iter().collect(),
         });
     }
+}
+
+/// The first version not yet released: the binary version, or the baseline's
+/// newest spec version when that is lower (a baseline from a development
+/// branch has not released its newest version yet).
+fn released_before(binary: Version, baseline: &[FeatureDecl]) -> Version {
+    let newest =
+        baseline.iter().flat_map(|f| &f.specs).filter_map(|s| s.version.as_ref()).map(|v| v.major_minor()).max();
+    newest.map_or(binary, |n| n.min(binary))
 }
 
 /// The baseline's spec as it was released, or the baseline's declaration
