@@ -275,8 +275,9 @@ impl<'t> Extract<'_, 't> {
         let before = self.errors.len();
         for field in literal_body(lit).map(children).unwrap_or_default() {
             if field.kind() != "keyed_element" {
+                // Like the tool, one positional field fails the whole spec.
                 self.errors.push(ParseError::at(span(field), "cannot parse FeatureSpec"));
-                continue;
+                break;
             }
             let (Some(key), Some(value)) = (field.child_by_field_name("key"), field.child_by_field_name("value"))
             else {
