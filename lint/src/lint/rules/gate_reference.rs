@@ -14,7 +14,7 @@ pub fn rules() -> Vec<Rule> {
             severity: Severity::Error,
             summary: "code references a gate that was removed".to_owned(),
             doc: doc(
-                "Reports references in code (`enabled(\"Gate\")`) to a gate that the baseline declares and the current declarations no longer do, pointing at the baseline's declaration.",
+                "Reports references in code (Rust `enabled(\"Gate\")`, Go `features.Gate`) to a gate that the baseline declares and the current declarations no longer do, pointing at the baseline's declaration.",
                 "The runtime gate panics on an unregistered name (Kubernetes: `feature \"X\" is not registered in FeatureGate`), and the code path it guards is now dead or always on without anyone deciding which.",
                 "// baseline declares LegacyPolling; it was deleted\nif gate.enabled(\"LegacyPolling\") { poll() }",
                 "// delete the branch together with the gate\nwatch()",
@@ -25,7 +25,7 @@ pub fn rules() -> Vec<Rule> {
             severity: Severity::Warning,
             summary: "code references a gate that is not declared".to_owned(),
             doc: doc(
-                "Reports `enabled(\"Gate\")`-style references to a name no declaration or baseline knows.",
+                "Reports `enabled(\"Gate\")`-style references, and Go `featuregate.Feature` constants used as `features.Gate` but registered in no map, to a name no declaration or baseline knows.",
                 "The name is misspelt, or belongs to a gate declared somewhere kompat was not shown; at run time the lookup fails.",
                 "gate.enabled(\"WidgetCahce\")",
                 "gate.enabled(\"WidgetCache\")",
