@@ -164,3 +164,32 @@ fn reader_errors_are_located() {
         insta::assert_snapshot!(format!("go_error_{}", name.trim_end_matches(".go")), stderr);
     }
 }
+
+#[test]
+fn verify_messages_are_kubernetes() {
+    let root = fixtures().join("kueue");
+    let features = read(&root.join("pkg/features/kube_features.go"))
+        .replace("version.MustParse(\"0.9\"), Default: false", "version.MustParse(\"0.9\"), Default: true");
+    let files = [
+        ("go.mod", read(&root.join("go.mod"))),
+        ("kompat.toml", read(&root.join("kompat.toml"))),
+        (LIST, read(&root.join(LIST))),
+        ("pkg/features/kube_features.go", features),
+        ("pkg/scheduler/scheduler.go", read(&root.join("pkg/scheduler/scheduler.go"))),
+    ];
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let dir = dir_with(&files);
+    let (code, stdout, _) = kompat_in(dir.path(), &["gen", "--check"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.starts_with(&format!("detected diff in versioned feature list ({LIST}), diff: \n--- a/{LIST}\n")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n-  - default: false\n+  - default: true\n"), "{stdout}");
+    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "--format", "short"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("pkg/features/kube_features.go:50:48: error[alpha-enabled-by-default]: alpha feature PendingWorkloadsView cannot be enabled by default"),
+        "{stdout}"
+    );
+}
