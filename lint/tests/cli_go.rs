@@ -193,3 +193,18 @@ fn verify_messages_are_kubernetes() {
         "{stdout}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_go_is_an_error_not_a_hang() {
+    let dir = dir_with(&[]);
+    let fifo = dir.path().join("gates.go");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    if !made {
+        eprintln!("mkfifo is not available; nothing to check");
+        return;
+    }
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["export", "--decls", "gates.go", "--format", "k8s-yaml"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.starts_with("error: cannot read gates.go: not a regular file"), "{stderr}");
+}

@@ -95,7 +95,7 @@ pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
 /// does), and records the declaring packages for [`references`].
 pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
     let results = parallel(files, |path| -> Result<Option<(SourceFile, GoFile)>> {
-        let bytes = std::fs::read(path).map_err(|err| Error::io(path, &err))?;
+        let bytes = read_regular(path)?;
         if !kompat_go::mentions_featuregate(&bytes) {
             return Ok(None);
         }
@@ -160,7 +160,7 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
     let finders: Vec<memchr::memmem::Finder<'_>> =
         needles.iter().map(|n| memchr::memmem::Finder::new(n.as_bytes())).collect();
     let results = parallel(&scan.files, |path| -> Result<Vec<GateRef>> {
-        let bytes = std::fs::read(path).map_err(|err| Error::io(path, &err))?;
+        let bytes = read_regular(path)?;
         if !finders.iter().any(|f| f.find(&bytes).is_some()) {
             return Ok(Vec::new());
         }
@@ -187,6 +187,16 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
     } else {
         Err(Error { failures })
     }
+}
+
+/// A regular file's bytes; anything else (a FIFO, a device) is an error
+/// instead of a read that may block.
+fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
+    if !meta.is_file() {
+        return Err(Error::in_file(path, format!("cannot read {}: not a regular file", path.display())));
+    }
+    std::fs::read(path).map_err(|err| Error::io(path, &err))
 }
 
 /// Runs `f` over `items` on every core, returning the results in order.
