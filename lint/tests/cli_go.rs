@@ -38,8 +38,8 @@ fn gen_check_and_lint_replace_the_scripts() {
     let cases = [
         (
             "kube",
-            "pkg/features/kube_features.go:39:2: warning[orphaned-gate]: feature gate LegacyCriApi is declared but never referenced in code\n\
-             pkg/widget/controller.go:25:53: warning[unknown-gate-reference]: feature gate Unregistered is not declared\n\
+            "pkg/features/kube_features.go:42:2: warning[orphaned-gate]: feature gate LegacyCriApi is declared but never referenced in code\n\
+             pkg/widget/controller.go:28:53: warning[unknown-gate-reference]: feature gate Unregistered is not declared\n\
              staging/src/k8s.io/apiserver/pkg/features/kube_features.go:30:2: warning[orphaned-gate]: feature gate AsyncAudit is declared but never referenced in code",
         ),
         (
