@@ -34,6 +34,22 @@ fn export_writes_the_committed_list() {
 }
 
 #[test]
+fn doc_comments_are_descriptions() {
+    let dir = fixtures().join("kube");
+    let (code, stdout, stderr) =
+        kompat_in(&dir, &["export", "--decls", "pkg", "--decls", "staging", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    // StreamingList is keyed `genericfeatures.StreamingList` in pkg/features;
+    // its constant and doc comment are in the staging package.
+    for expected in [
+        "\"description\": \"owner: @list-maintainers\\n\\nStreams list responses as watch events.\"",
+        "\"description\": \"owner: @widget-maintainers\\nkep: https://example.invalid/keps/1001\\n\\nCaches widgets between reconciles.\"",
+    ] {
+        assert!(stdout.contains(expected), "{expected}\n{stdout}");
+    }
+}
+
+#[test]
 fn gen_check_and_lint_replace_the_scripts() {
     let cases = [
         (

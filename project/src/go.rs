@@ -41,18 +41,6 @@ enum Importer {
 }
 
 impl GoScan {
-    /// The import paths of the packages that declare gates (for directories
-    /// without a module, `.../<dir>`).
-    pub fn packages(&self) -> Vec<String> {
-        self.packages
-            .iter()
-            .map(|(importer, _)| match importer {
-                Importer::Path(p) => p.clone(),
-                Importer::DirName(d) => format!(".../{d}"),
-            })
-            .collect()
-    }
-
     fn resolve(&self, import: &str) -> Option<&GatePackage> {
         self.packages.iter().find_map(|(importer, package)| {
             let hit = match importer {
