@@ -163,7 +163,8 @@ impl<'t> Extract<'_, 't> {
         }
         // An ungrouped `const X ...` carries its doc on the declaration.
         let doc = doc_comment(self.src, spec).or_else(|| {
-            let grouped = children(decl).len() > 1 || text(self.src, decl).contains('(');
+            let mut cursor = decl.walk();
+            let grouped = decl.children(&mut cursor).any(|c| c.kind() == "(");
             if grouped {
                 None
             } else {

@@ -174,7 +174,7 @@ fn a_value_that_is_not_a_literal_has_no_specs() {
 #[test]
 fn doc_comments_become_descriptions() {
     check(
-        "const (\n\t// owner: @someone\n\t//\n\t// Enables the widget cache.\n\tWidgetCache featuregate.Feature = \"WidgetCache\"\n\n\t// Not the doc: a blank line follows.\n\n\tBare featuregate.Feature = \"Bare\"\n)\n\n// Single declaration.\nconst Single featuregate.Feature = \"Single\"\n\nvar m = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tWidgetCache: {{Version: version.MustParse(\"1.31\"), PreRelease: featuregate.Alpha}},\n\tBare: {{Version: version.MustParse(\"1.31\"), PreRelease: featuregate.Alpha}},\n\tSingle: {{Version: version.MustParse(\"1.31\"), PreRelease: featuregate.Alpha}},\n}\n",
+        "const (\n\t// owner: @someone\n\t//\n\t// Enables the widget cache.\n\tWidgetCache featuregate.Feature = \"WidgetCache\"\n\n\t// Not the doc: a blank line follows.\n\n\tBare featuregate.Feature = \"Bare\"\n)\n\n// Single declaration.\nconst Single featuregate.Feature = \"Single(\"\n\nvar m = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tWidgetCache: {{Version: version.MustParse(\"1.31\"), PreRelease: featuregate.Alpha}},\n\tBare: {{Version: version.MustParse(\"1.31\"), PreRelease: featuregate.Alpha}},\n\tSingle: {{Version: version.MustParse(\"1.31\"), PreRelease: featuregate.Alpha}},\n}\n",
         "WidgetCache[owner: @someone||Enables the widget cache.]: 1.31 Alpha false false\nBare: 1.31 Alpha false false\nSingle[Single declaration.]: 1.31 Alpha false false",
     );
 }
