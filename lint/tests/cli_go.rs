@@ -224,3 +224,19 @@ fn a_fifo_named_like_go_is_an_error_not_a_hang() {
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert!(stderr.starts_with("error: cannot read gates.go: not a regular file"), "{stderr}");
 }
+
+#[test]
+fn oversized_go_files_are_errors_when_they_would_be_parsed() {
+    let mut big = String::from(GATES);
+    big.push_str(&"// padding to make the file larger than kompat parses\n".repeat(90_000));
+    let (code, stdout, stderr) = run(&[("big.go", &big)], &["export", "--decls", "big.go", "--format", "k8s-yaml"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.starts_with("error: big.go has 4"), "{stderr}");
+    assert!(stderr.contains("kompat parses Go files of at most 4194304 bytes"), "{stderr}");
+    // A large file that cannot declare gates is skipped after a byte search.
+    let unrelated = big.replace("k8s.io/component-base/featuregate", "example.io/other");
+    let (code, stdout, stderr) =
+        run(&[("big.go", &unrelated)], &["export", "--decls", "big.go", "--format", "k8s-yaml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(names(&stdout).is_empty());
+}
