@@ -33,6 +33,24 @@ pub enum Command {
     Lint(LintArgs),
     /// Print a lint rule's documentation.
     Explain(ExplainArgs),
+    /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
+    #[command(name = "k8s-apis")]
+    K8sApis(K8sApisArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct K8sApisArgs {
+    /// A Go module (a checkout of kubernetes/api, …; `NAME@vX.Y.Z` directories are that release)
+    /// or a Go module cache holding k8s.io/api, apiextensions-apiserver and kube-aggregator
+    /// versions; repeatable. The newest version that has a group/version/kind wins.
+    #[arg(long, value_name = "PATH", required = true)]
+    pub source: Vec<PathBuf>,
+    /// Declared facts no generated file states (resource names, enablement), each with its source.
+    #[arg(long, value_name = "FILE")]
+    pub supplement: Option<PathBuf>,
+    /// Write the table here (atomically) instead of to stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

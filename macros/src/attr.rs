@@ -448,7 +448,7 @@ fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta, kube: Option<&KubeAttrs>) -> syn
         if resource.value.is_none() && !resource.seen {
             // kube-derive's default plural: its pluralizer on the lower-case kind.
             resource.value =
-                kind.value.as_ref().map(|k| LitStr::new(&kube_plural(&k.value().to_ascii_lowercase()), k.span()));
+                kind.value.as_ref().map(|k| LitStr::new(&kompat_core::api::kube_plural(&k.value()), k.span()));
         }
     }
     // A misspelt key was reported with its correction; "missing" would repeat it.
@@ -536,19 +536,6 @@ impl KubeAttrs {
             None => once.value = Some(kube.clone()),
         }
     }
-}
-
-/// kube-derive's default plural (its simple pluralizer, no special cases).
-fn kube_plural(word: &str) -> String {
-    if word.ends_with(['s', 'x', 'z']) || word.ends_with("ch") || word.ends_with("sh") {
-        return format!("{word}es");
-    }
-    if let Some(stem) = word.strip_suffix('y') {
-        if stem.chars().last().is_some_and(|c| !matches!(c, 'a' | 'e' | 'i' | 'o' | 'u')) {
-            return format!("{stem}ies");
-        }
-    }
-    format!("{word}s")
 }
 
 /// `key = "MAJOR.MINOR"` for an API lifecycle, checked as the TOML reader
@@ -1067,20 +1054,5 @@ mod tests {
         check("dependson", VARIANT_LEVEL, Some("depends_on"));
         check("nme", VARIANT_LEVEL, Some("name"));
         assert_eq!(edit_distance("kitten", "sitting"), 3);
-    }
-
-    #[test]
-    fn kube_derive_plurals() {
-        let check = |word: &str, expected: &str| assert_eq!(kube_plural(word), expected, "{word}");
-        check("widget", "widgets");
-        check("policy", "policies");
-        check("gateway", "gateways");
-        check("class", "classes");
-        check("box", "boxes");
-        check("match", "matches");
-        check("mesh", "meshes");
-        check("quiz", "quizes");
-        check("y", "ys");
-        check("endpoints", "endpointses");
     }
 }

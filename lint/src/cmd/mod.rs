@@ -6,6 +6,7 @@ mod explain;
 mod export;
 mod features;
 mod gen;
+mod k8s_apis;
 mod lint;
 mod plan;
 
@@ -30,6 +31,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lint(args) => lint::run(args),
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
+        Command::K8sApis(args) => k8s_apis::run(args),
     }
 }
 
