@@ -17,7 +17,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use kompat_core::api::{compare_kube_aware, is_beta, is_ga, kube_plural};
+use kompat_core::api::{compare_kube_aware, is_beta, is_ga, kube_plural, ApiDecl};
 use kompat_core::Version;
 use kompat_decls::ParseError;
 
@@ -89,11 +89,12 @@ pub struct Generator {
     modules: BTreeMap<String, BTreeSet<ModuleVersion>>,
 }
 
-/// A module version as read: a release `vX.Y.Z` or a checkout.
+/// A module version as read: a release `vX.Y.Z` or a checkout, which is
+/// taken as newer than every release (it is what the user points at).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ModuleVersion {
-    Checkout,
     Release(u64, u64, u64),
+    Checkout,
 }
 
 impl ModuleVersion {
@@ -211,12 +212,7 @@ impl Generator {
     /// version (Kubernetes' priority), kind.
     pub fn entries(&self) -> Vec<&Entry> {
         let mut out: Vec<&Entry> = self.entries.values().collect();
-        out.sort_by(|a, b| {
-            a.group
-                .cmp(&b.group)
-                .then_with(|| compare_kube_aware(&a.version, &b.version).reverse())
-                .then_with(|| a.kind.cmp(&b.kind))
-        });
+        sort_entries(&mut out);
         out
     }
 
@@ -236,12 +232,49 @@ impl Generator {
             let _ = writeln!(out, "# supplement: {} entries, sha256 {digest}", self.supplement.len());
         }
         let _ = writeln!(out, "# {} API types.", entries.len());
-        for entry in entries {
-            out.push('\n');
-            render_entry(&mut out, entry);
-        }
+        out.push_str(&render_entries(&entries));
         out
     }
+}
+
+impl Entry {
+    /// The entry a written declaration stands for (`None` without
+    /// `introduced`); enablement defaults as the schema says.
+    pub fn from_decl(decl: &ApiDecl) -> Option<Entry> {
+        Some(Entry {
+            group: decl.group.clone(),
+            version: decl.version.clone(),
+            kind: decl.kind.clone(),
+            resource: decl.resource.clone(),
+            introduced: decl.introduced?,
+            deprecated: decl.deprecated,
+            removed: decl.removed,
+            replacement: decl.replacement.clone(),
+            enabled_by_default: decl.enabled_by_default.unwrap_or_else(|| is_ga(&decl.version)),
+        })
+    }
+}
+
+/// Sorts entries as they are rendered: group (byte order), version
+/// (Kubernetes' priority, most preferred first), kind.
+pub fn sort_entries(entries: &mut [&Entry]) {
+    entries.sort_by(|a, b| {
+        a.group
+            .cmp(&b.group)
+            .then_with(|| compare_kube_aware(&a.version, &b.version).reverse())
+            .then_with(|| a.kind.cmp(&b.kind))
+    });
+}
+
+/// The `[[api]]` tables of entries, each preceded by a blank line, in the
+/// order given.
+pub fn render_entries(entries: &[&Entry]) -> String {
+    let mut out = String::new();
+    for entry in entries {
+        out.push('\n');
+        render_entry(&mut out, entry);
+    }
+    out
 }
 
 /// `#   k8s.io/api v0.19.0..v0.36.3 (265 versions)`.

@@ -141,6 +141,10 @@ pub enum PlanFormat {
 pub struct ApisArgs {
     #[command(flatten)]
     pub decls: DeclArgs,
+    /// Kubernetes' built-in APIs (generated from its prerelease-lifecycle-gen output), besides any
+    /// given with --decls.
+    #[arg(long)]
+    pub kubernetes: bool,
     #[command(flatten)]
     pub versions: VersionArgs,
     /// kube-apiserver's --runtime-config (`api/beta=true,batch/v1beta1=false`); repeatable.
@@ -160,6 +164,10 @@ pub struct ApisArgs {
 pub struct StorageArgs {
     #[command(flatten)]
     pub decls: DeclArgs,
+    /// Kubernetes' built-in APIs (generated from its prerelease-lifecycle-gen output), besides any
+    /// given with --decls.
+    #[arg(long)]
+    pub kubernetes: bool,
     #[command(flatten)]
     pub versions: VersionArgs,
     #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
@@ -176,6 +184,9 @@ pub enum ApiFormat {
 pub struct HashArgs {
     /// GROUP/VERSION/KIND of the storage version, e.g. `apps/v1/Deployment` or `/v1/Pod`.
     pub gvk: String,
+    /// Require GROUP/VERSION/KIND to be one of Kubernetes' built-in API types.
+    #[arg(long)]
+    pub kubernetes: bool,
 }
 
 /// Where declarations come from.

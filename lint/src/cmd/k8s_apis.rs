@@ -194,10 +194,7 @@ fn read_package(dir: &Path, lifecycle_path: &Path, generator: &mut Generator) ->
             },
             _ => Error::in_file(
                 lifecycle_path,
-                format!(
-                    "{}: cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go",
-                    lifecycle_path.display()
-                ),
+                "cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go",
             ),
         },
     )?;
