@@ -10,6 +10,9 @@
 //!   `k8s.io/apiextensions-apiserver` and `k8s.io/kube-aggregator` at every
 //!   release tag since v0.19.0 (`scripts/gen-k8s-apis`), with
 //!   `data/supplement.toml` for what no generated file says.
+//! - `data/features.toml`: Kubernetes' feature gates with their versioned
+//!   specs, the facts of its `versioned_feature_list.yaml` exported by
+//!   `kompat export --format toml` (`scripts/gen-k8s-features`).
 //!
 //! The generator's parts take text and return values (no file access): the
 //! Go reader ([`lifecycle`], [`package`], on tree-sitter-go) and the union
@@ -24,6 +27,7 @@ pub mod supplement;
 use std::sync::OnceLock;
 
 use kompat_core::api::{ApiConfig, ApiSet};
+use kompat_core::FeatureDecl;
 use kompat_decls::api_toml::{parse_api_toml, ApiFile};
 use kompat_decls::ParseError;
 
@@ -34,6 +38,12 @@ pub const APIS_TOML: &str = include_str!("../data/apis.toml");
 
 /// The declared supplement the API table was generated with.
 pub const SUPPLEMENT_TOML: &str = include_str!("../data/supplement.toml");
+
+/// Kubernetes' feature gates, as checked in.
+pub const FEATURES_TOML: &str = include_str!("../data/features.toml");
+
+/// The file name the built-in feature table is shown under in messages.
+pub const FEATURES_FILE_NAME: &str = "<built-in kubernetes features.toml>";
 
 /// The file name the built-in API table is shown under in messages.
 pub const APIS_FILE_NAME: &str = "<built-in kubernetes apis.toml>";
@@ -55,4 +65,16 @@ pub fn apis() -> &'static ApiSet {
     static SET: OnceLock<ApiSet> = OnceLock::new();
     // The embedded table is checked by this crate's tests to build.
     SET.get_or_init(|| ApiSet::build(api_config()).unwrap_or_default())
+}
+
+/// The built-in feature table parsed, with spans.
+pub fn feature_file() -> Result<kompat_decls::FeatureFile, Vec<ParseError>> {
+    kompat_decls::parse_toml(FEATURES_TOML).map(|file| file.features)
+}
+
+/// Kubernetes' feature gates (sorted by name), with their versioned specs.
+pub fn features() -> &'static [FeatureDecl] {
+    static FEATURES: OnceLock<Vec<FeatureDecl>> = OnceLock::new();
+    // The embedded table is checked by this crate's tests to parse and validate.
+    FEATURES.get_or_init(|| feature_file().map(|f| f.features).unwrap_or_default())
 }

@@ -251,6 +251,8 @@ pub enum ExportFormat {
     Markdown,
     /// Emulation tables as Rust statics (as `kompat gen` writes them).
     Rust,
+    /// Canonical kompat TOML, sorted by name, with an `@generated` header.
+    Toml,
 }
 
 #[derive(Debug, Args)]

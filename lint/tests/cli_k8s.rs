@@ -292,3 +292,18 @@ fn storage_and_hash() {
     let (code, _, stderr) = kompat_in(dir.path(), &["hash", "--kubernetes", "apps/v1/Deploymnt"]);
     assert_eq!((code, stderr.trim()), (2, "error: apps/v1/Deploymnt is not one of Kubernetes' built-in API types"));
 }
+
+#[test]
+fn export_toml_is_canonical_and_headed() {
+    let (code, stdout, stderr) =
+        kompat_in(&repo(), &["export", "--decls", "fixtures/features.toml", "--format", "toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!("export_toml_fixture_features", stdout);
+    // The export reads back to the same export (facts survive; header and
+    // order are canonical).
+    let dir = dir_with(&[("features.toml", &stdout)]);
+    let (code, again, stderr) = kompat_in(dir.path(), &["export", "--decls", "features.toml", "--format", "toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let body = |text: &str| text.lines().skip_while(|l| l.starts_with("# ")).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&again), body(&stdout));
+}
