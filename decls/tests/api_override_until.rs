@@ -1,6 +1,6 @@
 //! Storage overrides with an expiry: `"g/r" = { version = "v1", until = "1.38" }`.
 
-use kompat_decls::api_toml::parse_api_toml;
+use kompat_decls::parse_toml;
 use kompat_decls::LineIndex;
 
 /// Parses `overrides` (the body of `[storage_overrides]`) and prints the pins
@@ -8,7 +8,7 @@ use kompat_decls::LineIndex;
 #[track_caller]
 fn check(overrides: &str, expected: &str) {
     let text = format!("[storage_overrides]\n{overrides}");
-    let got = match parse_api_toml(&text) {
+    let got = match parse_toml(&text).map(|file| file.apis) {
         Ok(file) => file
             .config
             .storage_overrides

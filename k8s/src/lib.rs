@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 use kompat_core::api::{ApiConfig, ApiSet};
 use kompat_core::FeatureDecl;
-use kompat_decls::api_toml::{parse_api_toml, ApiFile};
+use kompat_decls::api_toml::ApiFile;
 use kompat_decls::ParseError;
 
 pub use go::MAX_FILE_BYTES;
@@ -50,7 +50,7 @@ pub const APIS_FILE_NAME: &str = "<built-in kubernetes apis.toml>";
 
 /// The built-in API table parsed, with spans (for locating problems).
 pub fn api_file() -> Result<ApiFile, Vec<ParseError>> {
-    parse_api_toml(APIS_TOML)
+    kompat_decls::parse_toml(APIS_TOML).map(|file| file.apis)
 }
 
 /// The built-in API declarations.
@@ -76,5 +76,5 @@ pub fn feature_file() -> Result<kompat_decls::FeatureFile, Vec<ParseError>> {
 pub fn features() -> &'static [FeatureDecl] {
     static FEATURES: OnceLock<Vec<FeatureDecl>> = OnceLock::new();
     // The embedded table is checked by this crate's tests to parse and validate.
-    FEATURES.get_or_init(|| feature_file().map(|f| f.features).unwrap_or_default())
+    FEATURES.get_or_init(|| feature_file().map(|f| f.into_features()).unwrap_or_default())
 }

@@ -9,6 +9,18 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour diagnostics on stderr: `auto` follows NO_COLOR,
+    /// CLICOLOR, CLICOLOR_FORCE and whether stderr is a terminal.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -74,6 +86,27 @@ pub struct LintArgs {
     pub profile: Option<WindowProfile>,
     #[arg(long, value_enum, default_value_t = LintFormat::Human)]
     pub format: LintFormat,
+    /// Allow CODE: drop its findings (repeatable; `warnings` drops every
+    /// warning).
+    #[arg(short = 'A', long = "allow", value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Report CODE as a warning (repeatable).
+    #[arg(short = 'W', long = "warn", value_name = "CODE")]
+    pub warn: Vec<String>,
+    /// Report CODE as an error (repeatable; `-D warnings` makes every
+    /// warning an error). `-D` beats `-W` beats `-A`, and all of them beat
+    /// `[lint.levels]`.
+    #[arg(short = 'D', long = "deny", value_name = "CODE")]
+    pub deny: Vec<String>,
+    /// Findings recorded earlier (by `--write-suppressions`) are not reported,
+    /// so an existing repository can adopt kompat and see only new findings.
+    /// SARIF lists them as suppressed.
+    #[arg(long, value_name = "FILE")]
+    pub suppressions: Option<PathBuf>,
+    /// Record every current finding in the `--suppressions` file (created or
+    /// replaced) instead of reporting them; exit 0.
+    #[arg(long, requires = "suppressions")]
+    pub write_suppressions: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -91,6 +124,9 @@ pub enum LintFormat {
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
     Sarif,
+    /// One rustc JSON diagnostic per line, for rust-analyzer's
+    /// `check.overrideCommand`.
+    RustcJson,
 }
 
 #[derive(Debug, Args)]

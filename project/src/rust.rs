@@ -6,29 +6,19 @@
 //! parsed in parallel.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use crate::error::{Error, Failure, Location, Result};
+use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
 use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
 use syn::visit::Visit;
 
-use self::ast::{ApiInput, Input};
-use self::ctxt::Ctxt;
-
 // The derives' own parsing, shared so that kompat reads a
 // `#[derive(FeatureGates)]` enum or `#[derive(ApiLifecycle)]` type exactly as
 // the compiler does.
-#[path = "../../macros/src/ast.rs"]
-#[allow(dead_code, clippy::all)]
-mod ast;
-#[path = "../../macros/src/attr.rs"]
-#[allow(dead_code, clippy::all)]
-mod attr;
-#[path = "../../macros/src/ctxt.rs"]
-#[allow(dead_code, clippy::all)]
-mod ctxt;
+use kompat_derive_internals::ast::{ApiInput, Input};
+use kompat_derive_internals::attr;
+use kompat_derive_internals::ctxt::Ctxt;
 
 /// A place in Rust code that names a gate.
 #[derive(Debug, Clone)]
@@ -60,9 +50,9 @@ pub struct RustScan {
 /// Function and method names whose first string argument is a gate name.
 const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_enabled", "enabled_by_name"];
 
-/// Parses every file (in parallel), adds the derive-declared gates to
-/// `decls`, and collects every reference to a gate.
-pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
+/// Parses every file (already read; in parallel), adds the derive-declared
+/// gates to `decls`, and collects every reference to a gate.
+pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
     // Parse and summarise in parallel, keeping file order so that everything
     // after is deterministic. syn's trees are not `Send`; the summaries are.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
@@ -70,7 +60,7 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
     let results: Vec<Result<FileScan>> = std::thread::scope(|scope| {
         let handles: Vec<_> = files
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|p| scan_file(p)).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || part.iter().map(scan_file).collect::<Vec<_>>()))
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     });
@@ -79,17 +69,17 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
     for result in results {
         match result {
             Ok(scan) => scans.push(scan),
-            Err(err) => failures.extend(err.failures),
+            Err(err) => failures.extend(err.diagnostics),
         }
     }
     if !failures.is_empty() {
-        return Err(Error { failures });
+        return Err(Error { diagnostics: failures });
     }
 
     let mut out = RustScan { files: scans.len(), ..RustScan::default() };
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for scan in &mut scans {
-        if scan.features.features.is_empty() && scan.apis.is_empty() {
+        if scan.features.is_empty() && scan.apis.is_empty() {
             continue;
         }
         for (name, variants) in std::mem::take(&mut scan.enums) {
@@ -127,16 +117,15 @@ struct FileScan {
     strings: Vec<(String, Span)>,
 }
 
-fn scan_file(path: &std::path::Path) -> Result<FileScan> {
-    let source = SourceFile::read(path)?;
+fn scan_file(source: &SourceFile) -> Result<FileScan> {
+    let source = source.clone();
     let file = syn::parse_file(&source.text).map_err(|err| {
         let start = err.span().start();
         let offset = offset_of(&source.text, start.line, start.column);
         Error {
-            failures: vec![Failure {
-                message: format!("cannot parse Rust source: {err}"),
-                location: Some(source.locate(offset, offset)),
-            }],
+            diagnostics: vec![
+                Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))
+            ],
         }
     })?;
     let mut scan = FileScan {
@@ -199,8 +188,7 @@ fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
                 });
             }
             let span = span_of(&scan.source.text, variant.ident.span());
-            scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-            scan.features.features.push(decl);
+            scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
         }
         scan.enums.push((input.ident.to_string(), variants));
     }

@@ -3,18 +3,20 @@
 //! group-versions and resources an API server serves at an emulation version,
 //! which version each resource is stored in, the discovery storage-version
 //! hash, and the StorageVersion API's agreement on a common encoding version.
+//! The names and the `ApiLifecycle` trait are `kompat-runtime`'s, re-exported.
 //!
 //! Everything here is a pure function of declarations and versions; the
 //! message texts of errors are Kubernetes' own where Kubernetes has one.
 
 pub mod agreement;
 pub mod decl;
+pub mod entries;
 pub mod hash;
 pub mod names;
 pub mod order;
 pub mod serving;
 pub mod storage;
-pub mod typed;
+pub use kompat_runtime::api::typed;
 
 pub use agreement::{
     common_encoding_version, encoding_condition, storage_version_agreement, ApiServer, ConditionStatus,

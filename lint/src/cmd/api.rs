@@ -8,7 +8,7 @@ use kompat_core::api::ApiSet;
 use kompat_core::api::{
     served_apis, storage_version_hash, storage_versions, GroupVersionKind, RuntimeConfig, ServeOptions,
 };
-use kompat_project::{Config, Decls, Error, Failure, Result, SourceFile};
+use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
 use serde::Serialize;
 
 use super::{load_project, print_stdout, render_table, resolve_versions, to_json};
@@ -66,8 +66,8 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
         emulation_forward_compatible: args.emulation_forward_compatible,
         runtime_config_emulation_forward_compatible: args.runtime_config_emulation_forward_compatible,
     };
-    let served =
-        served_apis(&set, &opts).map_err(|err| Error { failures: err.messages.into_iter().map(failure).collect() })?;
+    let served = served_apis(&set, &opts)
+        .map_err(|err| Error { diagnostics: err.messages.into_iter().map(failure).collect() })?;
     for warning in &served.warnings {
         eprintln!("warning: {warning}");
     }
@@ -144,8 +144,8 @@ pub fn run_hash(args: HashArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn failure(message: String) -> Failure {
-    Failure { message, location: None }
+fn failure(message: String) -> Diagnostic {
+    Diagnostic::error(message)
 }
 
 /// The core group shows as `""` in tables.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use kompat_core::{FeatureDecl, WindowPolicy};
 use kompat_project::config::OutputKind;
-use kompat_project::{Error, Failure, Result};
+use kompat_project::{Diagnostic, Error, Result};
 use serde::Serialize;
 
 use super::{load_project, print_stdout, to_json, Project};
@@ -39,7 +39,7 @@ struct JsonSpec {
 pub fn run(args: ExportArgs) -> Result<ExitCode> {
     let project = load_project(&args.decls)?;
     project.decls.validate_strict()?;
-    let features = unique(&project.decls.features);
+    let features = unique(project.decls.features());
     let text = match args.format {
         ExportFormat::K8sYaml => kompat_decls::render_k8s_yaml(&features),
         ExportFormat::Json => to_json(&json(&features))?,
@@ -64,9 +64,8 @@ fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name
         return Err(Error::msg("no versions declared: nothing to export"));
     };
     let window = config.map_or(WindowPolicy::DEFAULT, |c| c.window);
-    let unlocated = |messages: Vec<String>| Error {
-        failures: messages.into_iter().map(|m| Failure { message: m, location: None }).collect(),
-    };
+    let unlocated =
+        |messages: Vec<String>| Error { diagnostics: messages.into_iter().map(Diagnostic::error).collect() };
     let mut model = kompat_gen::Model::new(features, binary, window).map_err(unlocated)?;
     if project.decls.has_apis() {
         project.decls.api_set()?;
@@ -85,14 +84,14 @@ fn toml(project: &Project, features: &[FeatureDecl]) -> String {
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut names: Vec<String> = project
         .decls
-        .sources
+        .sources()
         .iter()
         .map(|s| s.path.file_name().map_or_else(|| s.path.display().to_string(), |n| n.to_string_lossy().into_owned()))
         .collect();
     names.sort();
     names.dedup();
     let mut digests: Vec<Vec<u8>> =
-        project.decls.sources.iter().map(|s| Sha256::digest(s.text.as_bytes()).to_vec()).collect();
+        project.decls.sources().iter().map(|s| Sha256::digest(s.text.as_bytes()).to_vec()).collect();
     digests.sort();
     let mut hasher = Sha256::new();
     for digest in &digests {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use kompat_k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags, TypeTags};
 use kompat_k8s::supplement::parse_supplement;
-use kompat_project::{Error, Failure, Result, SourceFile};
+use kompat_project::{Diagnostic, Error, Result, SourceFile};
 use sha2::{Digest, Sha256};
 
 use super::print_stdout;
@@ -41,15 +41,15 @@ pub fn run(args: K8sApisArgs) -> Result<ExitCode> {
         None => (Default::default(), None),
     };
     let mut modules = Vec::new();
-    let mut failures = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
     for source in &args.source {
         match expand_source(source) {
             Ok(found) => modules.extend(found),
-            Err(err) => failures.extend(err.failures),
+            Err(err) => diagnostics.extend(err.diagnostics),
         }
     }
-    if !failures.is_empty() {
-        return Err(Error { failures });
+    if !diagnostics.is_empty() {
+        return Err(Error { diagnostics });
     }
     // Newest first: a checkout, then releases from the highest; ties in
     // command-line order.
@@ -60,11 +60,11 @@ pub fn run(args: K8sApisArgs) -> Result<ExitCode> {
         generator.add_module(&module.path, module.version.clone());
         match read_module(module, &mut generator) {
             Ok(n) => packages += n,
-            Err(err) => failures.extend(err.failures),
+            Err(err) => diagnostics.extend(err.diagnostics),
         }
     }
-    if !failures.is_empty() {
-        return Err(Error { failures });
+    if !diagnostics.is_empty() {
+        return Err(Error { diagnostics });
     }
     let text = generator.render();
     eprintln!(
@@ -149,7 +149,7 @@ fn module_path(go_mod: &SourceFile) -> Result<String> {
 /// Reads every API package of a module into the generator; returns how many
 /// packages had a lifecycle file.
 fn read_module(module: &Module, generator: &mut Generator) -> Result<usize> {
-    let mut failures = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut count = 0;
     for file in kompat_project::walk_files(&module.root)? {
         if file.file_name().is_none_or(|n| n != LIFECYCLE_FILE) {
@@ -158,13 +158,13 @@ fn read_module(module: &Module, generator: &mut Generator) -> Result<usize> {
         let Some(dir) = file.parent() else { continue };
         count += 1;
         if let Err(err) = read_package(dir, &file, generator) {
-            failures.extend(err.failures);
+            diagnostics.extend(err.diagnostics);
         }
     }
-    if failures.is_empty() {
+    if diagnostics.is_empty() {
         Ok(count)
     } else {
-        Err(Error { failures })
+        Err(Error { diagnostics })
     }
 }
 
@@ -181,23 +181,22 @@ fn read_package(dir: &Path, lifecycle_path: &Path, generator: &mut Generator) ->
         None => None,
     };
     let dir_name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let (group, version) = package_group_version(register.as_ref(), doc_group.as_ref(), dir_name).map_err(
-        |problem| match (problem, &doc_source) {
-            (GroupVersionProblem::Conflict { doc, register }, Some(source)) => Error {
-                failures: vec![Failure {
-                    message: format!(
-                        "+groupName={} differs from the group {register:?} that register.go's SchemeGroupVersion registers",
-                        doc.value
-                    ),
-                    location: Some(source.locate(doc.span.start, doc.span.end)),
-                }],
-            },
-            _ => Error::in_file(
-                lifecycle_path,
-                "cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go",
-            ),
-        },
-    )?;
+    let (group, version) =
+        package_group_version(register.as_ref(), doc_group.as_ref(), dir_name).map_err(|problem| {
+            match (problem, &doc_source) {
+                (GroupVersionProblem::Conflict { doc, register }, Some(source)) => Error::at(
+                    source.locate(doc.span.start, doc.span.end),
+                    format!(
+                    "+groupName={} differs from the group {register:?} that register.go's SchemeGroupVersion registers",
+                    doc.value
+                ),
+                ),
+                _ => Error::in_file(
+                    lifecycle_path,
+                    "cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go",
+                ),
+            }
+        })?;
     if generator.new_kinds(&group, &version, &kinds).is_empty() {
         return Ok(());
     }
@@ -219,18 +218,18 @@ fn read_types(dir: &Path) -> Result<Vec<TypeTags>> {
     }
     names.sort();
     let mut tags = Vec::new();
-    let mut failures = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
     for path in names {
         let source = read(&path)?;
         match parse_type_tags(&source.text) {
             Ok(found) => tags.extend(found),
-            Err(errors) => failures.extend(source.parse_errors(errors).failures),
+            Err(errors) => diagnostics.extend(source.parse_errors(errors).diagnostics),
         }
     }
-    if failures.is_empty() {
+    if diagnostics.is_empty() {
         Ok(tags)
     } else {
-        Err(Error { failures })
+        Err(Error { diagnostics })
     }
 }
 
