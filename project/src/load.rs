@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
+use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
 use kompat_decls::api_toml::ApiFile;
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
@@ -200,65 +200,91 @@ impl Decls {
     }
 
     /// Builds the API set of all inputs; every problem is located in the file
-    /// that declares the offending entry. A group priority or storage override
-    /// given in two files is an error.
+    /// that declares the offending entry, and any problem is an error. A group
+    /// priority or storage override given in two files is one.
     pub fn api_set(&self) -> Result<ApiSet> {
-        let mut failures = Vec::new();
+        let (set, problems) = self.api_set_partial();
+        if problems.is_empty() {
+            Ok(set)
+        } else {
+            Err(Error { diagnostics: problems.into_iter().map(|(_, d)| d).collect() })
+        }
+    }
+
+    /// The API set of everything well declared, and every problem with the
+    /// declarations, located, with its kind: the linter reports them as
+    /// findings of their rules and checks the rest.
+    pub fn api_set_partial(&self) -> (ApiSet, Vec<(ApiProblemKind, Diagnostic)>) {
+        let mut problems = Vec::new();
         let mut seen_priority: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut seen_override: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for (source, file) in &self.api_files {
             for group in file.config.priorities.keys() {
                 if let Some(first) = seen_priority.insert(group, *source) {
-                    failures.push(self.api_failure(
-                        *source,
-                        file,
-                        &ApiProblem {
-                            index: None,
-                            field: ApiField::Priority { group: group.clone(), entry: None },
-                            message: format!(
-                                "group `{group}` has a version priority in {} already",
-                                self.sources[first].path.display()
-                            ),
-                            first: None,
-                        },
-                    ));
+                    let problem = ApiProblem {
+                        kind: ApiProblemKind::UnusedPriority,
+                        index: None,
+                        field: ApiField::Priority { group: group.clone(), entry: None },
+                        message: format!(
+                            "group `{group}` has a version priority in {} already",
+                            self.sources[first].path.display()
+                        ),
+                        first: None,
+                    };
+                    problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(group)));
                 }
             }
             for key in file.config.storage_overrides.keys() {
                 if let Some(first) = seen_override.insert(key, *source) {
-                    failures.push(self.api_failure(
-                        *source,
-                        file,
-                        &ApiProblem {
-                            index: None,
-                            field: ApiField::StorageOverride { key: key.clone() },
-                            message: format!(
-                                "`{key}` has a storage override in {} already",
-                                self.sources[first].path.display()
-                            ),
-                            first: None,
-                        },
-                    ));
+                    let problem = ApiProblem {
+                        kind: ApiProblemKind::InvalidStorageOverride,
+                        index: None,
+                        field: ApiField::StorageOverride { key: key.clone() },
+                        message: format!(
+                            "`{key}` has a storage override in {} already",
+                            self.sources[first].path.display()
+                        ),
+                        first: None,
+                    };
+                    problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(key)));
                 }
             }
         }
-        if !failures.is_empty() {
-            return Err(Error { diagnostics: failures });
+        let config = self.api_config();
+        let (set, found) = ApiSet::build_partial(&config);
+        problems.extend(found.iter().map(|p| (p.kind, self.locate_api_problem(p))));
+        // What each problem is about: the API (GROUP/VERSION/KIND), the
+        // group of a priority, or the key of an override.
+        for ((_, diag), problem) in problems.iter_mut().rev().zip(found.iter().rev()) {
+            diag.subject = match (&problem.field, problem.index.and_then(|i| config.apis.get(i))) {
+                (_, Some(d)) => {
+                    Some(kompat_core::api::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string())
+                }
+                (ApiField::Priority { group, .. }, None) => Some(group.clone()),
+                (ApiField::StorageOverride { key }, None) => Some(key.clone()),
+                _ => None,
+            };
         }
-        ApiSet::build(&self.api_config())
-            .map_err(|problems| Error { diagnostics: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
+        (set, problems)
     }
 
     /// Where field `field` of API declaration `index` (its index in
     /// [`Decls::api_config`]) is written.
     pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
-        let problem = ApiProblem { index: Some(index), field, message: String::new(), first: None };
+        let problem = ApiProblem {
+            kind: ApiProblemKind::EmptyValue,
+            index: Some(index),
+            field,
+            message: String::new(),
+            first: None,
+        };
         self.locate_api_problem_only(&problem).location
     }
 
     /// Where the storage override of `key` (`GROUP/RESOURCE`) is written.
     pub fn locate_override(&self, key: &str) -> Option<Location> {
         let problem = ApiProblem {
+            kind: ApiProblemKind::InvalidStorageOverride,
             index: None,
             field: ApiField::StorageOverride { key: key.to_owned() },
             message: String::new(),

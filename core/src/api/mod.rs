@@ -23,7 +23,8 @@ pub use agreement::{
     EncodingCondition, ResourceAgreement, ServerStorageVersion,
 };
 pub use decl::{
-    complete_lifecycle, parse_replacement, Api, ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet, Lifecycle,
+    complete_lifecycle, parse_replacement, Api, ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet,
+    Lifecycle,
 };
 pub use hash::storage_version_hash;
 pub use names::{kube_plural, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource};
