@@ -12,7 +12,7 @@
 //! the derive macros, in different namespaces (like serde's `Serialize`):
 //! `use kompat::FeatureGates;` imports both the trait and the derive.
 #![cfg_attr(all(feature = "derive", feature = "engine"), doc = "")]
-#![cfg_attr(all(feature = "derive", feature = "engine"), doc = include_str!("../../README.md"))]
+#![cfg_attr(all(feature = "derive", feature = "engine"), doc = include_str!("../README.md"))]
 #![warn(missing_docs)]
 
 pub use kompat_runtime::{

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use kompat_decls::span::did_you_mean;
 use kompat_project::config::Level;
 use kompat_project::rust::RustAllow;
-use kompat_project::{Config, Error, Failure, Location};
+use kompat_project::{Config, Error, Location};
 
 use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
 use crate::{Diagnostic, Rule, Severity};
@@ -42,10 +42,10 @@ impl LintConfig {
         let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| {
             if !codes.contains(&code) {
                 let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-                failures.push(Failure {
-                    message: format!("unknown lint code `{code}` in {place}{hint}"),
-                    location: Some(config.source.locate(span.start, span.end)),
-                });
+                failures.push(
+                    Diagnostic::error(format!("unknown lint code `{code}` in {place}{hint}"))
+                        .at(Some(config.source.locate(span.start, span.end))),
+                );
             }
         };
         let mut out = LintConfig::default();
@@ -64,7 +64,18 @@ impl LintConfig {
         if failures.is_empty() {
             Ok(out)
         } else {
-            Err(Error { failures })
+            Err(Error { diagnostics: failures })
+        }
+    }
+
+    /// The severity `[lint.levels]` gives `rule`'s findings, `None` when it
+    /// allows them.
+    pub fn level(&self, rule: &Rule) -> Option<Severity> {
+        match self.levels.get(rule.code) {
+            Some(Level::Allow) => None,
+            Some(Level::Warn) => Some(Severity::Warning),
+            Some(Level::Deny) => Some(Severity::Error),
+            None => Some(rule.severity),
         }
     }
 

@@ -15,8 +15,8 @@ fn term_config() -> Config {
 
 /// Prints every diagnostic of an input error to stderr, rustc style.
 pub fn print_error(err: &Error) {
-    let diags: Vec<Diagnostic> = err.diagnostics().collect();
-    eprint!("{}", render(&diags, stderr_color()));
+    let diags = &err.diagnostics;
+    eprint!("{}", render(diags, stderr_color()));
 }
 
 /// Whether to colour what goes to stderr: `--color`, else NO_COLOR, CLICOLOR,

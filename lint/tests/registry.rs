@@ -1,9 +1,10 @@
 //! The rule registry is complete: every code has a fixture under
-//! `fixtures/lint/<code>/` (CRD codes: `kompat-crd`'s fixtures), a doc, and
-//! an in-process test that expects it inline (`^^^ severity[code]: ...` in
-//! the rule's module; CRD codes: `crd/tests/rules.rs`, which runs every CRD
-//! fixture in process and checks each code is emitted at its declared
-//! severity).
+//! `fixtures/lint/<code>/` (CRD codes: `kompat-crd`'s fixtures; plan codes:
+//! `fixtures/plans/codes/<code>.toml`), a doc, and an in-process test that
+//! expects it (inline `^^^ severity[code]: ...` in the rule's module; CRD
+//! codes: `crd/tests/rules.rs`, which runs every CRD fixture in process and
+//! checks each code is emitted at its declared severity; plan codes: the
+//! simulation's tests in `core/src/plan/tests.rs`).
 
 use std::path::Path;
 
@@ -37,6 +38,7 @@ fn annotated_codes() -> Vec<String> {
 fn every_code_has_a_fixture_a_doc_and_an_in_process_test() {
     let crd: Vec<&str> = kompat_crd::rules().iter().map(|r| r.code).collect();
     let annotated = annotated_codes();
+    let plan_tests = std::fs::read_to_string(root().join("core/src/plan/tests.rs")).unwrap_or_default();
     let mut missing = Vec::new();
     for rule in kompat_lint::rules::all() {
         let code = rule.code;
@@ -48,6 +50,17 @@ fn every_code_has_a_fixture_a_doc_and_an_in_process_test() {
             // YAML in the examples included).
             assert_eq!(rule.doc_text(), rule.doc, "{code}");
             continue; // fixtures and in-process tests in kompat-crd
+        }
+        if kompat_lint::rules::plan::PASS.rules.iter().any(|r| r.code == code) {
+            // `kompat plan`'s codes: fixtures/plans/codes/<code>.toml, and the
+            // simulation's in-process tests in core/src/plan/tests.rs.
+            if !root().join(format!("fixtures/plans/codes/{code}.toml")).is_file() {
+                missing.push(format!("{code}: no fixtures/plans/codes/{code}.toml"));
+            }
+            if !plan_tests.contains(code) {
+                missing.push(format!("{code}: core/src/plan/tests.rs never expects it"));
+            }
+            continue;
         }
         if !root().join("fixtures/lint").join(code).is_dir() {
             missing.push(format!("{code}: no fixtures/lint/{code}/"));

@@ -35,7 +35,7 @@ use kompat_core::{Version, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::error::{Error, Failure, Result};
+use crate::error::{Diagnostic, Error, Result};
 use crate::load::SourceFile;
 
 /// The default configuration file name, looked up in the current directory.
@@ -226,10 +226,10 @@ impl Config {
                 Some(span) => source.locate(span.start, span.end),
                 None => source.whole(),
             };
-            Error { failures: vec![Failure { message: toml_message(&err), location: Some(location) }] }
+            Error { diagnostics: vec![Diagnostic::error(toml_message(&err)).at(Some(location))] }
         })?;
         let located = |span: std::ops::Range<usize>, message: String| Error {
-            failures: vec![Failure { message, location: Some(source.locate(span.start, span.end)) }],
+            diagnostics: vec![Diagnostic::error(message).at(Some(source.locate(span.start, span.end)))],
         };
         let version = |value: &Spanned<String>| {
             Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))

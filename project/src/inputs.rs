@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use kompat_decls::deploy::{gate_settings, GateSetting, Material};
 
-use crate::error::{Error, Failure, Location, Result};
+use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{walk_files, SourceFile};
 
 /// What an input file is.
@@ -95,25 +95,25 @@ pub fn classify(paths: &[PathBuf]) -> Result<Vec<Input>> {
     if failures.is_empty() {
         Ok(inputs)
     } else {
-        Err(Error { failures })
+        Err(Error { diagnostics: failures })
     }
 }
 
 /// Every input that could be read, and the failures of those that could not.
-pub(crate) fn classify_each(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
+pub(crate) fn classify_each(paths: &[PathBuf]) -> (Vec<Input>, Vec<Diagnostic>) {
     let mut inputs = Vec::new();
     let mut failures = Vec::new();
     for path in paths {
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             Err(err) => {
-                failures.extend(Error::io(path, &err).failures);
+                failures.extend(Error::io(path, &err).diagnostics);
                 continue;
             }
         };
         let result = if meta.is_dir() { classify_dir(path, &mut inputs) } else { classify_named(path, &mut inputs) };
         if let Err(err) = result {
-            failures.extend(err.failures);
+            failures.extend(err.diagnostics);
         }
     }
     (inputs, failures)
@@ -138,7 +138,7 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>) -> Result<()> {
         let source = match SourceFile::read(&path) {
             Ok(source) => source,
             Err(err) => {
-                failures.extend(err.failures);
+                failures.extend(err.diagnostics);
                 continue;
             }
         };
@@ -154,7 +154,7 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>) -> Result<()> {
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(Error { failures })
+        Err(Error { diagnostics: failures })
     }
 }
 

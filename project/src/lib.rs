@@ -14,6 +14,6 @@ pub mod load;
 pub mod rust;
 
 pub use config::Config;
-pub use error::{Error, Failure, Location, Result};
+pub use error::{Diagnostic, Error, Location, Result};
 pub use inputs::{classify, Input, Kind};
 pub use load::{load, walk_files, Decls, SourceFile};

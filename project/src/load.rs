@@ -15,7 +15,7 @@ use kompat_core::{validate, FeatureDecl, Field, Validated};
 use kompat_decls::api_toml::ApiFile;
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
 
-use crate::error::{Error, Failure, Location, Result};
+use crate::error::{Diagnostic, Error, Location, Result};
 use crate::inputs::{Input, Kind};
 
 /// A file read from disk.
@@ -51,15 +51,15 @@ impl SourceFile {
 
     /// Parse errors of this file as one located error.
     pub fn parse_errors(&self, errors: Vec<ParseError>) -> Error {
-        Error { failures: errors.into_iter().map(|e| self.parse_failure(e)).collect() }
+        Error { diagnostics: errors.into_iter().map(|e| self.parse_failure(e)).collect() }
     }
 
-    fn parse_failure(&self, err: ParseError) -> Failure {
+    fn parse_failure(&self, err: ParseError) -> Diagnostic {
         let location = match err.span {
             Some(span) => self.locate(span.start, span.end),
             None => self.whole(),
         };
-        Failure { message: err.message, location: Some(location) }
+        Diagnostic::error(err.message).at(Some(location))
     }
 }
 
@@ -123,16 +123,16 @@ impl Decls {
     /// Content problems (the linter's rules) are left to `kompat lint`.
     pub fn validate_strict(&self) -> Result<Validated> {
         let validated = validate(&self.features);
-        let failures: Vec<Failure> = validated
+        let diagnostics: Vec<Diagnostic> = validated
             .problems
             .iter()
             .filter(|p| p.kind.is_registration())
-            .map(|p| Failure { message: p.message.clone(), location: self.locate(p.decl, p.spec, p.field) })
+            .map(|p| Diagnostic::error(p.message.clone()).at(self.locate(p.decl, p.spec, p.field)))
             .collect();
-        if failures.is_empty() {
+        if diagnostics.is_empty() {
             Ok(validated)
         } else {
-            Err(Error { failures })
+            Err(Error { diagnostics })
         }
     }
 
@@ -203,10 +203,10 @@ impl Decls {
             }
         }
         if !failures.is_empty() {
-            return Err(Error { failures });
+            return Err(Error { diagnostics: failures });
         }
         ApiSet::build(&self.api_config())
-            .map_err(|problems| Error { failures: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
+            .map_err(|problems| Error { diagnostics: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
     }
 
     /// Where field `field` of API declaration `index` (its index in
@@ -229,7 +229,7 @@ impl Decls {
 
     /// Maps a problem of the merged API set to the file and span it is about;
     /// a duplicate names where the first declaration is written.
-    fn locate_api_problem(&self, problem: &ApiProblem) -> Failure {
+    fn locate_api_problem(&self, problem: &ApiProblem) -> Diagnostic {
         let mut failure = self.locate_api_problem_only(problem);
         if let Some(first) = problem.first {
             let at = self.locate_api(first, ApiField::Entry).and_then(|l| {
@@ -244,7 +244,7 @@ impl Decls {
         failure
     }
 
-    fn locate_api_problem_only(&self, problem: &ApiProblem) -> Failure {
+    fn locate_api_problem_only(&self, problem: &ApiProblem) -> Diagnostic {
         match problem.index {
             Some(index) => {
                 if let Some((source, file, local)) = self.api_origin(index) {
@@ -258,7 +258,7 @@ impl Decls {
                 }
             }
         }
-        Failure { message: problem.message.clone(), location: None }
+        Diagnostic::error(problem.message.clone())
     }
 
     /// API declaration `index` of [`Decls::api_config`] as written, without
@@ -281,12 +281,12 @@ impl Decls {
         None
     }
 
-    fn api_failure(&self, source: usize, file: &ApiFile, problem: &ApiProblem) -> Failure {
+    fn api_failure(&self, source: usize, file: &ApiFile, problem: &ApiProblem) -> Diagnostic {
         let location = match file.span_of(problem) {
             Some(span) => self.sources[source].locate(span.start, span.end),
             None => self.sources[source].whole(),
         };
-        Failure { message: problem.message.clone(), location: Some(location) }
+        Diagnostic::error(problem.message.clone()).at(Some(location))
     }
 
     /// Adds declarations parsed elsewhere (e.g. from Rust sources) with their
@@ -314,19 +314,19 @@ impl Decls {
             if input.kind == Kind::Rust {
                 rust_files.push(input.source);
             } else if let Err(err) = decls.add_source(input.source) {
-                failures.extend(err.failures);
+                failures.extend(err.diagnostics);
             }
         }
         if !rust_files.is_empty() {
             match crate::rust::scan(&rust_files, &mut decls) {
                 Ok(scan) => decls.rust = Some(scan),
-                Err(err) => failures.extend(err.failures),
+                Err(err) => failures.extend(err.diagnostics),
             }
         }
         if failures.is_empty() {
             Ok(decls)
         } else {
-            Err(Error { failures })
+            Err(Error { diagnostics: failures })
         }
     }
 
@@ -373,10 +373,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     let (inputs, mut failures) = crate::inputs::classify_each(paths);
     match Decls::from_inputs(inputs.into_iter().filter(Input::is_loaded)) {
         Ok(decls) if failures.is_empty() => Ok(decls),
-        Ok(_) => Err(Error { failures }),
+        Ok(_) => Err(Error { diagnostics: failures }),
         Err(err) => {
-            failures.extend(err.failures);
-            Err(Error { failures })
+            failures.extend(err.diagnostics);
+            Err(Error { diagnostics: failures })
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{Error, Failure, Location, Result};
+use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
 use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
@@ -69,11 +69,11 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
     for result in results {
         match result {
             Ok(scan) => scans.push(scan),
-            Err(err) => failures.extend(err.failures),
+            Err(err) => failures.extend(err.diagnostics),
         }
     }
     if !failures.is_empty() {
-        return Err(Error { failures });
+        return Err(Error { diagnostics: failures });
     }
 
     let mut out = RustScan { files: scans.len(), ..RustScan::default() };
@@ -123,10 +123,9 @@ fn scan_file(source: &SourceFile) -> Result<FileScan> {
         let start = err.span().start();
         let offset = offset_of(&source.text, start.line, start.column);
         Error {
-            failures: vec![Failure {
-                message: format!("cannot parse Rust source: {err}"),
-                location: Some(source.locate(offset, offset)),
-            }],
+            diagnostics: vec![
+                Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))
+            ],
         }
     })?;
     let mut scan = FileScan {

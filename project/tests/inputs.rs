@@ -102,7 +102,7 @@ fn io_errors_are_reported_with_their_file() {
         Err(err) => err,
     };
     let got: Vec<(Option<&Path>, bool)> = err
-        .failures
+        .diagnostics
         .iter()
         .map(|f| (f.location.as_ref().map(|l| l.path()), f.message.contains("missing.yaml")))
         .collect();

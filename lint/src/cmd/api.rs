@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use kompat_core::api::{
     served_apis, storage_version_hash, storage_versions, GroupVersionKind, RuntimeConfig, ServeOptions,
 };
-use kompat_project::{Error, Failure, Result};
+use kompat_project::{Diagnostic, Error, Result};
 use serde::Serialize;
 
 use super::{load_project, print_stdout, render_table, resolve_versions, to_json};
@@ -49,8 +49,8 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
         emulation_forward_compatible: args.emulation_forward_compatible,
         runtime_config_emulation_forward_compatible: args.runtime_config_emulation_forward_compatible,
     };
-    let served =
-        served_apis(&set, &opts).map_err(|err| Error { failures: err.messages.into_iter().map(failure).collect() })?;
+    let served = served_apis(&set, &opts)
+        .map_err(|err| Error { diagnostics: err.messages.into_iter().map(failure).collect() })?;
     for warning in &served.warnings {
         eprintln!("warning: {warning}");
     }
@@ -125,8 +125,8 @@ pub fn run_hash(args: HashArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn failure(message: String) -> Failure {
-    Failure { message, location: None }
+fn failure(message: String) -> Diagnostic {
+    Diagnostic::error(message)
 }
 
 /// The core group shows as `""` in tables.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use kompat_core::{FeatureDecl, WindowPolicy};
 use kompat_project::config::OutputKind;
-use kompat_project::{Error, Failure, Result};
+use kompat_project::{Diagnostic, Error, Result};
 use serde::Serialize;
 
 use super::{load_project, print_stdout, to_json, Project};
@@ -63,9 +63,8 @@ fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name
         return Err(Error::msg("no versions declared: nothing to export"));
     };
     let window = config.map_or(WindowPolicy::DEFAULT, |c| c.window);
-    let unlocated = |messages: Vec<String>| Error {
-        failures: messages.into_iter().map(|m| Failure { message: m, location: None }).collect(),
-    };
+    let unlocated =
+        |messages: Vec<String>| Error { diagnostics: messages.into_iter().map(Diagnostic::error).collect() };
     let mut model = kompat_gen::Model::new(features, binary, window).map_err(unlocated)?;
     if project.decls.has_apis() {
         project.decls.api_set()?;

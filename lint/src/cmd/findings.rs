@@ -52,7 +52,7 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
     }
     if !failures.is_empty() {
         let mut error = Error::msg(failures.remove(0));
-        error.failures.extend(failures.into_iter().flat_map(|m| Error::msg(m).failures));
+        error.diagnostics.extend(failures.into_iter().flat_map(|m| Error::msg(m).diagnostics));
         return Err(error);
     }
     let named = |list: &[String], d: &Diagnostic| {
@@ -104,11 +104,11 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[(Diagnostic, Str
 /// An input error: on stderr as always, and in machine formats also as one
 /// valid document on stdout, so that a SARIF upload shows the problem.
 fn input_error(format: LintFormat, err: &Error) -> Result<ExitCode> {
-    let diags: Vec<Diagnostic> = err.diagnostics().collect();
+    let diags = &err.diagnostics;
     match format {
-        LintFormat::Json => print_stdout(&output::json(&diags).0)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(&diags, &[], &rules::all()))?,
-        LintFormat::RustcJson => print_stdout(&output::rustc_json(&diags))?,
+        LintFormat::Json => print_stdout(&output::json(diags).0)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all()))?,
+        LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
         LintFormat::Human | LintFormat::Short => (),
     }
     report::print_error(err);
@@ -178,7 +178,7 @@ impl Suppressions {
         let parsed: Suppressions = serde_json::from_str(&source.text).map_err(|err| {
             let offset = line_col_offset(&source.text, err.line(), err.column());
             let mut error = Error::msg(format!("invalid suppressions file: {err}"));
-            error.failures[0].location = Some(source.locate(offset, offset));
+            error.diagnostics[0].location = Some(source.locate(offset, offset));
             error
         })?;
         if parsed.version != 1 {

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use kompat_core::plan::simulate;
-use kompat_project::{Error, Failure, Result, SourceFile};
+use kompat_project::{Diagnostic, Error, Result, SourceFile};
 
 use super::print_stdout;
 use crate::cli::{PlanArgs, UpgradePlanFormat};
@@ -33,20 +33,26 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let features = if decls.features().is_empty() { None } else { Some(Arc::new(decls.validate_strict()?.set)) };
 
     let known = apis.resources();
-    let unknown: Vec<Failure> = parsed
+    let unknown: Vec<Diagnostic> = parsed
         .resources()
         .iter()
         .filter(|(gr, _)| !known.contains(gr))
-        .map(|(gr, span)| Failure {
-            message: format!("no API declaration serves resource `{gr}` (group `{}`)", gr.group),
-            location: Some(source.locate(span.start, span.end)),
+        .map(|(gr, span)| {
+            Diagnostic::error(format!("no API declaration serves resource `{gr}` (group `{}`)", gr.group))
+                .at(Some(source.locate(span.start, span.end)))
         })
         .collect();
     if !unknown.is_empty() {
-        return Err(Error { failures: unknown });
+        return Err(Error { diagnostics: unknown });
     }
 
-    let sim = simulate(parsed.plan(), &apis, features.as_deref());
+    // Each finding at its rule's severity, or at what `[lint.levels]` in
+    // kompat.toml makes it.
+    let config = kompat_project::Config::discover(None)?;
+    let levels = kompat_lint::config::LintConfig::from_config(config.as_ref(), &kompat_lint::rules::all())?;
+    let report = render::Report::new(simulate(parsed.plan(), &apis, features.as_deref()), |kind| {
+        levels.level(kompat_lint::rules::plan::rule_of(kind))
+    });
     let name = args.plan.display().to_string();
     let text = match args.format {
         UpgradePlanFormat::Human => {
@@ -57,11 +63,11 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                     format!("{line}:{col}")
                 })
                 .collect();
-            render::human(&name, &sim, &lines)
+            render::human(&name, &report, &lines)
         }
-        UpgradePlanFormat::Json => render::json(&name, &sim)?,
-        UpgradePlanFormat::Markdown => render::markdown(&name, &sim),
+        UpgradePlanFormat::Json => render::json(&name, &report)?,
+        UpgradePlanFormat::Markdown => render::markdown(&name, &report),
     };
     print_stdout(&text)?;
-    Ok(if sim.is_safe() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.is_safe() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -13,6 +13,7 @@ pub mod gate_reference;
 pub mod gate_setting;
 pub mod locked_gate_cleanup;
 pub mod orphaned_gate;
+pub mod plan;
 pub mod registration;
 pub mod removed_gate;
 pub mod rewritten_history;
@@ -58,6 +59,7 @@ pub static PASSES: &[&Pass] = &[
     &gate_reference::PASS,
     &gate_setting::PASS,
     &unused_allowance::PASS,
+    &plan::PASS,
 ];
 
 /// Every rule kompat lint knows, sorted by code.

@@ -92,7 +92,7 @@ impl ApiContainer {
 }
 
 /// `api(...)`: returns `None` only when it is not a parenthesised list.
-pub(crate) fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta, kube: Option<&KubeAttrs>) -> syn::Result<Option<ApiAttr>> {
+fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta, kube: Option<&KubeAttrs>) -> syn::Result<Option<ApiAttr>> {
     let example = "api(group = \"batch\", version = \"v1\", resource = \"cronjobs\", introduced = \"1.21\")";
     let Some(tokens) = list_tokens(cx, meta, example)? else {
         return Ok(None);

@@ -184,7 +184,7 @@ impl Variant {
 }
 
 /// `spec(...)`: returns `None` only when it is not a parenthesised list.
-pub(crate) fn parse_spec(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spec>> {
+fn parse_spec(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spec>> {
     let Some(tokens) = list_tokens(cx, meta, "spec(version = \"1.0\", stage = \"Alpha\", default = false)")? else {
         return Ok(None);
     };
@@ -250,7 +250,7 @@ pub(crate) fn parse_spec(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Optio
 }
 
 /// `ratchet(tolerated_since = "1.31")`.
-pub(crate) fn parse_ratchet(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RatchetAttr>> {
+fn parse_ratchet(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RatchetAttr>> {
     let Some(tokens) = list_tokens(cx, meta, "ratchet(tolerated_since = \"1.31\")")? else {
         return Ok(None);
     };
@@ -290,7 +290,7 @@ pub(crate) fn parse_ratchet(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Op
 }
 
 /// `allow(code = "...", reason = "...")`: both keys mandatory, non-empty.
-pub(crate) fn parse_allow(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Allow>> {
+fn parse_allow(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Allow>> {
     let Some(tokens) = list_tokens(cx, meta, "allow(code = \"orphaned-gate\", reason = \"...\")")? else {
         return Ok(None);
     };
@@ -341,7 +341,7 @@ pub(crate) fn parse_allow(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Opti
 }
 
 /// `depends_on(A, B)`: variant names.
-pub(crate) fn parse_idents(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<Ident>> {
+fn parse_idents(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<Ident>> {
     if !meta.input.peek(syn::token::Paren) {
         cx.error_spanned_by(&meta.path, "expected a list of variants, e.g. `depends_on(WatchList)`");
         skip_value(meta)?;

@@ -133,7 +133,7 @@ pub(crate) fn unknown_key_hint(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) 
 /// The accepted key closest to `word`: a known alias, a case- and
 /// underscore-insensitive match, or an edit distance of at most a third of
 /// the key's length.
-pub(crate) fn did_you_mean(word: &str, level: Level) -> Option<Symbol> {
+fn did_you_mean(word: &str, level: Level) -> Option<Symbol> {
     if let Some((_, sym)) = level.aliases.iter().find(|(alias, _)| *alias == word) {
         return Some(*sym);
     }

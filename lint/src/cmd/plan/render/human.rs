@@ -2,14 +2,13 @@
 //! table of servers and one of resources, feature changes, rollback safety
 //! and findings.
 
-use kompat_core::plan::Simulation;
-
-use super::{migration_cell, persisted_cell, short, spec_text, sv_cells, verdict};
+use super::{migration_cell, persisted_cell, short, spec_text, sv_cells, verdict, Report};
 use crate::cmd::render_table;
 
 /// The human rendering: one block per step. `lines` holds the `line:column`
 /// of each plan step (step 1 first).
-pub fn human(plan: &str, sim: &Simulation, lines: &[String]) -> String {
+pub fn human(plan: &str, report: &Report, lines: &[String]) -> String {
+    let sim = &report.sim;
     let mut out = String::new();
     for state in &sim.steps {
         match state.step.checked_sub(1).and_then(|i| lines.get(i)) {
@@ -69,12 +68,12 @@ pub fn human(plan: &str, sim: &Simulation, lines: &[String]) -> String {
                 .collect();
             out.push_str(&format!("  rollback UNSAFE to step {}: {}\n", r.to_step, why.join("; ")));
         }
-        for f in sim.findings.iter().filter(|f| f.step == state.step) {
-            out.push_str(&format!("  {}[{}]: {}\n", f.severity().as_str(), f.kind.code(), f.message));
+        for (f, severity) in report.findings().filter(|(f, _)| f.step == state.step) {
+            out.push_str(&format!("  {}[{}]: {}\n", severity.as_str(), f.kind.code(), f.message));
         }
         out.push('\n');
     }
-    out.push_str(&format!("{plan}: {}\n", verdict(sim)));
+    out.push_str(&format!("{plan}: {}\n", verdict(report)));
     out
 }
 

@@ -1,7 +1,10 @@
 //! The JSON rendering of a plan simulation (documented in `docs/plan.md`):
 //! private serialisable counterparts of the core's types.
 
-use kompat_core::plan::{Finding, ResourceState, Severity, Simulation, StepState, UndecodableSource};
+use kompat_core::plan::{Finding, ResourceState, StepState, UndecodableSource};
+use kompat_lint::Severity;
+
+use super::Report;
 use kompat_core::FeatureSpec;
 use serde::Serialize;
 
@@ -147,15 +150,16 @@ fn source_str(source: &UndecodableSource) -> &str {
 }
 
 /// The JSON document (see `docs/plan.md`).
-pub fn json(plan: &str, sim: &Simulation) -> kompat_project::Result<String> {
+pub fn json(plan: &str, report: &Report) -> kompat_project::Result<String> {
+    let sim = &report.sim;
     let servers = sim.steps.first().map(|s| s.servers.iter().map(|x| x.id.as_str()).collect()).unwrap_or_default();
     let doc = JsonPlan {
         plan,
-        safe: sim.is_safe(),
-        summary: JsonSummary { errors: sim.count(Severity::Error), warnings: sim.count(Severity::Warning) },
+        safe: report.is_safe(),
+        summary: JsonSummary { errors: report.count(Severity::Error), warnings: report.count(Severity::Warning) },
         servers,
         steps: sim.steps.iter().map(json_step).collect(),
-        findings: sim.findings.iter().map(json_finding).collect(),
+        findings: report.findings().map(|(f, severity)| json_finding(f, severity)).collect(),
     };
     crate::cmd::to_json(&doc)
 }
@@ -245,10 +249,10 @@ fn json_resource(r: &ResourceState) -> JsonResource<'_> {
     }
 }
 
-fn json_finding(f: &Finding) -> JsonFinding<'_> {
+fn json_finding(f: &Finding, severity: Severity) -> JsonFinding<'_> {
     JsonFinding {
         step: f.step,
-        severity: f.severity().as_str(),
+        severity: severity.as_str(),
         code: f.kind.code(),
         server: f.server.as_deref(),
         resource: f.resource.as_deref(),

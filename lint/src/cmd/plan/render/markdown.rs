@@ -2,14 +2,13 @@
 //! walkthrough-style table per resource, rollback safety, feature changes and
 //! findings.
 
-use kompat_core::plan::Simulation;
-
-use super::{current_cell, migration_cell, persisted_cell, short, spec_text, sv_cells, verdict};
+use super::{current_cell, migration_cell, persisted_cell, short, spec_text, sv_cells, verdict, Report};
 
 /// Markdown: servers, one walkthrough-style table per resource, rollback
 /// safety, feature changes and findings.
-pub fn markdown(plan: &str, sim: &Simulation) -> String {
-    let mut out = format!("# Upgrade plan `{plan}`\n\n**{}**\n\n", capitalise(&verdict(sim)));
+pub fn markdown(plan: &str, report: &Report) -> String {
+    let sim = &report.sim;
+    let mut out = format!("# Upgrade plan `{plan}`\n\n**{}**\n\n", capitalise(&verdict(report)));
     let Some(first) = sim.steps.first() else { return out };
     let ids: Vec<&str> = first.servers.iter().map(|s| s.id.as_str()).collect();
 
@@ -120,13 +119,12 @@ pub fn markdown(plan: &str, sim: &Simulation) -> String {
     if sim.findings.is_empty() {
         out.push_str("None.\n");
     } else {
-        let rows: Vec<Vec<String>> = sim
-            .findings
-            .iter()
-            .map(|f| {
+        let rows: Vec<Vec<String>> = report
+            .findings()
+            .map(|(f, severity)| {
                 vec![
                     f.step.to_string(),
-                    f.severity().as_str().to_owned(),
+                    severity.as_str().to_owned(),
                     format!("`{}`", f.kind.code()),
                     md_escape(&f.message),
                 ]

@@ -12,8 +12,47 @@ pub use human::human;
 pub use json::json;
 pub use markdown::markdown;
 
-use kompat_core::plan::{MigrationStatus, ResourceState, Severity, Simulation, StepState};
+use kompat_core::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
 use kompat_core::FeatureSpec;
+use kompat_lint::Severity;
+
+/// A simulation with each finding's severity: its rule's
+/// (`kompat_lint::rules::plan`), or what `[lint.levels]` makes it; findings
+/// of allowed codes are dropped.
+pub struct Report {
+    pub sim: Simulation,
+    /// The severity of `sim.findings[i]`.
+    severities: Vec<Severity>,
+}
+
+impl Report {
+    /// `level` gives a kind's severity, `None` to drop its findings.
+    pub fn new(mut sim: Simulation, level: impl Fn(FindingKind) -> Option<Severity>) -> Report {
+        let mut severities = Vec::new();
+        sim.findings.retain(|f| match level(f.kind) {
+            Some(severity) => {
+                severities.push(severity);
+                true
+            }
+            None => false,
+        });
+        Report { sim, severities }
+    }
+
+    /// Every finding with its severity, in order.
+    pub fn findings(&self) -> impl Iterator<Item = (&Finding, Severity)> {
+        self.sim.findings.iter().zip(self.severities.iter().copied())
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.severities.iter().filter(|s| **s == severity).count()
+    }
+
+    /// Safe: no error-level finding.
+    pub fn is_safe(&self) -> bool {
+        self.count(Severity::Error) == 0
+    }
+}
 
 /// `GROUP/VERSION` without the group, as in the KEP's walkthrough table.
 fn short(gv: &str) -> &str {
@@ -49,8 +88,8 @@ fn migration_cell(status: MigrationStatus) -> &'static str {
     status.as_str()
 }
 
-fn verdict(sim: &Simulation) -> String {
-    let (errors, warnings) = (sim.count(Severity::Error), sim.count(Severity::Warning));
+fn verdict(report: &Report) -> String {
+    let (errors, warnings) = (report.count(Severity::Error), report.count(Severity::Warning));
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     if errors == 0 {
         format!("the plan is safe ({})", plural(warnings, "warning"))
