@@ -25,7 +25,7 @@ fn located(errors: &[ParseError], input: &str) {
 fn manifest_parser_and_checks_never_panic() {
     let mut rng = Rng(0x6b6f_6d70_6174_0101);
     let mut accepted = 0;
-    for _ in 0..2000 {
+    for _ in 0..mutate::iterations(2000) {
         let input = mutate(MANIFEST, &mut rng);
         match parse_manifests(&input) {
             Ok(crds) => {
@@ -47,7 +47,7 @@ fn conversions_parser_never_panics() {
     let crds = parse_manifests(MANIFEST).unwrap_or_else(|e| panic!("{e:?}"));
     let mut rng = Rng(0x6b6f_6d70_6174_0102);
     let mut accepted = 0;
-    for _ in 0..2000 {
+    for _ in 0..mutate::iterations(2000) {
         let input = mutate(CONVERSIONS, &mut rng);
         match parse_conversions(&input) {
             Ok(conversions) => {

@@ -19,6 +19,8 @@ fn check(fixture: &str, conversions_file: Option<&str>, want: &[(&str, &str, &st
 #[test]
 fn clean_crds_have_no_findings() {
     check("single/clean.yaml", None, &[]);
+    // A version written as `<<: *version` plus overrides has the merged schema.
+    check("single/merge-key-versions.yaml", None, &[]);
     check("single/preserved.yaml", None, &[]);
     check("kube-rs/widget-v1.yaml", None, &[]);
 }
@@ -200,4 +202,17 @@ fn messages_snapshot() {
         out.push_str(&format!("--- {fixture}\n{}", common::render(&text, &check_crd(&crd, conv.as_ref()))));
     }
     insta::assert_snapshot!("single_messages", out);
+}
+
+#[test]
+fn merged_versions_read_as_written() {
+    let (text, crd) = crd("single/merge-key-versions.yaml");
+    let names: Vec<(&str, bool, bool)> =
+        crd.versions.iter().map(|v| (v.name.value.as_str(), v.served.value, v.storage.value)).collect();
+    assert_eq!(names, [("v1beta2", true, true), ("v1beta1", true, false)]);
+    // The merged schema points at where it is written (in the anchored version).
+    let schema = crd.versions[1].schema.as_ref().map(|s| s.span());
+    let first = crd.versions[0].schema.as_ref().map(|s| s.span());
+    assert!(schema.is_some() && schema == first, "{schema:?}");
+    assert!(schema.is_some_and(|s| text[s.start..s.end].starts_with("type: object")));
 }

@@ -6,8 +6,8 @@
 
 use kompat_core::gate::parse_go_bool;
 
-use crate::span::Span;
-use crate::yaml::{parse_documents, Node};
+use crate::span::{ParseError, Span};
+use crate::yaml::{is_limit_error, parse_documents, Node};
 
 /// A gate set in deployment material (`--feature-gates=Gate=true`), with
 /// where it is written: a [`Span`] here, a located place in a file once a
@@ -38,17 +38,23 @@ pub enum Material {
 }
 
 /// Every gate setting in a deployment text, flags first, in text order.
-pub fn gate_settings(text: &str, material: Material) -> Vec<GateSetting> {
+/// Templated YAML that does not parse still has its flags read; YAML that
+/// would exceed the parser's limits (an alias bomb, extreme nesting) is an
+/// error all the same.
+pub fn gate_settings(text: &str, material: Material) -> Result<Vec<GateSetting>, ParseError> {
     let mut settings = flags(text);
     if material == Material::Yaml {
-        // Templated YAML may not parse; its flags were still found above.
-        if let Ok(docs) = parse_documents(text) {
-            for doc in &docs {
-                feature_gate_maps(text, doc, &mut settings);
+        match parse_documents(text) {
+            Ok(docs) => {
+                for doc in &docs {
+                    feature_gate_maps(text, doc, &mut settings);
+                }
             }
+            Err(err) if is_limit_error(&err) => return Err(err),
+            Err(_) => {}
         }
     }
-    settings
+    Ok(settings)
 }
 
 /// `--feature-gates=A=true,B=false` and `--feature-gates A=true`, quoted or not.
@@ -166,6 +172,7 @@ mod tests {
         let material = if name.ends_with(".yaml") { Material::Yaml } else { Material::Text };
         let lines = LineIndex::new(text);
         let got: Vec<String> = gate_settings(text, material)
+            .unwrap_or_default()
             .iter()
             .map(|s| {
                 let (line, col) = lines.line_col(s.location.start);

@@ -6,10 +6,13 @@
 //! keys keep theirs too, and a key given twice is an error (as in Go's YAML
 //! decoders). Multi-document streams yield one root per document.
 //! Anchors and aliases are resolved by copying the anchored node (the copy
-//! keeps the anchor's spans). Plain scalars are resolved with the YAML 1.2
+//! keeps the anchor's spans), under Go's yaml.v3 alias budget, so a small
+//! "billion laughs" file is an error instead of gigabytes; merge keys
+//! (`<<`) are applied as Go's decoders apply them; nesting is limited to
+//! [`MAX_DEPTH`]. Plain scalars are resolved with the YAML 1.2
 //! core schema, so `1`, `1.0` and `"1"` compare as YAML says they do.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
 
@@ -217,12 +220,93 @@ fn resolve_plain(text: &str) -> ScalarKind {
     ScalarKind::String
 }
 
+/// How deep collections may nest, aliases expanded included. Go's YAML
+/// parser stops at 10000; kompat's readers walk trees recursively on threads
+/// with small stacks, so the limit is lower, and far above any real file.
+pub const MAX_DEPTH: usize = 1000;
+
+/// Whether a parse error is about a resource limit (the alias budget or the
+/// nesting depth) rather than the syntax: readers that tolerate YAML they
+/// cannot parse (templated deployment material) still report these, since
+/// the input is hostile, not merely templated.
+pub fn is_limit_error(err: &ParseError) -> bool {
+    let message = err.message.as_str();
+    message.starts_with(EXCESSIVE_ALIASING)
+        || message.ends_with(&format!("nest deeper than {MAX_DEPTH} levels"))
+        || message == "invalid YAML: recursion limit exceeded"
+}
+
+const EXCESSIVE_ALIASING: &str = "invalid YAML: document contains excessive aliasing";
+
+/// Below this many decoded nodes, up to 99% of them may come from aliases
+/// (Go's yaml.v3, `alias_ratio_range_low`).
+const ALIAS_RATIO_RANGE_LOW: u64 = 400_000;
+/// From this many decoded nodes on, at most 10% may come from aliases
+/// (`alias_ratio_range_high`).
+const ALIAS_RATIO_RANGE_HIGH: u64 = 4_000_000;
+
+/// The share of decoded nodes that may come from alias expansion, as yaml.v3
+/// allows it: 99% for small and medium documents, scaling down to 10% for
+/// very large ones.
+fn allowed_alias_ratio(decoded: u64) -> f64 {
+    if decoded <= ALIAS_RATIO_RANGE_LOW {
+        0.99
+    } else if decoded >= ALIAS_RATIO_RANGE_HIGH {
+        0.10
+    } else {
+        let range = (ALIAS_RATIO_RANGE_HIGH - ALIAS_RATIO_RANGE_LOW) as f64;
+        0.99 - 0.89 * ((decoded - ALIAS_RATIO_RANGE_LOW) as f64 / range)
+    }
+}
+
+/// yaml.v3's alias budget for one document: every node a decoder would visit
+/// is counted (mapping keys too), and those visited through an alias are
+/// counted again as aliased. A document fails once more than 100 nodes came
+/// from aliases, more than 1000 were decoded, and the aliased share exceeds
+/// [`allowed_alias_ratio`]. yaml.v3 checks at every node; within one alias
+/// the aliased share only grows, so checking once per alias with its whole
+/// weight decides the same documents, before anything is copied.
+#[derive(Default)]
+struct AliasBudget {
+    decoded: u64,
+    aliased: u64,
+}
+
+impl AliasBudget {
+    /// Counts one alias to a node of `weight` decoded nodes; false when the
+    /// document would exceed the budget.
+    fn admit(&mut self, weight: u64) -> bool {
+        // The alias node itself is decoded outside the expansion.
+        self.decoded += 1 + weight;
+        self.aliased += weight;
+        !(self.aliased > 100
+            && self.decoded > 1000
+            && self.aliased as f64 / self.decoded as f64 > allowed_alias_ratio(self.decoded))
+    }
+}
+
+/// An anchored node, with what copying it costs.
+struct Anchored {
+    node: Node,
+    /// Nodes a decoder visits to decode it (aliases inside expanded).
+    weight: u64,
+    /// Its nesting height (a scalar is 0).
+    height: usize,
+}
+
 /// Parses every document of a YAML stream. An empty document is a null
 /// scalar.
+///
+/// Aliases are expanded under yaml.v3's budget, nesting is limited to
+/// [`MAX_DEPTH`], and merge keys (`<<: *a`, `<<: [*a, *b]`) are applied as Go's
+/// decoders apply them: keys written in the mapping win over merged ones, and
+/// among merged mappings the earlier one wins. Merged entries keep the spans
+/// of where they are written.
 pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
     let offsets = ByteOffsets::new(text);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: BTreeMap<usize, Node> = BTreeMap::new();
+    let mut anchors: BTreeMap<usize, Anchored> = BTreeMap::new();
+    let mut budget = AliasBudget::default();
     let mut docs = Vec::new();
     let mut parser = Parser::new_from_str(text);
     while let Some(item) = parser.next_event() {
@@ -238,21 +322,60 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
             }
         };
         let span = offsets.span(span);
-        let (node, anchor) = match event {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentStart(_) | Event::DocumentEnd | Event::Nothing => {
-                continue
+        let (node, anchor, weight, height, merge_key) = match event {
+            Event::DocumentStart(_) => {
+                budget = AliasBudget::default();
+                continue;
             }
-            Event::Alias(id) => match anchors.get(&id) {
-                Some(node) => (node.clone(), 0),
-                None => return Err(ParseError::at(span, "invalid YAML: unknown alias")),
-            },
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => continue,
+            Event::Alias(id) => {
+                let Some(anchored) = anchors.get(&id) else {
+                    return Err(ParseError::at(span, "invalid YAML: unknown alias"));
+                };
+                let name = alias_name(text, span);
+                if stack.len() + anchored.height > MAX_DEPTH {
+                    return Err(ParseError::at(
+                        span,
+                        format!("invalid YAML: alias `{name}` nests deeper than {MAX_DEPTH} levels"),
+                    ));
+                }
+                if !budget.admit(anchored.weight) {
+                    return Err(ParseError::at(
+                        span,
+                        format!(
+                            "{EXCESSIVE_ALIASING}: alias `{name}` expands to {} nodes, beyond the budget of the \
+                             document's size",
+                            anchored.weight
+                        ),
+                    ));
+                }
+                (anchored.node.clone(), 0, 1 + anchored.weight, anchored.height, false)
+            }
             Event::Scalar(value, style, anchor, _) => {
-                let kind = if style == ScalarStyle::Plain { resolve_plain(&value) } else { ScalarKind::String };
-                (Node::Scalar(Scalar { value: value.into_owned(), kind, span }), anchor)
+                budget.decoded += 1;
+                let plain = style == ScalarStyle::Plain;
+                let kind = if plain { resolve_plain(&value) } else { ScalarKind::String };
+                let merge_key = plain && value == "<<";
+                (Node::Scalar(Scalar { value: value.into_owned(), kind, span }), anchor, 1, 0, merge_key)
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                budget.decoded += 1;
+                if stack.len() >= MAX_DEPTH {
+                    return Err(ParseError::at(
+                        span,
+                        format!("invalid YAML: collections nest deeper than {MAX_DEPTH} levels"),
+                    ));
+                }
                 let is_map = matches!(event, Event::MappingStart(..));
-                stack.push(Frame { is_map, anchor, start: span.start, items: Vec::new() });
+                stack.push(Frame {
+                    is_map,
+                    anchor,
+                    start: span.start,
+                    items: Vec::new(),
+                    merge_keys: Vec::new(),
+                    weight: 1,
+                    height: 0,
+                });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => {
@@ -267,34 +390,91 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
                     _ => span.end,
                 };
                 let whole = Span::new(frame.start, end.max(frame.start));
+                let (weight, height, anchor) = (frame.weight, frame.height + 1, frame.anchor);
                 let node = if frame.is_map {
-                    let mut entries: Vec<(Scalar, Node)> = Vec::new();
-                    let mut items = frame.items.into_iter();
-                    while let (Some(k), Some(v)) = (items.next(), items.next()) {
-                        let Node::Scalar(key) = k else {
-                            return Err(ParseError::at(k.span(), "complex mapping keys are not supported"));
-                        };
-                        if entries.iter().any(|(e, _)| e.value == key.value) {
-                            return Err(ParseError::at(key.span, format!("duplicate key `{}`", key.value)));
-                        }
-                        entries.push((key, v));
-                    }
-                    Node::Map(entries, whole)
+                    Node::Map(map_entries(frame.items, &frame.merge_keys)?, whole)
                 } else {
                     Node::Seq(frame.items, whole)
                 };
-                (node, frame.anchor)
+                (node, anchor, weight, height, false)
             }
         };
         if anchor != 0 {
-            anchors.insert(anchor, node.clone());
+            anchors.insert(anchor, Anchored { node: node.clone(), weight, height });
         }
         match stack.last_mut() {
-            Some(frame) => frame.items.push(node),
+            Some(frame) => {
+                if merge_key && frame.is_map && frame.items.len() % 2 == 0 {
+                    frame.merge_keys.push(frame.items.len());
+                }
+                frame.weight += weight;
+                frame.height = frame.height.max(height);
+                frame.items.push(node);
+            }
             None => docs.push(node),
         }
     }
     Ok(docs)
+}
+
+/// The alias as written (`*name`), for messages.
+fn alias_name(text: &str, span: Span) -> &str {
+    match text.get(span.start..span.end) {
+        Some(written) if written.starts_with('*') => written.trim_end(),
+        _ => "*",
+    }
+}
+
+/// The entries of a mapping from its items (key, value, key, value...), with
+/// merge keys applied: the items at `merge_keys` are plain `<<` keys.
+fn map_entries(items: Vec<Node>, merge_keys: &[usize]) -> Result<Vec<(Scalar, Node)>, ParseError> {
+    let mut written: Vec<(Scalar, Node)> = Vec::with_capacity(items.len() / 2);
+    let mut seen: HashSet<String> = HashSet::new();
+    // Merged mappings, each with the index in `written` they go before.
+    let mut merges: Vec<(usize, Node)> = Vec::new();
+    let mut items = items.into_iter().enumerate();
+    while let (Some((idx, k)), Some((_, v))) = (items.next(), items.next()) {
+        let Node::Scalar(key) = k else {
+            return Err(ParseError::at(k.span(), "complex mapping keys are not supported"));
+        };
+        if !seen.insert(key.value.clone()) {
+            return Err(ParseError::at(key.span, format!("duplicate key `{}`", key.value)));
+        }
+        if merge_keys.contains(&idx) {
+            merges.push((written.len(), v));
+        } else {
+            written.push((key, v));
+        }
+    }
+    if merges.is_empty() {
+        return Ok(written);
+    }
+    // Keys written in the mapping win; among merged mappings, the first.
+    let mut seen: HashSet<String> = written.iter().map(|(k, _)| k.value.clone()).collect();
+    let mut entries = Vec::with_capacity(written.len());
+    let mut written = written.into_iter().enumerate().peekable();
+    for (before, value) in merges {
+        while let Some((_, entry)) = written.next_if(|(idx, _)| *idx < before) {
+            entries.push(entry);
+        }
+        let sources = match value {
+            Node::Map(..) => vec![value],
+            Node::Seq(items, _) if items.iter().all(|i| matches!(i, Node::Map(..))) => items,
+            other => {
+                return Err(ParseError::at(other.span(), "map merge requires map or sequence of maps as the value"))
+            }
+        };
+        for source in sources {
+            let Node::Map(merged, _) = source else { continue };
+            for (key, value) in merged {
+                if seen.insert(key.value.clone()) {
+                    entries.push((key, value));
+                }
+            }
+        }
+    }
+    entries.extend(written.map(|(_, entry)| entry));
+    Ok(entries)
 }
 
 struct Frame {
@@ -302,6 +482,12 @@ struct Frame {
     anchor: usize,
     start: usize,
     items: Vec<Node>,
+    /// Indices in `items` of plain `<<` keys.
+    merge_keys: Vec<usize>,
+    /// Nodes decoded for this collection so far (itself included).
+    weight: u64,
+    /// The greatest height of its items.
+    height: usize,
 }
 
 /// saphyr's markers count characters; spans here are bytes.
@@ -392,6 +578,110 @@ mod tests {
     fn anchors_are_copied() {
         let docs = parse("a: &x {k: 1}\nb: *x\n");
         assert!(docs[0].get("b").and_then(|b| b.get("k")).is_some_and(|k| k.as_number() == Some(1.0)));
+    }
+
+    /// The mapping at `key` of the first document, as `key=value` pairs in
+    /// order, values rendered.
+    fn entries(text: &str, key: &str) -> Vec<String> {
+        let docs = parse(text);
+        let map = docs[0].get(key).and_then(Node::as_map).unwrap_or_default();
+        map.iter().map(|(k, v)| format!("{}={}", k.value, v.render())).collect()
+    }
+
+    #[test]
+    fn merge_keys_apply_as_go_applies_them() {
+        let base = "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\n";
+        let cases: [(&str, &[&str]); 7] = [
+            // One mapping merged.
+            ("m: {<<: *a}", &["x=1", "y=1"]),
+            // Keys written in the mapping win, before or after the merge key.
+            ("m: {y: 9, <<: *a}", &["y=9", "x=1"]),
+            ("m: {<<: *a, x: 9}", &["y=1", "x=9"]),
+            // In a list, the earlier mapping wins.
+            ("m: {<<: [*a, *b]}", &["x=1", "y=1", "z=2"]),
+            ("m: {<<: [*b, *a]}", &["y=2", "z=2", "x=1"]),
+            // An inline mapping merges too.
+            ("m: {<<: {q: 1}, r: 2}", &["q=1", "r=2"]),
+            // A quoted `<<` is an ordinary key.
+            ("m: {\"<<\": 1}", &["<<=1"]),
+        ];
+        for (doc, expected) in cases {
+            assert_eq!(entries(&format!("{base}{doc}\n"), "m"), expected, "{doc}");
+        }
+    }
+
+    #[test]
+    fn merged_values_keep_where_they_are_written() {
+        let text = "base: &v\n  served: true\n  schema: {type: object}\nv1beta1:\n  <<: *v\n  served: false\n";
+        let docs = parse(text);
+        let version = docs[0].get("v1beta1");
+        let schema = version.and_then(|v| v.get("schema")).map(Node::span);
+        assert_eq!(schema.map(|s| &text[s.start..s.end]), Some("{type: object}"));
+        let served = version.and_then(|v| v.get("served"));
+        assert_eq!(served.and_then(Node::as_bool), Some(false));
+    }
+
+    #[test]
+    fn merge_errors() {
+        let message = |text: &str| parse_documents(text).err().map(|e| (e.message, e.span.map(|s| s.start)));
+        let wrong = Some(("map merge requires map or sequence of maps as the value".to_owned(), Some(8)));
+        assert_eq!(message("m: {<<: 1}\n"), wrong);
+        assert_eq!(message("m: {<<: [{a: 1}, 2]}\n").map(|m| m.0), wrong.map(|w| w.0));
+        assert_eq!(message("m: {<<: {a: 1}, <<: {b: 1}}\n").map(|m| m.0), Some("duplicate key `<<`".to_owned()));
+    }
+
+    /// Nine levels of nine aliases: 9^9 nodes if expanded.
+    fn laughs(levels: usize) -> String {
+        let mut text = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for level in 1..=levels {
+            let prev = format!("*a{}", level - 1);
+            let items = [prev.as_str(); 9].join(", ");
+            text.push_str(&format!("a{level}: &a{level} [{items}]\n"));
+        }
+        text
+    }
+
+    #[test]
+    fn alias_budget() {
+        // Two levels expand to some 1000 nodes, under 100 times the
+        // document: within the budget; three levels are not.
+        assert!(parse_documents(&laughs(2)).is_ok());
+        assert!(parse_documents(&laughs(3)).is_err());
+        let err = parse_documents(&laughs(9)).err();
+        assert!(err.as_ref().is_some_and(is_limit_error));
+        assert!(parse_documents("a: [").err().as_ref().is_some_and(|e| !is_limit_error(e)));
+        let message = err.as_ref().map(|e| e.message.as_str()).unwrap_or_default();
+        assert!(message.starts_with("invalid YAML: document contains excessive aliasing: alias `*a"), "{message}");
+        let at = err.and_then(|e| e.span).map(|s| s.start).unwrap_or_default();
+        assert!(laughs(9)[at..].starts_with("*a"), "{at}");
+        // The same share of aliases in a large document is fine (the ratio,
+        // not the count, decides), and so is a document without aliases.
+        let mut big = String::from("base: &b {k: v}\n");
+        for i in 0..2000 {
+            big.push_str(&format!("e{i}: [1, 2, 3, *b]\n"));
+        }
+        assert!(parse_documents(&big).is_ok());
+    }
+
+    #[test]
+    fn nesting_is_limited() {
+        let deep = |open: &str, n: usize| open.repeat(n);
+        let block: String = (0..3000).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
+        for text in [deep("[", 100_000), deep("{a: ", 100_000), deep("- ", 100_000), block] {
+            let err = parse_documents(&text).err().map(|e| e.message).unwrap_or_default();
+            assert!(err.contains("nest deeper than 1000 levels") || err.starts_with("invalid YAML"), "{err}");
+        }
+        // saphyr-parser stops flow collections at 255 levels; block ones
+        // stop here.
+        let err = parse_documents(&deep("[", 300)).err().map(|e| e.message);
+        assert_eq!(err.as_deref(), Some("invalid YAML: recursion limit exceeded"));
+        let err = parse_documents(&format!("{}x\n", deep("- ", 2000))).err().map(|e| e.message);
+        assert_eq!(err.as_deref(), Some("invalid YAML: collections nest deeper than 1000 levels"));
+        assert!(parse_documents(&format!("{}x\n", deep("- ", 999))).is_ok());
+        // Aliases count with the depth of what they copy.
+        let chain = format!("a: &a\n{}x\nb:\n{}*a\n", deep("- ", 600), deep("- ", 600));
+        let err = parse_documents(&chain).err().map(|e| e.message);
+        assert_eq!(err.as_deref(), Some("invalid YAML: alias `*a` nests deeper than 1000 levels"));
     }
 
     #[test]

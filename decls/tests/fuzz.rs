@@ -15,7 +15,7 @@ use mutate::{mutate, Rng};
 fn yaml_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0001);
     let mut accepted = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(YAML_SEED, &mut rng);
         if let Ok(file) = parse_k8s_yaml(&input) {
             accepted += 1;
@@ -31,7 +31,7 @@ fn yaml_parser_never_panics() {
 fn toml_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0002);
     let mut accepted = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(TOML_SEED, &mut rng);
         if let Ok(file) = parse_toml(&input) {
             accepted += 1;
@@ -51,7 +51,7 @@ const API_SEED: &str = "[[api]]\ngroup = \"batch\"\nversion = \"v1beta1\"\nkind 
 fn api_toml_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0003);
     let (mut accepted, mut built) = (0, 0);
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(API_SEED, &mut rng);
         match kompat_decls::parse_toml(&input).map(|file| file.apis) {
             Ok(file) => {
@@ -75,19 +75,25 @@ fn api_toml_parser_never_panics() {
 const DEPLOY_SEED: &str = "kind: KubeletConfiguration\nfeatureGates:\n  A: true\n  \"B\": \"false\"\napiServer:\n  extraArgs:\n    feature-gates: \"C=true,D=false\"\n  extra:\n  - name: feature-gates\n    value: E=1\nspec:\n  containers:\n  - args: [\"--feature-gates=F=true,G=false\", '--feature-gates H=T']\n";
 
 /// Deployment material: no mutation makes the gate-setting scanner panic,
-/// as YAML or as text, and every setting it finds is inside the text.
+/// as YAML or as text, every setting it finds is inside the text, and a
+/// limit error is located.
 #[test]
 fn deployment_scanner_never_panics() {
     use kompat_decls::deploy::{gate_settings, Material};
     let mut rng = Rng(0x6b6f_6d70_6174_0004);
     let mut found = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(DEPLOY_SEED, &mut rng);
         for material in [Material::Yaml, Material::Text] {
-            for setting in gate_settings(&input, material) {
-                found += 1;
-                let span = setting.location;
-                assert!(span.start <= span.end && span.end <= input.len(), "{span:?}\n{input}");
+            match gate_settings(&input, material) {
+                Ok(settings) => {
+                    for setting in settings {
+                        found += 1;
+                        let span = setting.location;
+                        assert!(span.start <= span.end && span.end <= input.len(), "{span:?}\n{input}");
+                    }
+                }
+                Err(err) => assert!(err.span.is_some(), "unlocated: {}\n{input}", err.message),
             }
         }
     }

@@ -265,3 +265,22 @@ fn declarations_and_spans_stay_paired() {
         assert!(file.spans(2).is_none());
     }
 }
+
+#[test]
+fn merge_keys_in_a_feature_list() {
+    let text = include_str!("../../fixtures/hostile/merge-keys.features.yaml");
+    let merged = parse_k8s_yaml(text).unwrap_or_else(|errors| panic!("{}", located(text, &errors)));
+    let expanded = "- name: SharedSpecs
+  versionedSpecs:
+  - {default: false, lockToDefault: false, preRelease: Alpha, version: \"1.30\"}
+  - {default: true, lockToDefault: false, preRelease: Beta, version: \"1.31\"}
+  - {default: true, lockToDefault: false, preRelease: GA, version: \"1.32\"}
+";
+    let plain = parse_k8s_yaml(expanded).unwrap_or_else(|errors| panic!("{}", located(expanded, &errors)));
+    assert_eq!(merged.features(), plain.features());
+    // A merged field is located where it is written: the anchored spec.
+    let span = merged.span_of(0, Some(2), Field::LockToDefault).map(|s| &text[s.start..s.end]);
+    let first = merged.span_of(0, Some(0), Field::LockToDefault).map(|s| &text[s.start..s.end]);
+    assert_eq!(span, first);
+    assert_eq!(span, Some("false"));
+}

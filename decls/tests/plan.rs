@@ -44,7 +44,7 @@ fn parser_never_panics() {
     const WHOLE_FILE: [&str; 2] = ["the plan has no API servers", "the plan has no steps"];
     let mut rng = mutate::Rng(0x6b6f_6d70_6174_0301);
     let mut accepted = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate::mutate(SEED, &mut rng);
         match parse(&input) {
             Ok(_) => accepted += 1,

@@ -22,7 +22,10 @@ pub fn render(kind: OutputKind, model: &Model, provenance: &Provenance) -> Resul
 }
 
 /// Renders every output `config` lists, each at its configured path or, with
-/// `out_dir`, at that path below `out_dir`. The features of `decls` must have
+/// `out_dir`, at that path below `out_dir`. Every output path is checked
+/// first ([`Config::check_gen_outputs`]): one outside the project (or
+/// `out_dir`) that `allow_outside` does not allow is a located error, and
+/// nothing is rendered, so nothing can be written. The features of `decls` must have
 /// passed [`kompat_project::Decls::validate_strict`] for errors to be located;
 /// API declarations, when there are any, are validated here.
 pub fn render_outputs(
@@ -41,6 +44,7 @@ pub fn render_outputs(
             "nothing to generate: add a [[gen.output]] entry with `kind` and `path` to the configuration",
         ));
     };
+    config.check_gen_outputs(out_dir)?;
     let Some(binary) = config.binary_version else {
         return Err(located(gen.span.clone(), "`kompat gen` needs `binary_version` in the configuration".to_owned()));
     };

@@ -111,5 +111,18 @@ fn config_errors_are_located() {
         "binary_version = \"1.2\"\n[[gen.output]]\nkind = \"rust\"\npath = \"a.rs\"\n[[gen.output]]\nkind = \"json\"\npath = \"a.rs\"\n",
         "kompat.toml:7:8: output `a.rs` is listed twice",
     );
-    check("binary_version = \"1.2\"\n[gen]\nouput = []\n", "kompat.toml:3:1: unknown field `ouput`, expected `output`");
+    check(
+        "binary_version = \"1.2\"\n[gen]\nouput = []\n",
+        "kompat.toml:3:1: unknown field `ouput`, expected `output` or `allow_outside`",
+    );
+    // Outputs stay below the output directory of a build script too.
+    check(
+        "binary_version = \"1.2\"\n[[gen.output]]\nkind = \"rust\"\npath = \"../a.rs\"\n",
+        "kompat.toml:4:8: output `../a.rs` is outside the output directory; list the directory it goes to in \
+         `allow_outside` under [gen] to write there",
+    );
+    check(
+        "binary_version = \"1.2\"\n[gen]\nallow_outside = [\"\"]\n",
+        "kompat.toml:3:18: empty directory in `allow_outside`",
+    );
 }

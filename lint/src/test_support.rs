@@ -157,7 +157,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut settings = Vec::new();
     for input in kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}")) {
         if input.kind == kompat_project::inputs::Kind::Deployment {
-            settings.extend(input.gate_settings());
+            settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
         } else if input.is_declarations() {
             decl_inputs.push(input);
         }

@@ -250,3 +250,98 @@ fn rust_declared_apis_generate_like_toml() {
     assert_eq!(rust_from_rust, rust_from_toml);
     assert_eq!(json_from_rust, json_from_toml);
 }
+
+/// Every file below `dir`, relative, sorted: to show that nothing was written.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(at) = pending.pop() {
+        for entry in fs::read_dir(&at).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                pending.push(path.clone());
+            }
+            files.push(path.strip_prefix(dir).unwrap_or(&path).display().to_string());
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A configuration with one safe output and one at `path`.
+fn confined_config(extra: &str, path: &str) -> String {
+    format!(
+        "binary_version = \"1.33\"\ndecls = [\"features.toml\"]\n{extra}\n[[gen.output]]\nkind = \"json\"\npath = \"out/ok.json\"\n\n[[gen.output]]\nkind = \"markdown\"\npath = \"{path}\"\n"
+    )
+}
+
+#[test]
+fn gen_writes_only_inside_the_project() {
+    // (path, message) for refused outputs, located at the path value.
+    let refused = [
+        ("../outside/file.md", "output `../outside/file.md` is outside the project"),
+        ("out/../../escape.md", "output `out/../../escape.md` is outside the project"),
+        ("/tmp/kompat-absolute.md", "output `/tmp/kompat-absolute.md` is outside the project"),
+        ("link/file.md", "output `link/file.md` is outside the project"),
+        ("linkfile.md", "output `linkfile.md` is outside the project"),
+        ("fifo.md", "output `fifo.md` is not a regular file"),
+    ];
+    for (path, message) in refused {
+        let config = confined_config("", path);
+        let line = config.lines().position(|l| l == format!("path = \"{path}\"")).unwrap_or_default() + 1;
+        let dir = project(&config, FEATURES);
+        let sub = dir.path().join("sub");
+        fs::create_dir(dir.path().join("outside")).expect("mkdir");
+        fs::write(dir.path().join("outside/target.md"), "theirs\n").expect("write");
+        std::os::unix::fs::symlink(dir.path().join("outside"), sub.join("link")).expect("symlink");
+        std::os::unix::fs::symlink(dir.path().join("outside/target.md"), sub.join("linkfile.md")).expect("symlink");
+        let fifo = std::process::Command::new("mkfifo").arg(sub.join("fifo.md")).status();
+        assert!(fifo.is_ok_and(|s| s.success()), "mkfifo");
+        let before = tree(dir.path());
+        let (code, stdout, stderr) = kompat_in(&sub, &["gen"]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{path}: {stderr}");
+        assert!(stderr.contains(&format!("error: {message}")), "{path}: {stderr}");
+        assert!(stderr.contains(&format!("kompat.toml:{line}:8\n")), "{path}: {stderr}");
+        // Nothing written, not even the allowed output.
+        assert_eq!(tree(dir.path()), before, "{path}");
+        assert_eq!(read(dir.path(), "outside/target.md"), "theirs\n");
+    }
+}
+
+#[test]
+fn gen_writes_outside_where_allowed() {
+    let config = confined_config("[gen]\nallow_outside = [\"../shared-out\"]\n", "../shared-out/file.md");
+    let dir = project(&config, FEATURES);
+    let sub = dir.path().join("sub");
+    let (code, _, stderr) = kompat_in(&sub, &["gen"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "wrote out/ok.json\nwrote ../shared-out/file.md\n");
+    assert!(read(dir.path(), "shared-out/file.md").contains("| Alpha |"));
+    // A sibling of the allowed directory stays refused.
+    let config = confined_config("[gen]\nallow_outside = [\"../shared-out\"]\n", "../shared-outer/file.md");
+    let dir = project(&config, FEATURES);
+    let (code, _, stderr) = kompat_in(&dir.path().join("sub"), &["gen"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("error: output `../shared-outer/file.md` is outside the project"), "{stderr}");
+}
+
+#[test]
+fn declarations_outside_the_project_are_named() {
+    let config = CONFIG.replace("decls = [\"features.toml\"]", "decls = [\"../shared/features.toml\"]");
+    let dir = project(&config, "");
+    fs::create_dir(dir.path().join("shared")).expect("mkdir");
+    fs::write(dir.path().join("shared/features.toml"), FEATURES).expect("write");
+    let sub = dir.path().join("sub");
+    let note = "note: reading declarations from outside the project: ../shared/features.toml\n";
+    let (code, _, stderr) = kompat_in(&sub, &["gen", "--check"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.starts_with(note), "{stderr}");
+    let (code, stdout, stderr) = kompat_in(&sub, &["lint", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.starts_with(note), "{stderr}");
+    assert!(stdout.starts_with('{') || stdout.starts_with('['), "{stdout}");
+    // Inside the project, no note.
+    let dir = project(CONFIG, FEATURES);
+    let (_, _, stderr) = kompat_in(&dir.path().join("sub"), &["gen", "--check"]);
+    assert!(!stderr.contains("note:"), "{stderr}");
+}

@@ -24,10 +24,17 @@
 //! subject = "LegacyWidgetPolling"    # optional: only this feature, API or CRD version
 //! reason = "dropped by the 2.0 API review"   # mandatory
 //!
+//! [gen]
+//! allow_outside = ["../shared-out"]  # optional: directories outside the project outputs may go to
+//!
 //! [[gen.output]]
 //! kind = "rust"                      # or "k8s-yaml", "json", "markdown"
 //! path = "generated/features.rs"
 //! ```
+//!
+//! Outputs stay inside the directory of `kompat.toml` (after resolving `..`
+//! and symbolic links) unless `allow_outside` names the directory they go to:
+//! see [`Config::check_gen_outputs`].
 
 use std::path::{Path, PathBuf};
 
@@ -63,6 +70,10 @@ pub struct GenConfig {
     pub span: std::ops::Range<usize>,
     /// Each `[[gen.output]]`, in the order written.
     pub outputs: Vec<GenOutput>,
+    /// `allow_outside`: directories outside the project that outputs may be
+    /// written to, resolved against the configuration's directory, with the
+    /// byte span of each in the configuration file.
+    pub allow_outside: Vec<(PathBuf, std::ops::Range<usize>)>,
 }
 
 /// The `[lint]` table.
@@ -117,6 +128,8 @@ pub struct GenOutput {
     pub path: PathBuf,
     /// Byte span of the entry in the configuration file.
     pub span: std::ops::Range<usize>,
+    /// Byte span of the path value in the configuration file.
+    pub path_span: std::ops::Range<usize>,
 }
 
 /// What a generated output contains.
@@ -182,6 +195,8 @@ struct RawAllow {
 struct RawGen {
     #[serde(default)]
     output: Vec<Spanned<RawOutput>>,
+    #[serde(default)]
+    allow_outside: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -291,9 +306,135 @@ fn gen_config(raw: &Spanned<RawGen>, dir: &Path) -> Result<GenConfig, (std::ops:
         if outputs.iter().any(|o| o.path == path) {
             return Err((output.path.span(), format!("output `{written}` is listed twice")));
         }
-        outputs.push(GenOutput { kind: output.kind, written: written.clone(), path, span: entry.span() });
+        outputs.push(GenOutput {
+            kind: output.kind,
+            written: written.clone(),
+            path,
+            span: entry.span(),
+            path_span: output.path.span(),
+        });
     }
-    Ok(GenConfig { span: raw.span(), outputs })
+    let mut allow_outside = Vec::new();
+    for entry in &raw.get_ref().allow_outside {
+        if entry.get_ref().is_empty() {
+            return Err((entry.span(), "empty directory in `allow_outside`".to_owned()));
+        }
+        allow_outside.push((dir.join(entry.get_ref()), entry.span()));
+    }
+    Ok(GenConfig { span: raw.span(), outputs, allow_outside })
+}
+
+impl Config {
+    /// Those of `paths` that lie outside the project (the configuration's
+    /// directory, after resolving `..` and symbolic links). Reading them is
+    /// allowed; the commands name them on stderr, so a change to the
+    /// configuration that reads elsewhere shows in the output.
+    pub fn outside_project<'p>(&self, paths: impl IntoIterator<Item = &'p PathBuf>) -> Vec<&'p PathBuf> {
+        let Ok(root) = resolve(&self.dir()) else { return Vec::new() };
+        paths.into_iter().filter(|path| resolve(path).is_ok_and(|p| !p.starts_with(&root))).collect()
+    }
+
+    /// The directory outputs are confined to: the configuration's own.
+    pub fn dir(&self) -> PathBuf {
+        self.source.path.parent().map(Path::to_owned).unwrap_or_default()
+    }
+
+    /// Checks every `[[gen.output]]` before anything is written: placed below
+    /// `out_dir` (a build script's `$OUT_DIR`) or else the configuration's
+    /// directory, an output must stay inside that directory or inside one of
+    /// `allow_outside`, after resolving `..` and symbolic links (an output
+    /// that is a symbolic link counts where it points). An existing output
+    /// that is not a regular file is refused too. Every refused output is
+    /// reported, located at its path in the configuration.
+    pub fn check_gen_outputs(&self, out_dir: Option<&Path>) -> Result<()> {
+        let Some(gen) = &self.gen else { return Ok(()) };
+        let located = |span: &std::ops::Range<usize>, message: String| {
+            Diagnostic::error(message).at(Some(self.source.locate(span.start, span.end)))
+        };
+        let io_failure = |span: &std::ops::Range<usize>, path: &Path, err: std::io::Error| {
+            located(span, format!("cannot resolve {}: {}", path.display(), crate::error::io_reason(&err)))
+        };
+        let mut failures = Vec::new();
+        let (root, what) = match out_dir {
+            Some(dir) => (dir.to_owned(), "the output directory"),
+            None => (self.dir(), "the project (the directory of the configuration)"),
+        };
+        let root = match resolve(&root) {
+            Ok(root) => root,
+            Err(err) => return Err(Error { diagnostics: vec![io_failure(&gen.span, &root, err)] }),
+        };
+        let mut allowed = Vec::new();
+        for (dir, span) in &gen.allow_outside {
+            match resolve(dir) {
+                Ok(dir) => allowed.push(dir),
+                Err(err) => failures.push(io_failure(span, dir, err)),
+            }
+        }
+        for output in &gen.outputs {
+            let target = root.join(&output.written);
+            let resolved = match resolve(&target) {
+                Ok(resolved) => resolved,
+                Err(err) => {
+                    failures.push(io_failure(&output.path_span, &target, err));
+                    continue;
+                }
+            };
+            let inside = |dir: &PathBuf| resolved.starts_with(dir) && resolved != *dir;
+            if !inside(&root) && !allowed.iter().any(inside) {
+                failures.push(located(
+                    &output.path_span,
+                    format!(
+                        "output `{}` is outside {what}; list the directory it goes to in `allow_outside` \
+                         under [gen] to write there",
+                        output.written
+                    ),
+                ));
+                continue;
+            }
+            if let Ok(meta) = std::fs::metadata(&resolved) {
+                if !meta.is_file() {
+                    failures
+                        .push(located(&output.path_span, format!("output `{}` is not a regular file", output.written)));
+                }
+            }
+        }
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(Error { diagnostics: failures })
+        }
+    }
+}
+
+/// `path` made absolute with every existing component's symbolic links
+/// resolved and `.`/`..` applied; components that do not exist yet (output
+/// directories `kompat gen` creates) are taken as written.
+fn resolve(path: &Path) -> std::io::Result<PathBuf> {
+    use std::path::Component;
+    let absolute = if path.is_absolute() { path.to_owned() } else { std::env::current_dir()?.join(path) };
+    let mut resolved = PathBuf::new();
+    let mut missing = false;
+    for component in absolute.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => resolved.push(component),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // `resolved` has no symbolic links left, so its parent is
+                // where `..` leads.
+                resolved.pop();
+            }
+            Component::Normal(name) => {
+                let next = resolved.join(name);
+                if !missing && std::fs::symlink_metadata(&next).is_ok() {
+                    resolved = std::fs::canonicalize(&next)?;
+                } else {
+                    missing = true;
+                    resolved = next;
+                }
+            }
+        }
+    }
+    Ok(resolved)
 }
 
 /// Types the `[lint]` table; every allowance must say why.

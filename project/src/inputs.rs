@@ -74,16 +74,15 @@ impl Input {
     }
 
     /// Every gate setting in this file when it is deployment material,
-    /// located (the scanning is `kompat_decls::deploy`'s).
-    pub fn gate_settings(&self) -> Vec<GateSetting<Location>> {
+    /// located (the scanning is `kompat_decls::deploy`'s). YAML beyond the
+    /// parser's limits (an alias bomb, extreme nesting) is a located error.
+    pub fn gate_settings(&self) -> Result<Vec<GateSetting<Location>>> {
         if self.kind != Kind::Deployment {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let material = if is_yaml(&self.source.path) { Material::Yaml } else { Material::Text };
-        gate_settings(&self.source.text, material)
-            .into_iter()
-            .map(|s| s.map_location(|span| self.source.locate(span.start, span.end)))
-            .collect()
+        let settings = gate_settings(&self.source.text, material).map_err(|err| self.source.parse_errors(vec![err]))?;
+        Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
     }
 }
 

@@ -26,12 +26,44 @@ pub struct SourceFile {
     pub lines: LineIndex,
 }
 
+/// The largest file kompat reads: 16 MiB. Real inputs are far smaller (the
+/// largest CRD bundles are a few MB; Kubernetes itself refuses request bodies
+/// over 3 MiB); the limit keeps a stray multi-gigabyte file from exhausting
+/// memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The longest line kompat reads: 1 MiB. Diagnostics show whole lines.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 impl SourceFile {
+    /// Reads a UTF-8 text file of at most [`MAX_FILE_BYTES`] with no line
+    /// longer than [`MAX_LINE_BYTES`]. Anything that is not a regular file
+    /// (a FIFO, a device, a socket) is refused before it is opened, so
+    /// reading never blocks.
     pub fn read(path: &Path) -> Result<SourceFile> {
-        let bytes = std::fs::read(path).map_err(|err| Error::io(path, &err))?;
+        ensure_regular_file(path)?;
+        let file = std::fs::File::open(path).map_err(|err| Error::io(path, &err))?;
+        let mut bytes = Vec::new();
+        use std::io::Read;
+        file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|err| Error::io(path, &err))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(Error::in_file(
+                path,
+                format!("{} is larger than {} MiB, the most kompat reads", path.display(), MAX_FILE_BYTES >> 20),
+            ));
+        }
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
-        Ok(SourceFile::new(path.to_owned(), text))
+        let source = SourceFile::new(path.to_owned(), text);
+        let mut start = 0;
+        for line in source.text.split_inclusive('\n') {
+            if line.trim_end_matches(['\n', '\r']).len() > MAX_LINE_BYTES {
+                let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
+                return Err(Error::at(source.locate(start, start), message));
+            }
+            start += line.len();
+        }
+        Ok(source)
     }
 
     pub fn new(path: PathBuf, text: String) -> SourceFile {
@@ -381,16 +413,142 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     }
 }
 
-/// Every file below `dir`, in sorted order, respecting `.gitignore` and
-/// skipping hidden entries.
-pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let walker = ignore::WalkBuilder::new(dir).require_git(false).sort_by_file_name(|a, b| a.cmp(b)).build();
-    for entry in walker {
-        let entry = entry.map_err(|err| Error::in_file(dir, format!("cannot walk {}: {err}", dir.display())))?;
-        if entry.file_type().is_some_and(|t| t.is_file()) {
-            files.push(entry.path().to_owned());
+/// Refuses anything but a regular file (following symbolic links), without
+/// opening it: opening a FIFO blocks until a writer comes.
+pub fn ensure_regular_file(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
+    if meta.is_file() {
+        return Ok(());
+    }
+    let what = file_kind(&meta.file_type());
+    Err(Error::in_file(path, format!("cannot read {}: it is {what}, not a regular file", path.display())))
+}
+
+/// What a file that is not a regular file is, for messages.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
         }
     }
-    Ok(files)
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+/// Every regular file below `dir`, in sorted order, respecting `.gitignore`
+/// and skipping hidden entries. `dir` may be a single regular file.
+///
+/// File types come from the directory entries, so FIFOs, devices and sockets
+/// are skipped without being opened (nothing blocks); symbolic links are not
+/// followed. Every regular file is opened once to check that it can be read:
+/// an unreadable file or directory, or one removed during the walk, is a
+/// located error, never silently skipped. All such failures are reported
+/// together.
+pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let root = std::fs::metadata(dir).map_err(|err| Error::io(dir, &err))?;
+    if !root.is_dir() {
+        ensure_regular_file(dir)?;
+    }
+    let mut files = Vec::new();
+    let mut failures = Vec::new();
+    let walker = ignore::WalkBuilder::new(dir).require_git(false).sort_by_file_name(|a, b| a.cmp(b)).build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                failures.extend(walk_failure(dir, &err).diagnostics);
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        match readable(entry.path()) {
+            Ok(()) => files.push(entry.path().to_owned()),
+            Err(err) => failures.extend(err.diagnostics),
+        }
+    }
+    if failures.is_empty() {
+        Ok(files)
+    } else {
+        Err(Error { diagnostics: failures })
+    }
+}
+
+/// Opens a regular file found by a walk, to report it now if it cannot be
+/// read or has been removed since it was listed.
+fn readable(path: &Path) -> Result<()> {
+    match std::fs::File::open(path) {
+        Ok(_) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::in_file(path, format!("{} was removed while its directory was read", path.display())))
+        }
+        Err(err) => Err(Error::io(path, &err)),
+    }
+}
+
+/// A walk error, located at the path it is about.
+fn walk_failure(dir: &Path, err: &ignore::Error) -> Error {
+    fn parts(err: &ignore::Error) -> (Option<&Path>, Option<&std::io::Error>) {
+        match err {
+            ignore::Error::WithPath { path, err } => (Some(path), parts(err).1),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => parts(err),
+            ignore::Error::Io(io) => (None, Some(io)),
+            _ => (None, None),
+        }
+    }
+    let (path, io) = parts(err);
+    let path = path.unwrap_or(dir);
+    match io {
+        Some(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            Error::in_file(path, format!("{} was removed while its directory was read", path.display()))
+        }
+        Some(io) => Error::io(path, io),
+        None => Error::in_file(path, format!("cannot walk {}: {err}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(err: Error) -> Vec<String> {
+        err.to_string().lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn files_removed_during_a_walk_are_reported() {
+        let gone = Path::new("/nonexistent-kompat-dir/gone.toml");
+        let expected = ["/nonexistent-kompat-dir/gone.toml: /nonexistent-kompat-dir/gone.toml was removed while its directory was read"];
+        assert_eq!(readable(gone).map_err(messages), Err(expected.map(str::to_owned).to_vec()));
+        // As the walker reports an entry that vanished between listing and
+        // reading its type.
+        let err = ignore::Error::WithPath {
+            path: gone.to_owned(),
+            err: Box::new(ignore::Error::Io(std::io::Error::from(std::io::ErrorKind::NotFound))),
+        };
+        assert_eq!(messages(walk_failure(Path::new("/nonexistent-kompat-dir"), &err)), expected);
+        let denied = ignore::Error::WithDepth {
+            depth: 1,
+            err: Box::new(ignore::Error::WithPath {
+                path: gone.to_owned(),
+                err: Box::new(ignore::Error::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied))),
+            }),
+        };
+        assert_eq!(
+            messages(walk_failure(Path::new("/"), &denied)),
+            ["/nonexistent-kompat-dir/gone.toml: cannot read /nonexistent-kompat-dir/gone.toml: permission denied"]
+        );
+    }
 }

@@ -58,11 +58,29 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     let chunk = files.len().div_ceil(workers).max(1);
     let results: Vec<Result<FileScan>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(scan_file).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        let mut handles = Vec::new();
+        let mut failures = Vec::new();
+        for part in files.chunks(chunk) {
+            // syn recurses on nested syntax; `check_nesting` bounds how deep.
+            let spawned = std::thread::Builder::new()
+                .stack_size(SCAN_STACK_BYTES)
+                .spawn_scoped(scope, move || part.iter().map(scan_file).collect::<Vec<_>>());
+            match spawned {
+                Ok(handle) => handles.push((part, handle)),
+                Err(err) => failures.push(Err(Error::msg(format!("cannot start a thread: {err}")))),
+            }
+        }
+        let mut results: Vec<Result<FileScan>> = Vec::new();
+        for (part, handle) in handles {
+            match handle.join() {
+                Ok(scans) => results.extend(scans),
+                // Never silently: a file whose scan panicked is an error.
+                Err(_) => results
+                    .extend(part.iter().map(|p| Err(Error::in_file(&p.path, "internal error reading this file")))),
+            }
+        }
+        results.extend(failures);
+        results
     });
     let mut scans = Vec::new();
     let mut failures = Vec::new();
@@ -117,8 +135,131 @@ struct FileScan {
     strings: Vec<(String, Span)>,
 }
 
+/// The stack of each scanning thread: room for syn's recursion up to the
+/// limits [`check_nesting`] enforces (unoptimised builds use several KB per
+/// level). Reserved, not committed: untouched pages cost nothing.
+const SCAN_STACK_BYTES: usize = 256 << 20;
+
+/// The deepest nesting of delimiters (`(`, `[`, `{`) a Rust source may have.
+pub const MAX_RUST_DELIMITER_DEPTH: usize = 256;
+
+/// The most nested syntax, estimated, that a Rust source may have: open
+/// delimiters, calls and indexing, operators and keywords that wrap what
+/// follows (`-`, `&`, `as`, `return`, `else if`, ...) and unclosed `<`,
+/// counted along the way from the
+/// file's start to any token, where commas, semicolons and the end of a
+/// block statement start over.
+pub const MAX_RUST_NESTING: usize = 4096;
+
+/// Keywords that nest what follows them in syn's tree.
+const NESTING_KEYWORDS: [&str; 14] = [
+    "as", "return", "break", "yield", "let", "dyn", "impl", "if", "else", "move", "async", "static", "unsafe", "const",
+];
+
+/// Refuses a source whose syntax would nest deeper than syn's recursive
+/// parser (and the recursive visits and drops of its tree) can go on a
+/// thread's stack, before syn sees it: rustc's own parser is protected by
+/// growing its stack; syn is not. The check walks the tokens iteratively
+/// (proc-macro2 lexes and drops token trees without recursion). Returns the
+/// offending token's position and a message.
+fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (proc_macro2::Span, String)> {
+    use proc_macro2::{Delimiter, TokenTree};
+    struct Level {
+        tokens: std::iter::Peekable<proc_macro2::token_stream::IntoIter>,
+        /// The estimate where this group opened.
+        base: usize,
+        /// Nesting operators since the last comma, semicolon or statement.
+        segment: usize,
+        /// Unclosed `<`.
+        angles: usize,
+        previous: Option<char>,
+    }
+    let level = |tokens: proc_macro2::TokenStream, base: usize| Level {
+        tokens: tokens.into_iter().peekable(),
+        base,
+        segment: 0,
+        angles: 0,
+        previous: None,
+    };
+    let mut stack = vec![level(tokens, 0)];
+    while let Some(top) = stack.last_mut() {
+        let Some(token) = top.tokens.next() else {
+            stack.pop();
+            continue;
+        };
+        let mut punct = None;
+        match &token {
+            TokenTree::Group(group) => {
+                if group.delimiter() == Delimiter::Brace {
+                    // A block that ends a statement, an item or a match arm.
+                    let ends = match top.tokens.peek() {
+                        None => true,
+                        Some(TokenTree::Ident(next)) => next != "as" && next != "else",
+                        Some(_) => false,
+                    };
+                    if ends {
+                        top.segment = 0;
+                        top.angles = 0;
+                    }
+                } else {
+                    // A call or an index nests what it follows.
+                    top.segment += 1;
+                }
+                let base = top.base + top.segment + top.angles + 1;
+                top.previous = None;
+                if stack.len() >= MAX_RUST_DELIMITER_DEPTH {
+                    let message = format!("delimiters nest deeper than {MAX_RUST_DELIMITER_DEPTH} levels");
+                    return Err((group.span_open(), message));
+                }
+                if base > MAX_RUST_NESTING {
+                    return Err((group.span_open(), format!("syntax nests deeper than {MAX_RUST_NESTING} levels")));
+                }
+                let inner = level(group.stream(), base);
+                stack.push(inner);
+                continue;
+            }
+            TokenTree::Punct(p) => {
+                let c = p.as_char();
+                match c {
+                    ',' => top.segment = 0,
+                    ';' => {
+                        top.segment = 0;
+                        top.angles = 0;
+                    }
+                    '#' | '\'' => {}
+                    '<' => top.angles += 1,
+                    '>' if !matches!(top.previous, Some('-' | '=')) => top.angles = top.angles.saturating_sub(1),
+                    _ => top.segment += 1,
+                }
+                punct = Some(c);
+            }
+            TokenTree::Ident(ident) => {
+                if NESTING_KEYWORDS.iter().any(|k| ident == k) {
+                    top.segment += 1;
+                }
+            }
+            TokenTree::Literal(_) => {}
+        }
+        top.previous = punct;
+        if top.base + top.segment + top.angles > MAX_RUST_NESTING {
+            return Err((token.span(), format!("syntax nests deeper than {MAX_RUST_NESTING} levels")));
+        }
+    }
+    Ok(())
+}
+
 fn scan_file(source: &SourceFile) -> Result<FileScan> {
     let source = source.clone();
+    // A source that does not lex is reported by syn below.
+    if let Ok(tokens) = source.text.parse::<proc_macro2::TokenStream>() {
+        if let Err((span, message)) = check_nesting(tokens) {
+            let start = span.start();
+            let offset = offset_of(&source.text, start.line, start.column);
+            let failure =
+                Diagnostic::error(format!("cannot parse Rust source: {message}")).at(source.locate(offset, offset));
+            return Err(Error { diagnostics: vec![failure] });
+        }
+    }
     let file = syn::parse_file(&source.text).map_err(|err| {
         let start = err.span().start();
         let offset = offset_of(&source.text, start.line, start.column);

@@ -45,7 +45,7 @@ fn rust_reader_never_panics() {
     let path = dir.path().join("lib.rs");
     let mut rng = Rng(0x6b6f_6d70_6174_0201);
     let (mut loaded, mut with_apis) = (0, 0);
-    for _ in 0..2000 {
+    for _ in 0..mutate::iterations(2000) {
         let input = mutate(SEED, &mut rng);
         std::fs::write(&path, &input).expect("write");
         match kompat_project::load(std::slice::from_ref(&path)) {
@@ -75,7 +75,7 @@ const CONFIG_SEED: &str = "binary_version = \"1.37\"\ndecls = [\"features.toml\"
 fn config_parser_never_panics() {
     let mut rng = Rng(0x6b6f_6d70_6174_0202);
     let mut accepted = 0;
-    for _ in 0..3000 {
+    for _ in 0..mutate::iterations(3000) {
         let input = mutate(CONFIG_SEED, &mut rng);
         let source = kompat_project::SourceFile::new(std::path::PathBuf::from("kompat.toml"), input.clone());
         match kompat_project::Config::parse(source) {

@@ -8,7 +8,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Every `.rs` file of the workspace outside `target/` and hidden folders.
+/// Every `.rs` file of the workspace outside `target/`, hidden folders and
+/// fuzzing inputs (`fuzz/corpus`, `fuzz/artifacts`: data, not code).
 fn rust_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root()];
@@ -18,6 +19,9 @@ fn rust_files() -> Vec<PathBuf> {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') || name == "target" {
+                continue;
+            }
+            if dir.ends_with("fuzz") && (name == "corpus" || name == "artifacts") {
                 continue;
             }
             if path.is_dir() {

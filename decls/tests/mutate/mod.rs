@@ -5,6 +5,13 @@
 
 #![allow(dead_code)]
 
+/// How many mutations a fuzz test tries: `default` (what CI runs), or
+/// `KOMPAT_FUZZ_ITERS` when set, to run the same tests much longer
+/// (`KOMPAT_FUZZ_ITERS=1000000 cargo test --release fuzz`).
+pub fn iterations(default: usize) -> usize {
+    std::env::var("KOMPAT_FUZZ_ITERS").ok().and_then(|n| n.parse().ok()).unwrap_or(default)
+}
+
 /// xorshift64*, so every run mutates the same way.
 pub struct Rng(pub u64);
 

@@ -13,6 +13,9 @@ use crate::cli::GenArgs;
 pub fn run(args: GenArgs) -> Result<ExitCode> {
     let config_path: PathBuf = args.config.clone().unwrap_or_else(|| PathBuf::from(kompat_project::config::FILE_NAME));
     let config = Config::load(&config_path)?;
+    for path in config.outside_project(&config.decls) {
+        eprintln!("note: reading declarations from outside the project: {}", path.display());
+    }
     let decls = kompat_project::load(&config.decls)?;
     decls.validate_strict()?;
     let provenance = kompat_gen::cli_provenance(&config);

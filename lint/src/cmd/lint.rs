@@ -32,6 +32,12 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     if inputs.is_empty() {
         return Err(Error::msg("nothing to lint: pass PATH or --decls PATH, or set `decls` in kompat.toml"));
     }
+    if let Some(config) = &config {
+        let baseline = args.baseline.as_ref().or(config.baseline.as_ref());
+        for path in config.outside_project(inputs.iter().chain(baseline)) {
+            eprintln!("note: reading declarations from outside the project: {}", path.display());
+        }
+    }
     // One classification of every input, each file read once: declarations
     // (and Rust sources), CRD manifests and deployment material.
     let mut decl_inputs = Vec::new();
@@ -40,7 +46,7 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     for input in kompat_project::inputs::classify(&inputs)? {
         match input.kind {
             Kind::CrdManifest => crd_sources.push(input.source),
-            Kind::Deployment => settings.extend(input.gate_settings()),
+            Kind::Deployment => settings.extend(input.gate_settings()?),
             _ if input.is_declarations() => decl_inputs.push(input),
             _ => (),
         }

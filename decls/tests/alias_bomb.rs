@@ -1,0 +1,98 @@
+//! Alias bombs end in a located error within a few MB, measured in-process:
+//! this test binary counts every allocation (a counting global allocator)
+//! and records the peak of live bytes while each bomb is parsed.
+//!
+//! One test function only, so no other test allocates concurrently.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The most any bomb may hold live at once, beyond what was live before.
+const CAP: usize = 4 << 20;
+
+/// Peak live bytes above the starting point while `f` runs.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = LIVE.load(Ordering::Relaxed);
+    PEAK.store(start, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(start))
+}
+
+/// `levels` levels of `width` aliases each, in flow or block style, as
+/// sequences or as mappings merged with `<<`.
+fn bomb(levels: usize, width: usize, shape: &str) -> String {
+    let mut text = String::new();
+    match shape {
+        "seq" => text.push_str(&format!("a0: &a0 [{}]\n", vec!["lol"; width].join(", "))),
+        _ => text.push_str("a0: &a0 {lol: lol}\n"),
+    }
+    for level in 1..=levels {
+        let prev = format!("*a{}", level - 1);
+        let items = vec![prev.as_str(); width].join(", ");
+        match shape {
+            "seq" => text.push_str(&format!("a{level}: &a{level} [{items}]\n")),
+            "merge" => text.push_str(&format!("a{level}: &a{level} {{<<: [{items}], k{level}: v}}\n")),
+            _ => {
+                text.push_str(&format!("a{level}: &a{level}\n"));
+                for i in 0..width {
+                    text.push_str(&format!("  k{i}: {prev}\n"));
+                }
+            }
+        }
+    }
+    text
+}
+
+#[test]
+fn alias_bombs_fail_within_a_few_mb() {
+    let fixture = include_str!("../../fixtures/hostile/billion-laughs.yaml");
+    let cases: Vec<(&str, String)> = vec![
+        ("fixture", fixture.to_owned()),
+        ("seq 9x9", bomb(9, 9, "seq")),
+        ("seq 30x30", bomb(30, 30, "seq")),
+        ("map 12x12", bomb(12, 12, "map")),
+        ("merge 12x12", bomb(12, 12, "merge")),
+    ];
+    for (name, text) in &cases {
+        let (result, peak) = peak_of(|| kompat_decls::yaml::parse_documents(text));
+        let err = result.err();
+        let message = err.as_ref().map(|e| e.message.as_str()).unwrap_or("parsed");
+        assert!(
+            message.starts_with("invalid YAML: document contains excessive aliasing: alias `*a"),
+            "{name}: {message}"
+        );
+        assert!(err.and_then(|e| e.span).is_some(), "{name}: unlocated");
+        assert!(peak < CAP, "{name}: peak {peak} bytes");
+        println!("{name}: peak {peak} bytes");
+        // The feature-list reader goes through the same tree.
+        let (result, peak) = peak_of(|| kompat_decls::parse_k8s_yaml(text));
+        assert!(result.is_err(), "{name}: feature list parsed");
+        assert!(peak < CAP, "{name} as a feature list: peak {peak} bytes");
+    }
+}

@@ -1,0 +1,34 @@
+//! The spanned YAML tree every YAML reader goes through: no panic, bounded
+//! memory and time (alias budget, depth limit), every error located inside
+//! the input, and what parses can be rendered and compared.
+#![no_main]
+
+use kompat_decls::yaml::{parse_documents, Node, ScalarKind};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match parse_documents(text) {
+        Ok(docs) => {
+            for doc in &docs {
+                let span = doc.span();
+                assert!(span.start <= span.end && span.end <= text.len());
+                let _ = doc.render();
+                assert!(doc.same(doc) || contains_nan(doc));
+            }
+        }
+        Err(err) => {
+            let span = err.span.expect("located");
+            assert!(span.start <= span.end && span.end <= text.len(), "{}", err.message);
+        }
+    }
+});
+
+/// NaN is not equal to itself, in YAML as anywhere.
+fn contains_nan(node: &Node) -> bool {
+    match node {
+        Node::Scalar(s) => matches!(s.kind, ScalarKind::Number(n) if n.is_nan()),
+        Node::Seq(items, _) => items.iter().any(contains_nan),
+        Node::Map(entries, _) => entries.iter().any(|(_, v)| contains_nan(v)),
+    }
+}
