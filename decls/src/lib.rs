@@ -69,6 +69,12 @@ impl FeatureFile {
         &self.features
     }
 
+    /// The declarations, to edit in place (a slice: none can be added or
+    /// removed apart from its spans).
+    pub fn features_mut(&mut self) -> &mut [FeatureDecl] {
+        &mut self.features
+    }
+
     /// Where declaration `decl` is written.
     pub fn spans(&self, decl: usize) -> Option<&FeatureSpans> {
         self.spans.get(decl)

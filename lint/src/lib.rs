@@ -67,6 +67,7 @@ pub struct Inputs<'a> {
 /// `[lint]`.
 pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
     let decls = inputs.decls;
+    let code = code_references(decls)?;
     let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
     let validated = validate(decls.features());
     let all_rules = rules::all();
@@ -79,7 +80,7 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         window: inputs.window,
         apis: apis.as_ref(),
         crds: inputs.crds,
-        rust: decls.rust(),
+        rust: code.as_ref(),
         settings: inputs.settings,
     };
     let mut diags = run(&cx);
@@ -91,4 +92,18 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
     let mut diags = lint_config.apply(diags);
     Diagnostic::sort(&mut diags);
     Ok(diags)
+}
+
+/// What code says about gates, for the reference rules: the Rust scan, with
+/// the Go references added to it (read here, so that commands other than
+/// `lint` never pay for them).
+fn code_references(decls: &Decls) -> Result<Option<sources::RustScan>, kompat_project::Error> {
+    let mut scan = decls.rust().cloned();
+    if let Some(go) = decls.go() {
+        let refs = kompat_project::go::references(go)?;
+        let scan = scan.get_or_insert_with(Default::default);
+        scan.files += go.files.len();
+        scan.refs.extend(refs);
+    }
+    Ok(scan)
 }

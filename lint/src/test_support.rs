@@ -155,14 +155,15 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     // Classified as `kompat lint` classifies its inputs.
     let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
-    for input in kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}")) {
+    let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
+    for input in classified.inputs {
         if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
         } else if input.is_declarations() {
             decl_inputs.push(input);
         }
     }
-    let decls = Decls::from_inputs(decl_inputs).unwrap_or_else(|err| panic!("{err}"));
+    let decls = Decls::from_inputs(decl_inputs, &classified.go_sources).unwrap_or_else(|err| panic!("{err}"));
     let baseline =
         (!baseline.is_empty()).then(|| kompat_project::load(&baseline).unwrap_or_else(|err| panic!("{err}")));
     let inputs = Inputs {

@@ -145,7 +145,23 @@ fn rewritten_history() {
         &[("old.toml", &old), ("new.toml", &new)],
         &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
         1,
-        "new.toml:5:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.37), first at 1.35",
+        "new.toml:5:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.35), first at 1.34",
+    );
+    // A baseline from a development branch: its newest version (1.35) was not
+    // released yet, so its specs may still change.
+    let moved = old.replace("default = true }", "default = true, lockToDefault = true }");
+    check(
+        &[("old.toml", &old), ("new.toml", &moved)],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        0,
+        "",
+    );
+    // Below both the binary and the baseline's newest version, it is history.
+    check(
+        &[("old.toml", &old), ("new.toml", &moved.replacen("default = false", "default = true", 1))],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        1,
+        "new.toml:4:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.35), first at 1.33",
     );
     // Adding a spec at the binary version is not rewriting history.
     let grown = new.replace("\n]\n", "\n  { version = \"1.37\", stage = \"GA\", default = true },\n]\n");

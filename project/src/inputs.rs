@@ -22,6 +22,12 @@
 //! tool file such as `Cargo.toml`); YAML counts by name or as a manifest or
 //! deployment material (a feature list by content alone does not count);
 //! files of any other kind are neither read nor returned.
+//!
+//! Go sources are declarations too ([`crate::go`]): a named `.go` file, and
+//! in a directory every `.go` file but `_test.go` and `zz_generated*` ones,
+//! outside `vendor/` and `testdata/` directories below it. They are listed,
+//! not read: the Go reader reads them in parallel and parses only those that
+//! import `k8s.io/component-base/featuregate`.
 
 use std::path::{Path, PathBuf};
 
@@ -86,21 +92,30 @@ impl Input {
     }
 }
 
+/// The inputs of a run: the files read and classified, and the Go sources,
+/// listed for the Go reader.
+#[derive(Debug, Clone, Default)]
+pub struct Classified {
+    pub inputs: Vec<Input>,
+    pub go_sources: Vec<PathBuf>,
+}
+
 /// Classifies every input: a path to a file is one input, a directory is
 /// every file below it that counts (see the module documentation). Each file
 /// is read once; every failure of every input is reported together.
-pub fn classify(paths: &[PathBuf]) -> Result<Vec<Input>> {
-    let (inputs, failures) = classify_each(paths);
+pub fn classify(paths: &[PathBuf]) -> Result<Classified> {
+    let (classified, failures) = classify_each(paths);
     if failures.is_empty() {
-        Ok(inputs)
+        Ok(classified)
     } else {
         Err(Error { diagnostics: failures })
     }
 }
 
 /// Every input that could be read, and the failures of those that could not.
-pub(crate) fn classify_each(paths: &[PathBuf]) -> (Vec<Input>, Vec<Diagnostic>) {
+pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) {
     let mut inputs = Vec::new();
+    let mut go_sources = Vec::new();
     let mut failures = Vec::new();
     for path in paths {
         let meta = match std::fs::metadata(path) {
@@ -110,12 +125,23 @@ pub(crate) fn classify_each(paths: &[PathBuf]) -> (Vec<Input>, Vec<Diagnostic>) 
                 continue;
             }
         };
-        let result = if meta.is_dir() { classify_dir(path, &mut inputs) } else { classify_named(path, &mut inputs) };
+        let result = if meta.is_dir() {
+            classify_dir(path, &mut inputs, &mut go_sources)
+        } else if is_go(path) {
+            // Named: read whatever its name, never blocking on a special file.
+            crate::load::ensure_regular_file(path).map(|()| go_sources.push(path.clone()))
+        } else {
+            classify_named(path, &mut inputs)
+        };
         if let Err(err) = result {
             failures.extend(err.diagnostics);
         }
     }
-    (inputs, failures)
+    (Classified { inputs, go_sources }, failures)
+}
+
+fn is_go(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "go")
 }
 
 fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
@@ -130,9 +156,15 @@ fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
     Ok(())
 }
 
-fn classify_dir(dir: &Path, out: &mut Vec<Input>) -> Result<()> {
+fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>) -> Result<()> {
     let mut failures = Vec::new();
     for path in walk_files(dir)? {
+        if is_go(&path) {
+            if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
+                go_sources.push(path);
+            }
+            continue;
+        }
         let Some(kind) = by_name(&path) else { continue };
         let source = match SourceFile::read(&path) {
             Ok(source) => source,

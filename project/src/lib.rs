@@ -1,7 +1,7 @@
 //! Reads a kompat project from disk: the `kompat.toml` configuration and the
-//! inputs it or the command line names (Kubernetes YAML, kompat TOML, Rust,
-//! CRD manifests, deployment material, directories of them), each classified
-//! and read once by [`inputs::classify`].
+//! inputs it or the command line names (Kubernetes YAML, kompat TOML, Rust
+//! and Go sources, CRD manifests, deployment material, directories of them),
+//! each classified and read once by [`inputs::classify`].
 //!
 //! **Architecture Invariant:** this is the only library crate that reads
 //! files. Everything it returns is located: an error names its file and, where
@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod error;
+pub mod go;
 pub mod inputs;
 pub mod load;
 pub mod rust;

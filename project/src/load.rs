@@ -117,6 +117,9 @@ pub struct Decls {
     /// What the Rust sources among the inputs say (declarations are in
     /// `features`; references and suppressions here).
     rust: Option<crate::rust::RustScan>,
+    /// What the Go sources among the inputs say besides declarations (the
+    /// files and declaring packages references are looked for with).
+    go: Option<crate::go::GoScan>,
 }
 
 impl Decls {
@@ -138,6 +141,11 @@ impl Decls {
 
     /// What the Rust sources among the inputs say (their declarations are in
     /// [`Decls::features`]; references to gates and suppressions here).
+    /// What the Go sources among the inputs say besides declarations.
+    pub fn go(&self) -> Option<&crate::go::GoScan> {
+        self.go.as_ref()
+    }
+
     pub fn rust(&self) -> Option<&crate::rust::RustScan> {
         self.rust.as_ref()
     }
@@ -338,7 +346,7 @@ impl Decls {
 
     /// Parses inputs already read and classified as declarations; every
     /// failure of every input is reported together.
-    pub fn from_inputs(inputs: impl IntoIterator<Item = Input>) -> Result<Decls> {
+    pub fn from_inputs(inputs: impl IntoIterator<Item = Input>, go_sources: &[PathBuf]) -> Result<Decls> {
         let mut decls = Decls::default();
         let mut failures = Vec::new();
         let mut rust_files = Vec::new();
@@ -352,6 +360,12 @@ impl Decls {
         if !rust_files.is_empty() {
             match crate::rust::scan(&rust_files, &mut decls) {
                 Ok(scan) => decls.rust = Some(scan),
+                Err(err) => failures.extend(err.diagnostics),
+            }
+        }
+        if !go_sources.is_empty() {
+            match crate::go::scan(go_sources, &mut decls) {
+                Ok(scan) => decls.go = Some(scan),
                 Err(err) => failures.extend(err.diagnostics),
             }
         }
@@ -402,8 +416,8 @@ impl Decls {
 /// Loads every input; all files are read ([`crate::inputs::classify`]) and
 /// parsed, and every failure of every file is reported together.
 pub fn load(paths: &[PathBuf]) -> Result<Decls> {
-    let (inputs, mut failures) = crate::inputs::classify_each(paths);
-    match Decls::from_inputs(inputs.into_iter().filter(Input::is_loaded)) {
+    let (classified, mut failures) = crate::inputs::classify_each(paths);
+    match Decls::from_inputs(classified.inputs.into_iter().filter(Input::is_loaded), &classified.go_sources) {
         Ok(decls) if failures.is_empty() => Ok(decls),
         Ok(_) => Err(Error { diagnostics: failures }),
         Err(err) => {

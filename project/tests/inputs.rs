@@ -24,6 +24,7 @@ fn check(files: &[(&str, &str)], named: Option<&str>, expected: &[&str]) {
     let path = named.map_or_else(|| dir.path().to_owned(), |n| dir.path().join(n));
     let inputs = classify(&[path]).unwrap_or_else(|err| panic!("{err}"));
     let got: Vec<String> = inputs
+        .inputs
         .iter()
         .map(|i| {
             let rel = i.source.path.strip_prefix(dir.path()).unwrap_or(Path::new("?"));
@@ -98,7 +99,7 @@ fn io_errors_are_reported_with_their_file() {
     let not_utf8 = dir.path().join("run.sh");
     std::fs::write(&not_utf8, [0xff, 0xfe]).expect("write");
     let err = match classify(&[missing.clone(), dir.path().to_owned()]) {
-        Ok(inputs) => panic!("expected errors, got {} inputs", inputs.len()),
+        Ok(inputs) => panic!("expected errors, got {} inputs", inputs.inputs.len()),
         Err(err) => err,
     };
     let got: Vec<(Option<&Path>, bool)> = err

@@ -43,7 +43,8 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let mut decl_inputs = Vec::new();
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
-    for input in kompat_project::inputs::classify(&inputs)? {
+    let classified = kompat_project::inputs::classify(&inputs)?;
+    for input in classified.inputs {
         match input.kind {
             Kind::CrdManifest => crd_sources.push(input.source),
             Kind::Deployment => settings.extend(input.gate_settings()?),
@@ -51,7 +52,7 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
             _ => (),
         }
     }
-    let decls = Decls::from_inputs(decl_inputs)?;
+    let decls = Decls::from_inputs(decl_inputs, &classified.go_sources)?;
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
@@ -93,11 +94,11 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
 /// The baseline: a named CRD manifest is CRDs only; otherwise its
 /// declarations (a directory's or the named file's) and a directory's CRDs.
 fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<Crd>)> {
-    let inputs = kompat_project::inputs::classify(std::slice::from_ref(&path.to_owned()))?;
+    let classified = kompat_project::inputs::classify(std::slice::from_ref(&path.to_owned()))?;
     let mut crds = Vec::new();
     let mut decl_inputs = Vec::new();
     let mut named_crd = false;
-    for input in inputs {
+    for input in classified.inputs {
         if input.kind == Kind::CrdManifest {
             named_crd |= input.named;
             crds.extend(parse_crds(&input.source)?);
@@ -105,7 +106,7 @@ fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<Crd>)> {
             decl_inputs.push(input);
         }
     }
-    let decls = if named_crd { None } else { Some(Decls::from_inputs(decl_inputs)?) };
+    let decls = if named_crd { None } else { Some(Decls::from_inputs(decl_inputs, &classified.go_sources)?) };
     Ok((decls, crds))
 }
 

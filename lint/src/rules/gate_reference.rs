@@ -8,7 +8,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports references in code (`enabled("Gate")`) to a gate that the baseline declares and the current declarations no longer do, pointing at the baseline's declaration.
+    /// Reports references in code (Rust `enabled("Gate")`, Go `features.Gate`) to a gate that the baseline declares and the current declarations no longer do, pointing at the baseline's declaration.
     ///
     /// ### Why is this bad?
     ///
@@ -33,7 +33,7 @@ declare_rule! {
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports `enabled("Gate")`-style references to a name no declaration or baseline knows.
+    /// Reports `enabled("Gate")`-style references, and Go `featuregate.Feature` constants used as `features.Gate` but registered in no map, to a name no declaration or baseline knows.
     ///
     /// ### Why is this bad?
     ///

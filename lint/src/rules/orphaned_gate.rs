@@ -1,4 +1,4 @@
-//! `orphaned-gate`: a declared gate that no scanned Rust code references.
+//! `orphaned-gate`: a declared gate that no scanned Rust or Go code references.
 
 use kompat_core::Field;
 
@@ -9,7 +9,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// When Rust sources are linted, reports every declared gate that no code references, neither as `Feature::Gate` nor as `enabled("Gate")`.
+    /// When Rust or Go sources are linted, reports every declared gate that no code references: in Rust neither as `Feature::Gate` nor as `enabled("Gate")`, in Go not as `features.Gate` (the package that declares it, under its import name; `_test.go` files do not count).
     ///
     /// ### Why is this bad?
     ///

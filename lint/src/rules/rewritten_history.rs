@@ -10,7 +10,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Compares every gate with the baseline and checks that the specs of versions already released (below the binary version) are unchanged.
+    /// Compares every gate with the baseline and checks that the specs of versions already released are unchanged: those below the binary version and below the baseline's newest version. The baseline is the list committed before the change, taken on a development branch: its newest version is the release then under development, so specs at or above it were not released yet and may still change.
     ///
     /// ### Why is this bad?
     ///
@@ -36,6 +36,7 @@ pub static PASS: Pass = Pass { rules: &[&REWRITTEN_HISTORY], check: Some(check) 
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(baseline), Some(binary)) = (cx.baseline, cx.binary) else { return };
+    let binary = released_before(binary, baseline.features());
     let released = |specs: &[SpecDecl]| -> Vec<SpecDecl> {
         specs.iter().filter(|s| s.version.as_ref().is_some_and(|v| v.major_minor() < binary)).cloned().collect()
     };
@@ -72,6 +73,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The first version not yet released: the binary version, or the baseline's
+/// newest spec version when that is lower (a baseline from a development
+/// branch has not released its newest version yet).
+fn released_before(binary: Version, baseline: &[FeatureDecl]) -> Version {
+    let newest =
+        baseline.iter().flat_map(|f| &f.specs).filter_map(|s| s.version.as_ref()).map(|v| v.major_minor()).max();
+    newest.map_or(binary, |n| n.min(binary))
+}
+
 /// The baseline's spec as it was released, or the baseline's declaration
 /// when the spec was added.
 fn released_as(baseline: &kompat_project::Decls, old: &FeatureDecl, spec: Option<&SpecDecl>) -> Option<Label> {
@@ -100,6 +110,11 @@ specs = [
   { version = "1.34", stage = "Alpha", default = false },
   { version = "1.36", stage = "Beta", default = true },
 ]
+
+# Taken while 1.37 was developed: everything below 1.37 was released.
+[[feature]]
+name = "Newest"
+specs = [{ version = "1.37", stage = "Alpha", default = false }]
 //- features.toml
 [[feature]]
 name = "Edited"
@@ -107,6 +122,57 @@ specs = [
   { version = "1.34", stage = "Alpha", default = false },
   { version = "1.35", stage = "Beta", default = true },
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[rewritten-history]: feature Edited changes specs of released versions (below 1.37), first at 1.36
+]
+
+[[feature]]
+name = "Newest"
+specs = [{ version = "1.37", stage = "Alpha", default = false }]
+"##,
+        );
+    }
+
+    /// A baseline taken on a development branch: its newest version (1.36)
+    /// was not released yet, so its specs may still change; older ones not.
+    #[test]
+    fn unreleased_specs_of_a_development_baseline_may_change() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "InDevelopment"
+specs = [
+  { version = "1.34", stage = "Alpha", default = false },
+  { version = "1.36", stage = "Beta", default = false },
+]
+//- features.toml
+[[feature]]
+name = "InDevelopment"
+specs = [
+  { version = "1.34", stage = "Alpha", default = false },
+  { version = "1.36", stage = "Beta", default = true },
+]
+"##,
+        );
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "InDevelopment"
+specs = [
+  { version = "1.34", stage = "Alpha", default = false },
+  { version = "1.36", stage = "Beta", default = false },
+]
+//- features.toml
+[[feature]]
+name = "InDevelopment"
+specs = [
+  { version = "1.33", stage = "Alpha", default = false },
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[rewritten-history]: feature InDevelopment changes specs of released versions (below 1.36), first at 1.34
+  { version = "1.36", stage = "Beta", default = false },
 ]
 "##,
         );
