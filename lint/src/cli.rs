@@ -45,6 +45,24 @@ pub enum Command {
     Lint(LintArgs),
     /// Print a lint rule's documentation.
     Explain(ExplainArgs),
+    /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
+    #[command(name = "k8s-apis")]
+    K8sApis(K8sApisArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct K8sApisArgs {
+    /// A Go module (a checkout of kubernetes/api, …; `NAME@vX.Y.Z` directories are that release)
+    /// or a Go module cache holding k8s.io/api, apiextensions-apiserver and kube-aggregator
+    /// versions; repeatable. The newest version that has a group/version/kind wins.
+    #[arg(long, value_name = "PATH", required = true)]
+    pub source: Vec<PathBuf>,
+    /// Declared facts no generated file states (resource names, enablement), each with its source.
+    #[arg(long, value_name = "FILE")]
+    pub supplement: Option<PathBuf>,
+    /// Write the table here (atomically) instead of to stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -159,6 +177,10 @@ pub enum PlanFormat {
 pub struct ApisArgs {
     #[command(flatten)]
     pub decls: DeclArgs,
+    /// Kubernetes' built-in APIs (generated from its prerelease-lifecycle-gen output), besides any
+    /// given with --decls.
+    #[arg(long)]
+    pub kubernetes: bool,
     #[command(flatten)]
     pub versions: VersionArgs,
     /// kube-apiserver's --runtime-config (`api/beta=true,batch/v1beta1=false`); repeatable.
@@ -178,6 +200,10 @@ pub struct ApisArgs {
 pub struct StorageArgs {
     #[command(flatten)]
     pub decls: DeclArgs,
+    /// Kubernetes' built-in APIs (generated from its prerelease-lifecycle-gen output), besides any
+    /// given with --decls.
+    #[arg(long)]
+    pub kubernetes: bool,
     #[command(flatten)]
     pub versions: VersionArgs,
     #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
@@ -194,6 +220,9 @@ pub enum ApiFormat {
 pub struct HashArgs {
     /// GROUP/VERSION/KIND of the storage version, e.g. `apps/v1/Deployment` or `/v1/Pod`.
     pub gvk: String,
+    /// Require GROUP/VERSION/KIND to be one of Kubernetes' built-in API types.
+    #[arg(long)]
+    pub kubernetes: bool,
 }
 
 /// Where declarations come from.
@@ -258,6 +287,8 @@ pub enum ExportFormat {
     Markdown,
     /// Emulation tables as Rust statics (as `kompat gen` writes them).
     Rust,
+    /// Canonical kompat TOML, sorted by name, with an `@generated` header.
+    Toml,
 }
 
 #[derive(Debug, Args)]

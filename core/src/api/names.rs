@@ -79,3 +79,40 @@ impl fmt::Display for GroupResource {
         }
     }
 }
+
+/// kube-derive's default resource name for a kind: its simple pluralizer
+/// (no special cases) on the lower-case kind, e.g. `Ingress` → `ingresses`,
+/// `NetworkPolicy` → `networkpolicies`. Irregular plurals (`Endpoints`) must
+/// be written out, as kube-derive asks for them with `plural = "..."`.
+pub fn kube_plural(kind: &str) -> String {
+    let word = kind.to_ascii_lowercase();
+    if word.ends_with(['s', 'x', 'z']) || word.ends_with("ch") || word.ends_with("sh") {
+        return format!("{word}es");
+    }
+    if let Some(stem) = word.strip_suffix('y') {
+        if stem.chars().last().is_some_and(|c| !matches!(c, 'a' | 'e' | 'i' | 'o' | 'u')) {
+            return format!("{stem}ies");
+        }
+    }
+    format!("{word}s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kube_plural;
+
+    #[test]
+    fn kube_derive_plurals() {
+        let check = |kind: &str, expected: &str| assert_eq!(kube_plural(kind), expected, "{kind}");
+        check("Widget", "widgets");
+        check("NetworkPolicy", "networkpolicies");
+        check("Gateway", "gateways");
+        check("IngressClass", "ingressclasses");
+        check("box", "boxes");
+        check("match", "matches");
+        check("Mesh", "meshes");
+        check("quiz", "quizes");
+        check("y", "ys");
+        check("Endpoints", "endpointses");
+    }
+}

@@ -7,6 +7,7 @@ mod export;
 mod features;
 mod findings;
 mod gen;
+mod k8s_apis;
 mod lint;
 mod plan;
 
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lint(args) => lint::run(args),
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
+        Command::K8sApis(args) => k8s_apis::run(args),
     }
 }
 

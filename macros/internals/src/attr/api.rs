@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Ident, LitBool, LitStr, Path};
 
-use super::kube::{kube_plural, KubeAttrs};
+use super::kube::KubeAttrs;
 use super::lit::*;
 use super::suggest::*;
 use super::symbol::*;
@@ -166,7 +166,7 @@ fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta, kube: Option<&KubeAttrs>) -> syn
         if resource.value.is_none() && !resource.seen {
             // kube-derive's default plural: its pluralizer on the lower-case kind.
             resource.value =
-                kind.value.as_ref().map(|k| LitStr::new(&kube_plural(&k.value().to_ascii_lowercase()), k.span()));
+                kind.value.as_ref().map(|k| LitStr::new(&kompat_core::api::kube_plural(&k.value()), k.span()));
         }
     }
     // A misspelt key was reported with its correction; "missing" would repeat it.

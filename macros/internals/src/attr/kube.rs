@@ -69,36 +69,3 @@ impl KubeAttrs {
         }
     }
 }
-
-/// kube-derive's default plural (its simple pluralizer, no special cases).
-pub(crate) fn kube_plural(word: &str) -> String {
-    if word.ends_with(['s', 'x', 'z']) || word.ends_with("ch") || word.ends_with("sh") {
-        return format!("{word}es");
-    }
-    if let Some(stem) = word.strip_suffix('y') {
-        if stem.chars().last().is_some_and(|c| !matches!(c, 'a' | 'e' | 'i' | 'o' | 'u')) {
-            return format!("{stem}ies");
-        }
-    }
-    format!("{word}s")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kube_derive_plurals() {
-        let check = |word: &str, expected: &str| assert_eq!(kube_plural(word), expected, "{word}");
-        check("widget", "widgets");
-        check("policy", "policies");
-        check("gateway", "gateways");
-        check("class", "classes");
-        check("box", "boxes");
-        check("match", "matches");
-        check("mesh", "meshes");
-        check("quiz", "quizes");
-        check("y", "ys");
-        check("endpoints", "endpointses");
-    }
-}
