@@ -180,14 +180,14 @@ impl Decls {
     pub fn api_config(&self) -> ApiConfig {
         let mut merged = ApiConfig::default();
         for (_, file) in &self.api_files {
-            merged.apis.extend(file.config.apis.iter().cloned());
-            for (group, priority) in &file.config.priorities {
+            merged.apis.extend(file.config().apis.iter().cloned());
+            for (group, priority) in &file.config().priorities {
                 merged.priorities.entry(group.clone()).or_insert_with(|| priority.clone());
             }
-            for (key, version) in &file.config.storage_overrides {
+            for (key, version) in &file.config().storage_overrides {
                 merged.storage_overrides.entry(key.clone()).or_insert_with(|| version.clone());
             }
-            for (key, until) in &file.config.storage_override_until {
+            for (key, until) in &file.config().storage_override_until {
                 merged.storage_override_until.entry(key.clone()).or_insert(*until);
             }
         }
@@ -219,7 +219,7 @@ impl Decls {
         let mut seen_priority: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut seen_override: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for (source, file) in &self.api_files {
-            for group in file.config.priorities.keys() {
+            for group in file.config().priorities.keys() {
                 if let Some(first) = seen_priority.insert(group, *source) {
                     let problem = ApiProblem {
                         kind: ApiProblemKind::UnusedPriority,
@@ -234,7 +234,7 @@ impl Decls {
                     problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(group)));
                 }
             }
-            for key in file.config.storage_overrides.keys() {
+            for key in file.config().storage_overrides.keys() {
                 if let Some(first) = seen_override.insert(key, *source) {
                     let problem = ApiProblem {
                         kind: ApiProblemKind::InvalidStorageOverride,
@@ -331,14 +331,14 @@ impl Decls {
     /// building the merged configuration.
     pub fn api_decl(&self, index: usize) -> Option<&ApiDecl> {
         let (_, file, local) = self.api_origin(index)?;
-        file.config.apis.get(local)
+        file.config().apis.get(local)
     }
 
     /// The source, file and position in that file of merged API entry `index`.
     fn api_origin(&self, index: usize) -> Option<(usize, &ApiFile, usize)> {
         let mut offset = 0;
         for (source, file) in &self.api_files {
-            let count = file.config.apis.len();
+            let count = file.config().apis.len();
             if index < offset + count {
                 return Some((*source, file, index - offset));
             }
