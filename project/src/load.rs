@@ -554,9 +554,28 @@ fn walk_failure(dir: &Path, err: &ignore::Error) -> Error {
         Some(io) if io.kind() == std::io::ErrorKind::NotFound => {
             Error::in_file(path, format!("{} was removed while its directory was read", path.display()))
         }
-        Some(io) => Error::io(path, io),
+        // The walker wraps the OS error in its own text; report the OS's.
+        Some(io) => match os_error(io) {
+            Some(code) => Error::io(path, &std::io::Error::from_raw_os_error(code)),
+            None => Error::io(path, io),
+        },
         None => Error::in_file(path, format!("cannot walk {}: {err}", path.display())),
     }
+}
+
+/// The OS error code of an I/O error, looking through errors it wraps.
+fn os_error(io: &std::io::Error) -> Option<i32> {
+    if let Some(code) = io.raw_os_error() {
+        return Some(code);
+    }
+    let mut inner: Option<&(dyn std::error::Error + 'static)> = io.get_ref().map(|e| e as _);
+    while let Some(err) = inner {
+        if let Some(code) = err.downcast_ref::<std::io::Error>().and_then(std::io::Error::raw_os_error) {
+            return Some(code);
+        }
+        inner = err.source();
+    }
+    None
 }
 
 #[cfg(test)]
