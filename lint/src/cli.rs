@@ -48,6 +48,25 @@ pub enum Command {
     /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
     #[command(name = "k8s-apis")]
     K8sApis(K8sApisArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print kompat's man page (roff), or write one page per subcommand.
+    Manpage(ManpageArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManpageArgs {
+    /// Write `kompat.1` and one `kompat-SUBCOMMAND.1` per subcommand into DIR
+    /// (created if missing) instead of printing `kompat.1` to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

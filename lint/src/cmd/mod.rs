@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` dispatches.
 
 mod api;
+mod complete;
 mod crd_plan;
 mod explain;
 mod export;
@@ -33,6 +34,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
         Command::K8sApis(args) => k8s_apis::run(args),
+        Command::Completions(args) => complete::completions(args),
+        Command::Manpage(args) => complete::manpage(args),
     }
 }
 
