@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(name = "kompat", version, about = "Versioned feature gates and API lifecycles, checked the Kubernetes way")]
+#[command(name = "kompat", version = env!("KOMPAT_VERSION"), about = "Versioned feature gates and API lifecycles, checked the Kubernetes way")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -73,3 +73,21 @@ fn manpage_out_dir_writes_one_page_per_subcommand() {
     assert!(lint.contains(".SH NAME\nkompat\\-lint"), "{lint}");
     assert!(lint.contains(".SH SYNOPSIS") && lint.contains("\\-\\-format"), "{lint}");
 }
+
+#[test]
+fn version_names_the_commit_when_built_from_git() {
+    let (code, out, err) = kompat_in(std::env::temp_dir().as_path(), &["--version"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.trim_end();
+    let expected = concat!("kompat ", env!("CARGO_PKG_VERSION"));
+    assert!(line.starts_with(expected), "{line}");
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if workspace.join(".git").exists() {
+        // `kompat 0.1.0 (abc1234)` or `(abc1234-dirty)`.
+        let inner = line.strip_prefix(expected).and_then(|s| s.strip_prefix(" (")).and_then(|s| s.strip_suffix(')'));
+        let hash = inner.map(|s| s.trim_end_matches("-dirty")).unwrap_or("");
+        assert!(hash.len() >= 7 && hash.bytes().all(|b| b.is_ascii_hexdigit()), "no commit in `{line}`");
+    } else {
+        assert_eq!(line, expected);
+    }
+}
