@@ -52,6 +52,15 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print kompat's man page (roff), or write one page per subcommand.
     Manpage(ManpageArgs),
+    /// Write a commented kompat.toml for the project in the working directory.
+    Init(InitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Print the kompat.toml that would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

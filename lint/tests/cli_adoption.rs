@@ -91,3 +91,141 @@ fn version_names_the_commit_when_built_from_git() {
         assert_eq!(line, expected);
     }
 }
+
+/// Runs `kompat init` in a project made of `files`, checks the `decls` it
+/// writes, and that the written file drives `lint`, `gen --check` and `gen`.
+fn check_init(files: &[(&str, &str)], decls: &str, feature_list: &str) {
+    let dir = common::dir_with(files);
+    let (code, dry, err) = kompat_in(dir.path(), &["init", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!dir.path().join("kompat.toml").exists(), "--dry-run wrote a file");
+    let (code, out, err) = kompat_in(dir.path(), &["init"]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let written = std::fs::read_to_string(dir.path().join("kompat.toml")).expect("kompat.toml written");
+    assert_eq!(written, dry, "--dry-run prints what init writes");
+    assert!(written.contains(&format!("\ndecls = {decls}\n")), "{written}");
+    assert!(
+        written.contains(&format!("\n[[gen.output]]\nkind = \"k8s-yaml\"\npath = \"{feature_list}\"\n")),
+        "{written}"
+    );
+    let (code, _, err) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 0, "lint on the written kompat.toml: {err}");
+    // The feature list is not there yet: stale (1), not an input error (2).
+    let (code, _, err) = kompat_in(dir.path(), &["gen", "--check"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("out of date"), "{err}");
+    let (code, _, err) = kompat_in(dir.path(), &["gen"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = kompat_in(dir.path(), &["gen", "--check"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+const CARGO_TOML: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+const GO_GATES: &str = "package features\n\nimport (\n\t\"k8s.io/component-base/featuregate\"\n)\n\nconst Widgets featuregate.Feature = \"Widgets\"\n";
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.io
+spec:
+  group: example.io
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+";
+const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n";
+
+#[test]
+fn init_for_a_rust_crate() {
+    check_init(
+        &[("Cargo.toml", CARGO_TOML), ("src/lib.rs", "//! demo\n")],
+        r#"["src"]"#,
+        "versioned_feature_list.yaml",
+    );
+}
+
+#[test]
+fn init_for_a_go_module_lists_the_directories_declaring_gates() {
+    check_init(
+        &[
+            ("go.mod", "module example.com/demo\n\ngo 1.22\n"),
+            ("pkg/features/gates.go", GO_GATES),
+            ("pkg/util/util.go", "package util\n"),
+            ("staging/src/lib/features/gates.go", GO_GATES),
+            ("cmd/main.go", "package main\n"),
+            ("vendor/k8s.io/x/gates.go", GO_GATES),
+            ("internal/gates_test.go", GO_GATES),
+            ("test/compatibility_lifecycle/reference/.keep", ""),
+        ],
+        r#"["pkg", "staging"]"#,
+        "test/compatibility_lifecycle/reference/versioned_feature_list.yaml",
+    );
+}
+
+#[test]
+fn init_for_a_go_module_without_gates_falls_back_to_pkg() {
+    check_init(
+        &[("go.mod", "module example.com/demo\n"), ("pkg/a/a.go", "package a\n")],
+        r#"["pkg"]"#,
+        "versioned_feature_list.yaml",
+    );
+}
+
+#[test]
+fn init_for_manifests_crds_and_charts() {
+    check_init(
+        &[
+            ("config/crd/widgets.yaml", CRD),
+            ("deploy.yaml", DEPLOYMENT),
+            ("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n"),
+            ("charts/web/values.yaml", "replicas: 1\n"),
+            ("docs/notes.yaml", "title: not a manifest\n"),
+        ],
+        r#"["charts", "config"]"#,
+        "versioned_feature_list.yaml",
+    );
+}
+
+#[test]
+fn init_names_top_level_manifests_for_lint() {
+    let dir = common::dir_with(&[("config/crd/widgets.yaml", CRD), ("deploy.yaml", DEPLOYMENT)]);
+    let (code, out, err) = kompat_in(dir.path(), &["init", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "decls = [\"config\"]\n# Manifests at the top level are checked when named:\n#   kompat lint deploy.yaml\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn init_for_manifests_only_at_the_top() {
+    check_init(&[("deploy.yaml", DEPLOYMENT)], r#"["."]"#, "versioned_feature_list.yaml");
+}
+
+#[test]
+fn init_never_replaces_a_kompat_toml() {
+    let dir = common::dir_with(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", ""), ("kompat.toml", "decls = [\"x\"]\n")]);
+    let (code, out, err) = kompat_in(dir.path(), &["init"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.starts_with("error: kompat.toml already exists"), "{err}");
+    assert!(err.contains("--> kompat.toml"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("kompat.toml")).ok().as_deref(), Some("decls = [\"x\"]\n"));
+}
+
+#[test]
+fn init_without_a_project_is_an_error() {
+    let dir = common::dir_with(&[("notes.txt", "hello\n")]);
+    let (code, out, err) = kompat_in(dir.path(), &["init"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.starts_with("error: nothing to configure here"), "{err}");
+    assert!(!dir.path().join("kompat.toml").exists());
+}

@@ -8,6 +8,7 @@ mod export;
 mod features;
 mod findings;
 mod gen;
+mod init;
 mod k8s_apis;
 mod lint;
 mod plan;
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::K8sApis(args) => k8s_apis::run(args),
         Command::Completions(args) => complete::completions(args),
         Command::Manpage(args) => complete::manpage(args),
+        Command::Init(args) => init::run(args),
     }
 }
 
