@@ -229,3 +229,70 @@ fn init_without_a_project_is_an_error() {
     assert!(err.starts_with("error: nothing to configure here"), "{err}");
     assert!(!dir.path().join("kompat.toml").exists());
 }
+
+use kompat_decls::yaml::{parse_documents, Node};
+
+/// The repository root (the action and the hooks live there).
+fn repo_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn yaml_file(name: &str) -> Node {
+    let text = std::fs::read_to_string(repo_root().join(name)).expect("read YAML");
+    let mut docs = parse_documents(&text).unwrap_or_else(|err| panic!("{name} is not YAML: {err:?}"));
+    assert_eq!(docs.len(), 1, "{name}: one document");
+    docs.remove(0)
+}
+
+fn text<'a>(node: &'a Node, key: &str) -> &'a str {
+    node.get(key).and_then(Node::text).unwrap_or_else(|| panic!("no `{key}` in {node:?}"))
+}
+
+/// Runs the argument words of a `kompat ...` command line (without shell
+/// expansions) on the demo project; a usage error would exit 2.
+fn run_on_fixtures(line: &str) -> (i32, String, String) {
+    let words: Vec<&str> =
+        line.split_whitespace().skip(1).take_while(|w| !w.starts_with('"') && !w.starts_with('>')).collect();
+    kompat_in(&repo_root().join("fixtures"), &words)
+}
+
+#[test]
+fn github_action_installs_runs_and_uploads_sarif() {
+    let action = yaml_file("action.yml");
+    let runs = action.get("runs").expect("runs");
+    assert_eq!(text(runs, "using"), "composite");
+    let Some(Node::Seq(steps, _)) = runs.get("steps") else { panic!("no steps") };
+    let scripts: Vec<&str> = steps.iter().filter_map(|s| s.get("run").and_then(Node::text)).collect();
+
+    // Install: the package holding the `kompat` binary, from the action's checkout.
+    let install = scripts.iter().flat_map(|s| s.lines()).find(|l| l.contains("cargo install")).expect("install");
+    assert!(install.contains("--locked --path \"$KOMPAT_SOURCE/lint\""), "{install}");
+    let manifest = std::fs::read_to_string(repo_root().join("lint/Cargo.toml")).expect("lint/Cargo.toml");
+    assert!(manifest.contains("[[bin]]\nname = \"kompat\""), "lint/ does not build `kompat`");
+
+    // Run: the command line is valid and writes one SARIF document.
+    let lint = scripts.iter().flat_map(|s| s.lines()).map(str::trim).find(|l| l.starts_with("kompat ")).expect("run");
+    assert!(lint.starts_with("kompat lint --format sarif "), "{lint}");
+    let (code, out, err) = run_on_fixtures(lint);
+    assert!(code == 0 || code == 1, "{lint}: exit {code}: {err}");
+    let sarif: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+
+    // Upload.
+    let upload = steps.iter().find_map(|s| s.get("uses").and_then(Node::text)).expect("upload step");
+    assert!(upload.starts_with("github/codeql-action/upload-sarif@"), "{upload}");
+}
+
+#[test]
+fn pre_commit_hooks_run_existing_subcommands() {
+    let Node::Seq(hooks, _) = yaml_file(".pre-commit-hooks.yaml") else { panic!("hooks are a list") };
+    let ids: Vec<&str> = hooks.iter().map(|h| text(h, "id")).collect();
+    assert_eq!(ids, ["kompat-lint", "kompat-gen-check"]);
+    for hook in &hooks {
+        let entry = text(hook, "entry");
+        assert_eq!(text(hook, "pass_filenames"), "false");
+        let (code, _, err) = run_on_fixtures(entry);
+        // Findings exit 1 (the demo has some); a usage error would exit 2.
+        assert!(code == 0 || code == 1, "{entry}: exit {code}: {err}");
+    }
+}
