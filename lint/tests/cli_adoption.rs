@@ -296,3 +296,22 @@ fn pre_commit_hooks_run_existing_subcommands() {
         assert!(code == 0 || code == 1, "{entry}: exit {code}: {err}");
     }
 }
+
+#[test]
+fn readme_set_up_installs_the_package_holding_the_binary() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    let set_up = &readme[readme.find("## Set-up").expect("set-up")..readme.find("## A short tour").expect("tour")];
+    // The two set-up commands stay exactly as they are.
+    assert!(set_up.contains("\ncargo run -- lint --config fixtures/kompat.toml\n"), "{set_up}");
+    assert!(set_up.contains("\ncargo test --workspace\n"), "{set_up}");
+    let manifest = std::fs::read_to_string(repo_root().join("lint/Cargo.toml")).expect("lint/Cargo.toml");
+    assert!(manifest.starts_with("[package]\nname = \"kompat-cli\"\n"), "{manifest}");
+    assert!(manifest.contains("[[bin]]\nname = \"kompat\""), "{manifest}");
+    assert!(set_up.contains("\ncargo install --locked --path lint\n"), "{set_up}");
+    assert!(set_up.contains("\ncargo install --locked --git <repository-url> kompat-cli\n"), "{set_up}");
+    // Every `kompat SUBCOMMAND` the section names exists.
+    for sub in ["init", "completions", "manpage", "lint"] {
+        assert!(set_up.contains(&format!("`kompat {sub}")), "{sub}");
+        assert!(subcommands().iter().any(|s| s == sub), "no subcommand {sub}");
+    }
+}
