@@ -11,8 +11,11 @@ fn subcommands() -> Vec<String> {
     let (code, out, err) = kompat_in(std::env::temp_dir().as_path(), &["--help"]);
     assert_eq!(code, 0, "{err}");
     let commands = out.split("Commands:").nth(1).and_then(|s| s.split("Options:").next()).unwrap_or("");
+    // A command's line is indented by two spaces; a wrapped description
+    // (clap's `wrap_help`, which another workspace member may enable), more.
     let names: Vec<String> = commands
         .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|n| *n != "help")
         .map(String::from)
