@@ -15,7 +15,7 @@ pub mod sources;
 #[cfg(test)]
 mod test_support;
 
-use kompat_core::api::ApiSet;
+use kompat_core::api::{ApiProblemKind, ApiSet};
 use kompat_core::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
 
@@ -30,6 +30,9 @@ pub struct Context<'a> {
     pub binary: Option<Version>,
     pub window: WindowPolicy,
     pub apis: Option<&'a ApiSet>,
+    /// Problems with the API declarations, located, with their kinds (`apis`
+    /// holds everything well declared).
+    pub api_problems: &'a [(ApiProblemKind, Diagnostic)],
     pub crds: &'a [rules::crd::CrdInput],
     /// What Rust sources say, when some were scanned.
     pub rust: Option<&'a sources::RustScan>,
@@ -68,7 +71,12 @@ pub struct Inputs<'a> {
 pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
     let decls = inputs.decls;
     let code = code_references(decls)?;
-    let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
+    let (apis, api_problems) = if decls.has_apis() {
+        let (set, problems) = decls.api_set_partial();
+        (Some(set), problems)
+    } else {
+        (None, Vec::new())
+    };
     let validated = validate(decls.features());
     let all_rules = rules::all();
     let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
@@ -79,6 +87,7 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         binary: inputs.binary,
         window: inputs.window,
         apis: apis.as_ref(),
+        api_problems: &api_problems,
         crds: inputs.crds,
         rust: code.as_ref(),
         settings: inputs.settings,
