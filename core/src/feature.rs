@@ -1,93 +1,11 @@
-//! Feature gate model: stages, versioned specs, declarations as written, and
-//! the resolution of a feature at an (emulation, min-compatibility) version.
+//! Feature declarations as written (before validation), the stored-before-written
+//! markers of upgrade plans, and Go's formatting of spec lists in registration
+//! messages. The validated model (stages, specs, resolution) is
+//! `kompat-runtime`'s, re-exported here.
 
-use std::fmt;
+pub use kompat_runtime::feature::*;
 
-use crate::version::{Version, VersionLit};
-
-/// Stability stage of a feature (`prerelease` in Kubernetes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Stage {
-    /// Synthetic: the feature does not exist at the version asked about.
-    PreAlpha,
-    Alpha,
-    Beta,
-    GA,
-    Deprecated,
-}
-
-impl Stage {
-    /// Stages a declaration may use, in lifecycle order.
-    pub const DECLARABLE: [Stage; 4] = [Stage::Alpha, Stage::Beta, Stage::GA, Stage::Deprecated];
-
-    /// The Go identifier Kubernetes writes in `versioned_feature_list.yaml`
-    /// (`Alpha`, `Beta`, `GA`, `Deprecated`); `PreAlpha` for the synthetic stage.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::PreAlpha => "PreAlpha",
-            Stage::Alpha => "Alpha",
-            Stage::Beta => "Beta",
-            Stage::GA => "GA",
-            Stage::Deprecated => "Deprecated",
-        }
-    }
-
-    /// Parses a declarable stage name (`Alpha`, `Beta`, `GA`, `Deprecated`).
-    pub fn from_name(name: &str) -> Option<Stage> {
-        Stage::DECLARABLE.into_iter().find(|s| s.name() == name)
-    }
-
-    /// The runtime `prerelease` string used in Kubernetes messages, metrics
-    /// and help text: `ALPHA`, `BETA`, `""` for GA, `DEPRECATED`, `PRE-ALPHA`.
-    pub fn runtime_str(self) -> &'static str {
-        match self {
-            Stage::PreAlpha => "PRE-ALPHA",
-            Stage::Alpha => "ALPHA",
-            Stage::Beta => "BETA",
-            Stage::GA => "",
-            Stage::Deprecated => "DEPRECATED",
-        }
-    }
-
-    /// `stabilityOrder` from the dependency rules: a feature may not depend on
-    /// a feature of lower order.
-    pub fn stability_order(self) -> i32 {
-        match self {
-            Stage::Deprecated => 0,
-            Stage::PreAlpha | Stage::Alpha => 1,
-            Stage::Beta => 2,
-            Stage::GA => 3,
-        }
-    }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// One validated, completed entry of a feature's versioned specs.
-/// `min_compatibility_version` holds the inherited value after completion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FeatureSpec {
-    pub version: Version,
-    pub default: bool,
-    pub lock_to_default: bool,
-    pub stage: Stage,
-    pub min_compatibility_version: Option<Version>,
-}
-
-impl FeatureSpec {
-    /// The synthetic spec returned when no declared spec applies.
-    pub const PRE_ALPHA: FeatureSpec = FeatureSpec {
-        version: Version::new(0, 0),
-        default: false,
-        lock_to_default: false,
-        stage: Stage::PreAlpha,
-        min_compatibility_version: None,
-    };
-}
+use kompat_runtime::version::{Version, VersionLit};
 
 /// Formats a spec list the way Go's `%v` prints `VersionedSpecs`,
 /// e.g. `[{true false BETA 1.31 <nil>}]`.
@@ -124,14 +42,6 @@ pub struct FeatureDecl {
     pub ratchet: Option<Ratchet>,
 }
 
-/// Marks a gate whose enablement lets the server write data (new values,
-/// relaxed validation, new fields) that older readers must tolerate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Ratchet {
-    /// The first version whose readers tolerate what the gate writes.
-    pub tolerated_since: Version,
-}
-
 /// Something a server stores that older readers must understand before any
 /// server writes it: a CEL library, an enum value, a new field. Readers
 /// tolerate it from `readable_since`; servers emulating `written_since` or
@@ -143,20 +53,6 @@ pub struct StoredBeforeWritten {
     pub kind: Option<String>,
     pub readable_since: Version,
     pub written_since: Version,
-}
-
-/// Picks the spec in force at (emulation, min-compatibility), scanning newest
-/// first and skipping specs whose min-compatibility version is not reached;
-/// the synthetic PreAlpha spec when none applies. `min_compat` of `None`
-/// means `emulation - 1`.
-pub fn spec_at(specs: &[FeatureSpec], emulation: Version, min_compat: Option<Version>) -> FeatureSpec {
-    let min_compat = min_compat.unwrap_or_else(|| emulation.subtract_minor(1));
-    specs
-        .iter()
-        .rev()
-        .find(|spec| spec.version <= emulation && spec.min_compatibility_version.is_none_or(|mcv| min_compat >= mcv))
-        .copied()
-        .unwrap_or(FeatureSpec::PRE_ALPHA)
 }
 
 #[cfg(test)]
@@ -171,49 +67,6 @@ mod tests {
             stage,
             min_compatibility_version: mcv.map(|v| Version::parse(v).unwrap()),
         }
-    }
-
-    #[track_caller]
-    fn check(specs: &[FeatureSpec], emu: &str, mc: Option<&str>, expected: &str) {
-        let got = spec_at(specs, Version::parse(emu).unwrap(), mc.map(|v| Version::parse(v).unwrap()));
-        let got = format!("{}/{}/{}", got.stage, got.default, got.lock_to_default);
-        assert_eq!(got, expected, "at ({emu}, {mc:?})");
-    }
-
-    #[test]
-    fn resolves_newest_applicable_spec() {
-        // WatchList as in the 1.37-dev data.
-        let watch_list = [
-            spec("1.27", Stage::Alpha, false, false, None),
-            spec("1.32", Stage::Beta, true, false, None),
-            spec("1.33", Stage::Beta, false, false, None),
-            spec("1.34", Stage::Beta, true, false, None),
-        ];
-        check(&watch_list, "1.26", None, "PreAlpha/false/false");
-        check(&watch_list, "1.27", None, "Alpha/false/false");
-        check(&watch_list, "1.32", None, "Beta/true/false");
-        check(&watch_list, "1.33", None, "Beta/false/false");
-        check(&watch_list, "1.34", None, "Beta/true/false");
-    }
-
-    #[test]
-    fn skips_specs_above_min_compatibility() {
-        let dra = [spec("1.37", Stage::Beta, false, false, None), spec("1.37", Stage::Beta, true, false, Some("1.37"))];
-        check(&dra, "1.36", None, "PreAlpha/false/false");
-        check(&dra, "1.37", None, "Beta/false/false");
-        check(&dra, "1.37", Some("1.36"), "Beta/false/false");
-        check(&dra, "1.37", Some("1.37"), "Beta/true/false");
-    }
-
-    #[test]
-    fn stage_strings() {
-        let names: Vec<&str> = Stage::DECLARABLE.iter().map(|s| s.name()).collect();
-        assert_eq!(names, ["Alpha", "Beta", "GA", "Deprecated"]);
-        assert_eq!(Stage::from_name("GA"), Some(Stage::GA));
-        assert_eq!(Stage::from_name("PreAlpha"), None);
-        assert_eq!(Stage::from_name("ga"), None);
-        assert_eq!(Stage::GA.runtime_str(), "");
-        assert_eq!(Stage::PreAlpha.runtime_str(), "PRE-ALPHA");
     }
 
     #[test]

@@ -208,7 +208,10 @@ pub fn validate(decls: &[FeatureDecl]) -> Validated {
 
     resolve_dependencies(decls, &mut features, &by_name, &mut problems);
 
-    Validated { set: FeatureSet::from_features(features), problems }
+    // Cannot fail: `by_name` keeps names unique and every dependency index
+    // comes from it; the empty set is never observed.
+    let set = FeatureSet::from_features(features).unwrap_or_default();
+    Validated { set, problems }
 }
 
 /// Checks one declaration's specs in order and completes them (inheriting

@@ -131,8 +131,7 @@ fn span_of<T>(value: &TomlSpanned<T>) -> Span {
 }
 
 fn unknown_key(key: &TomlSpanned<std::borrow::Cow<'_, str>>, known: &[&str]) -> ParseError {
-    let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-    ParseError::at(span_of(key), format!("unknown key `{}`, expected one of {}", key.get_ref(), list.join(", ")))
+    ParseError::at(span_of(key), kompat_decls::span::unknown_key_message(key.get_ref(), known))
 }
 
 fn type_error(key: &str, expected: &str, value: &TomlSpanned<DeValue<'_>>) -> ParseError {

@@ -24,40 +24,21 @@ mod plan;
 mod rules;
 mod schema;
 mod upgrade;
-mod version;
 /// The spanned YAML tree, shared with the declaration parsers.
 pub use kompat_decls::yaml;
 
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
-pub use plan::{migration_plan, Action, MigrationPlan, PlanStep, StepState};
+pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, PlanError, PlanStep, StepState};
 pub use rules::rules;
 pub use upgrade::check_upgrade;
-pub use version::compare_versions;
 
 /// Byte spans and parse errors are `kompat-decls`' own, so every text
 /// format in kompat reports positions the same way.
 pub use kompat_decls::span::{ParseError, Span};
-
-/// How serious a finding is by default; the linter's configuration may change
-/// the level per code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    Error,
-    Warning,
-    Note,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        }
-    }
-}
+/// Severities and rule declarations are `kompat-diag`'s, shared with the linter.
+pub use kompat_diag::{Rule, Severity};
 
 /// One problem found in a CRD or in an upgrade of one.
 ///
@@ -73,15 +54,4 @@ pub struct Finding {
     pub span: Option<Span>,
     pub subject: Option<String>,
     pub notes: Vec<String>,
-}
-
-/// The documentation of one finding code, in clippy's template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleDoc {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub summary: &'static str,
-    /// Markdown: `### What it does`, `### Why is this bad?`, `### Example`,
-    /// `### Use instead`.
-    pub doc: &'static str,
 }

@@ -1,12 +1,12 @@
 //! The storage-migration plan for removing versions of a CRD safely: add the
 //! new version, make it the storage version, migrate the stored objects and
 //! prune `status.storedVersions`, stop serving the old versions and then
-//! remove them. A structured value with Markdown and plain-text renderings.
+//! remove them. A structured value; the `kompat` binary renders it.
 
+use std::fmt;
 use std::fmt::Write as _;
 
-use crate::model::Crd;
-use crate::version::compare_versions;
+use crate::model::{release_order, Crd};
 
 /// Whether the old manifest already reflects a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,8 @@ fn actions(texts: Vec<String>) -> Vec<Action> {
     texts.into_iter().map(Action::from).collect()
 }
 
-fn list(names: &[String]) -> String {
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b` and `c` ``: names in prose.
+pub fn quoted_list(names: &[String]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match quoted.as_slice() {
         [] => String::new(),
@@ -66,33 +67,66 @@ fn list(names: &[String]) -> String {
     }
 }
 
+/// Why there is no plan for a pair of manifests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanError {
+    /// The manifests are for different CRDs (`<plural>.<group>` each).
+    DifferentCrds { old: String, new: String },
+    /// The new manifest does not have exactly one storage version.
+    NoStorageVersion { crd: String },
+    /// The new storage version is not served.
+    StorageNotServed { crd: String, target: String },
+    /// The new manifest still serves every version of the old one: there is
+    /// nothing to plan (not a mistake in the manifests).
+    NothingToRemove { crd: String },
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::DifferentCrds { old, new } => {
+                write!(f, "the old manifest is for `{old}` and the new one for `{new}`")
+            }
+            PlanError::NoStorageVersion { crd } => {
+                write!(f, "the new manifest of `{crd}` must have exactly one version marked as storage version")
+            }
+            PlanError::StorageNotServed { crd, target } => {
+                write!(f, "the new storage version `{target}` of `{crd}` must be served")
+            }
+            PlanError::NothingToRemove { crd } => {
+                write!(f, "nothing to remove: the new manifest still serves every version of `{crd}`")
+            }
+        }
+    }
+}
+
 /// Plans the removal of the versions that `old` serves (or has stored) and
 /// `new` does not serve. Errors if the manifests are for different CRDs, if
 /// `new` does not have exactly one served storage version, or if nothing is
 /// removed.
-pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
+pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> {
     if old.id() != new.id() {
-        return Err(format!("the old manifest is for `{}` and the new one for `{}`", old.id(), new.id()));
+        return Err(PlanError::DifferentCrds { old: old.id(), new: new.id() });
     }
     let crd = new.id();
     let Some(storage) = new.storage_version() else {
-        return Err(format!("the new manifest of `{crd}` must have exactly one version marked as storage version"));
+        return Err(PlanError::NoStorageVersion { crd });
     };
     let target = storage.name.value.clone();
     if !storage.served.value {
-        return Err(format!("the new storage version `{target}` of `{crd}` must be served"));
+        return Err(PlanError::StorageNotServed { crd, target });
     }
     let (stored, _) = old.stored_or_storage();
     let mut remove: Vec<String> = old.versions.iter().map(|v| v.name.value.clone()).chain(stored).collect();
     remove.retain(|v| *v != target && !new.version(v).is_some_and(|nv| nv.served.value));
-    remove.sort_by(|a, b| compare_versions(a, b).then_with(|| a.cmp(b)));
+    remove.sort_by(|a, b| release_order(a, b));
     remove.dedup();
     if remove.is_empty() {
-        return Err(format!("nothing to remove: the new manifest still serves every version of `{crd}`"));
+        return Err(PlanError::NothingToRemove { crd });
     }
 
     let (group, plural, kind) = (new.group.value.clone(), new.plural.value.clone(), new.kind.value.clone());
-    let old_names = list(&remove);
+    let old_names = quoted_list(&remove);
     let it = if remove.len() == 1 { "it" } else { "them" };
     let state = |done: bool| if done { StepState::Done } else { StepState::ToDo };
     let old_target = old.version(&target);
@@ -175,7 +209,7 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
         verify: vec![
             format!(
                 "the API server audit log (or the `apiserver_requested_deprecated_apis` metric) shows no requests to {}",
-                list(&remove.iter().map(|v| format!("{group}/{v}")).collect::<Vec<_>>())
+                quoted_list(&remove.iter().map(|v| format!("{group}/{v}")).collect::<Vec<_>>())
             ),
             format!(
                 "the API server accepts the CRD without {old_names}: it rejects the removal while `status.storedVersions` lists {it}"
@@ -184,62 +218,4 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, String> {
     };
 
     Ok(MigrationPlan { crd, group, kind, plural, remove, target, steps: vec![add, flip, migrate, unserve] })
-}
-
-impl MigrationPlan {
-    fn heading(&self) -> String {
-        format!("Removing {} from `{}`", list(&self.remove), self.crd)
-    }
-
-    fn summary(&self) -> String {
-        format!(
-            "Kind `{}`, group `{}`, resource `{}`; the storage version becomes `{}`.",
-            self.kind, self.group, self.plural, self.target
-        )
-    }
-
-    /// The plan as Markdown.
-    pub fn to_markdown(&self) -> String {
-        let mut out = format!("# {}\n\n{}\n", self.heading(), self.summary());
-        for (i, step) in self.steps.iter().enumerate() {
-            let done = if step.state == StepState::Done { " (done in the old manifest)" } else { "" };
-            let _ = write!(out, "\n## {}. {}{done}\n\nDo:\n\n", i + 1, step.title);
-            for action in &step.actions {
-                let _ = writeln!(out, "- {}", action.text);
-                if let Some(manifest) = &action.manifest {
-                    let _ = write!(out, "\n  ```yaml\n");
-                    for line in manifest.lines() {
-                        let _ = writeln!(out, "  {line}");
-                    }
-                    out.push_str("  ```\n\n");
-                }
-            }
-            out.push_str("\nVerify:\n\n");
-            for check in &step.verify {
-                let _ = writeln!(out, "- [ ] {check}");
-            }
-        }
-        out
-    }
-
-    /// The plan as plain text, for terminals.
-    pub fn to_text(&self) -> String {
-        let strip = |s: &str| s.replace('`', "");
-        let mut out = format!("{}\n{}\n", strip(&self.heading()), strip(&self.summary()));
-        for (i, step) in self.steps.iter().enumerate() {
-            let done = if step.state == StepState::Done { " [done in the old manifest]" } else { "" };
-            let _ = write!(out, "\nstep {}: {}{done}\n", i + 1, strip(&step.title));
-            for action in &step.actions {
-                let _ = writeln!(out, "  - {}", strip(&action.text));
-                for line in action.manifest.iter().flat_map(|m| m.lines()) {
-                    let _ = writeln!(out, "      {line}");
-                }
-            }
-            out.push_str("  verify:\n");
-            for check in &step.verify {
-                let _ = writeln!(out, "  - {}", strip(check));
-            }
-        }
-        out
-    }
 }

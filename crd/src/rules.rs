@@ -1,11 +1,13 @@
-//! The finding codes: one [`RuleDoc`] per code, in clippy's documentation
+//! The finding codes: one [`Rule`] per code, in clippy's documentation
 //! template, and the constructor that gives every finding its code's
 //! default severity.
 
-use crate::{Finding, RuleDoc, Severity, Span};
+use kompat_diag::{Rule, Severity};
+
+use crate::{Finding, Span};
 
 /// Every code this crate reports, sorted by code.
-pub fn rules() -> &'static [RuleDoc] {
+pub const fn rules() -> &'static [&'static Rule] {
     RULES
 }
 
@@ -21,12 +23,41 @@ pub(crate) fn finding(
     Finding { code, severity, message, span, subject: Some(subject), notes }
 }
 
-const RULES: &[RuleDoc] = &[
-    RuleDoc {
-        code: "bounds-tightened",
-        severity: Severity::Error,
-        summary: "a minimum, maximum, length, item, property or multipleOf bound was added or tightened",
-        doc: "### What it does
+pub static RULES: &[&Rule] = &[
+    &BOUNDS_TIGHTENED,
+    &CONVERSION_MISMATCH,
+    &CONVERSION_WEBHOOK,
+    &DEFAULT_CHANGED,
+    &DEPRECATED_WITHOUT_WARNING,
+    &DUPLICATE_VERSION_NAME,
+    &ENUM_VALUE_REMOVED,
+    &FIELD_REMOVED,
+    &GROUP_CHANGED,
+    &KIND_CHANGED,
+    &MISSING_PRESERVE_UNKNOWN_FIELDS,
+    &MISSING_REVERSE_CONVERSION,
+    &MISSING_SCHEMA,
+    &NEW_REQUIRED_FIELD,
+    &PATTERN_CHANGED,
+    &PLURAL_CHANGED,
+    &PRESERVE_UNKNOWN_FIELDS_TRUE,
+    &REMOVED_CRD_API_VERSION,
+    &SCOPE_CHANGED,
+    &SERVED_VERSION_REMOVED,
+    &STORAGE_VERSION_COUNT,
+    &STORED_VERSION_REMOVED,
+    &TYPE_CHANGED,
+    &UNDECLARED_CONVERSION,
+    &UNHANDLED_CHANGE,
+    &UNSERVED_STORAGE_VERSION,
+    &VALIDATION_TIGHTENED,
+];
+
+pub static BOUNDS_TIGHTENED: Rule = Rule {
+    code: "bounds-tightened",
+    severity: Severity::Error,
+    summary: "a minimum, maximum, length, item, property or multipleOf bound was added or tightened",
+    doc: "### What it does
 Compares a version kept from the old manifest to the new one and reports a
 `minimum`, `maxLength`, `minItems`, `maxProperties` (and the other bounds),
 `exclusiveMinimum`/`exclusiveMaximum` or `multipleOf` that was added or moved
@@ -49,12 +80,13 @@ name: {type: string, maxLength: 63}
 Keep the old bound in this version; tighten it only in a new version, with a
 declared conversion for values that do not fit.
 ",
-    },
-    RuleDoc {
-        code: "conversion-mismatch",
-        severity: Severity::Warning,
-        summary: "the conversions file names a CRD, version or field that does not exist where it says",
-        doc: "### What it does
+};
+
+pub static CONVERSION_MISMATCH: Rule = Rule {
+    code: "conversion-mismatch",
+    severity: Severity::Warning,
+    summary: "the conversions file names a CRD, version or field that does not exist where it says",
+    doc: "### What it does
 Checks the conversions file against its CRD: the `crd` it names, the `from`
 and `to` versions of every `[[conversion]]`, and every declared field (in the
 source version, or in the target version for `added` and the `to` of
@@ -77,12 +109,13 @@ renamed = [{ field = \"spec.tsl\", to = \"spec.validation\" }]
 renamed = [{ field = \"spec.tls\", to = \"spec.validation\" }]
 ```
 ",
-    },
-    RuleDoc {
-        code: "conversion-webhook",
-        severity: Severity::Error,
-        summary: "the CRD converts between versions with a webhook",
-        doc: "### What it does
+};
+
+pub static CONVERSION_WEBHOOK: Rule = Rule {
+    code: "conversion-webhook",
+    severity: Severity::Error,
+    summary: "the CRD converts between versions with a webhook",
+    doc: "### What it does
 Reports `spec.conversion.strategy: Webhook`.
 
 ### Why is this bad?
@@ -106,12 +139,13 @@ with `x-kubernetes-preserve-unknown-fields` where versions differ and the
 conversions declared in the conversions file, applied by controllers and a
 conversion tool.
 ",
-    },
-    RuleDoc {
-        code: "default-changed",
-        severity: Severity::Error,
-        summary: "a default was added, removed or changed in a kept version",
-        doc: "### What it does
+};
+
+pub static DEFAULT_CHANGED: Rule = Rule {
+    code: "default-changed",
+    severity: Severity::Error,
+    summary: "a default was added, removed or changed in a kept version",
+    doc: "### What it does
 Reports a `default` added, removed or changed in a version kept from the old
 manifest to the new one.
 
@@ -132,12 +166,13 @@ mode: {type: string, default: Unmanaged}
 Keep the default of a released version; introduce a new default only with a
 new version and a declared conversion.
 ",
-    },
-    RuleDoc {
-        code: "deprecated-without-warning",
-        severity: Severity::Warning,
-        summary: "a deprecated version has no deprecationWarning",
-        doc: "### What it does
+};
+
+pub static DEPRECATED_WITHOUT_WARNING: Rule = Rule {
+    code: "deprecated-without-warning",
+    severity: Severity::Warning,
+    summary: "a deprecated version has no deprecationWarning",
+    doc: "### What it does
 Reports a version with `deprecated: true` and no `deprecationWarning`.
 
 ### Why is this bad?
@@ -161,12 +196,13 @@ says neither what to use instead nor when the version goes away.
   deprecationWarning: \"example.io/v1beta1 Widget is deprecated; use example.io/v1 Widget\"
 ```
 ",
-    },
-    RuleDoc {
-        code: "duplicate-version-name",
-        severity: Severity::Error,
-        summary: "two entries of spec.versions have the same name",
-        doc: "### What it does
+};
+
+pub static DUPLICATE_VERSION_NAME: Rule = Rule {
+    code: "duplicate-version-name",
+    severity: Severity::Error,
+    summary: "two entries of spec.versions have the same name",
+    doc: "### What it does
 Reports a version name listed more than once in `spec.versions`.
 
 ### Why is this bad?
@@ -183,12 +219,13 @@ versions:
 ### Use instead
 One entry per version.
 ",
-    },
-    RuleDoc {
-        code: "enum-value-removed",
-        severity: Severity::Error,
-        summary: "an enum value was removed, or an enum constraint added, in a kept version",
-        doc: "### What it does
+};
+
+pub static ENUM_VALUE_REMOVED: Rule = Rule {
+    code: "enum-value-removed",
+    severity: Severity::Error,
+    summary: "an enum value was removed, or an enum constraint added, in a kept version",
+    doc: "### What it does
 Reports an `enum` value that a kept version no longer accepts, and an `enum`
 constraint added where there was none.
 
@@ -208,12 +245,13 @@ mode: {type: string, enum: [Managed]}
 Keep accepting the value (a controller may treat it as deprecated); drop it
 only in a new version with a declared conversion.
 ",
-    },
-    RuleDoc {
-        code: "field-removed",
-        severity: Severity::Error,
-        summary: "a field, or the preservation of unknown fields, was removed from a kept version",
-        doc: "### What it does
+};
+
+pub static FIELD_REMOVED: Rule = Rule {
+    code: "field-removed",
+    severity: Severity::Error,
+    summary: "a field, or the preservation of unknown fields, was removed from a kept version",
+    doc: "### What it does
 Reports a property present in the old schema of a version and absent from its
 new schema, and a node that stops preserving unknown fields.
 
@@ -233,12 +271,13 @@ spec: {type: object, properties: {port: {type: integer}}}
 Keep the field in the released version; remove or rename it in a new version
 with a declared conversion.
 ",
-    },
-    RuleDoc {
-        code: "group-changed",
-        severity: Severity::Error,
-        summary: "spec.group changed between the old and new manifest",
-        doc: "### What it does
+};
+
+pub static GROUP_CHANGED: Rule = Rule {
+    code: "group-changed",
+    severity: Severity::Error,
+    summary: "spec.group changed between the old and new manifest",
+    doc: "### What it does
 Reports a changed `spec.group`.
 
 ### Why is this bad?
@@ -257,12 +296,13 @@ group: widgets.example.io
 ### Use instead
 Keep the group; a new group is a new API with its own migration.
 ",
-    },
-    RuleDoc {
-        code: "kind-changed",
-        severity: Severity::Error,
-        summary: "spec.names.kind changed between the old and new manifest",
-        doc: "### What it does
+};
+
+pub static KIND_CHANGED: Rule = Rule {
+    code: "kind-changed",
+    severity: Severity::Error,
+    summary: "spec.names.kind changed between the old and new manifest",
+    doc: "### What it does
 Reports a changed `spec.names.kind`.
 
 ### Why is this bad?
@@ -280,12 +320,13 @@ names: {kind: Gadget, plural: widgets}
 ### Use instead
 Keep the kind.
 ",
-    },
-    RuleDoc {
-        code: "missing-preserve-unknown-fields",
-        severity: Severity::Error,
-        summary: "a version prunes fields that another version of the CRD describes",
-        doc: "### What it does
+};
+
+pub static MISSING_PRESERVE_UNKNOWN_FIELDS: Rule = Rule {
+    code: "missing-preserve-unknown-fields",
+    severity: Severity::Error,
+    summary: "a version prunes fields that another version of the CRD describes",
+    doc: "### What it does
 For CRDs with more than one version and no conversion webhook, finds the
 fields that one version describes and another does not, and reports the node
 of the other version that would hold them if it does not set
@@ -315,12 +356,13 @@ spec:
   properties: {validation: {type: object}}
 ```
 ",
-    },
-    RuleDoc {
-        code: "missing-reverse-conversion",
-        severity: Severity::Error,
-        summary: "an experimental-channel breaking change has no conversion back",
-        doc: "### What it does
+};
+
+pub static MISSING_REVERSE_CONVERSION: Rule = Rule {
+    code: "missing-reverse-conversion",
+    severity: Severity::Error,
+    summary: "an experimental-channel breaking change has no conversion back",
+    doc: "### What it does
 In the experimental channel (`channel = \"experimental\"` in the conversions
 file, or the `gateway.networking.k8s.io/channel: experimental` annotation),
 requires every semantic breaking change to be declared in both directions:
@@ -347,12 +389,13 @@ to = \"v1alpha1\"
 renamed = [{ field = \"spec.validation\", to = \"spec.tls\" }]
 ```
 ",
-    },
-    RuleDoc {
-        code: "missing-schema",
-        severity: Severity::Error,
-        summary: "a version has no schema.openAPIV3Schema",
-        doc: "### What it does
+};
+
+pub static MISSING_SCHEMA: Rule = Rule {
+    code: "missing-schema",
+    severity: Severity::Error,
+    summary: "a version has no schema.openAPIV3Schema",
+    doc: "### What it does
 Reports a version of an `apiextensions.k8s.io/v1` CRD without
 `schema.openAPIV3Schema` (kube-rs: `schema = \"disabled\"`).
 
@@ -371,15 +414,16 @@ cannot be applied.
   served: true
   storage: true
   schema:
-    openAPIV3Schema: {type: object, properties: {spec: {type: object}}}
+openAPIV3Schema: {type: object, properties: {spec: {type: object}}}
 ```
 ",
-    },
-    RuleDoc {
-        code: "new-required-field",
-        severity: Severity::Error,
-        summary: "a kept version requires a field it did not require before",
-        doc: "### What it does
+};
+
+pub static NEW_REQUIRED_FIELD: Rule = Rule {
+    code: "new-required-field",
+    severity: Severity::Error,
+    summary: "a kept version requires a field it did not require before",
+    doc: "### What it does
 Reports a name added to a `required` list of a kept version: a new required
 field, or an optional field that became required.
 
@@ -400,12 +444,13 @@ Keep the field optional (with a default if it needs one); make it required
 only in a new version, declared as `added` with a `default` in the
 conversions file.
 ",
-    },
-    RuleDoc {
-        code: "pattern-changed",
-        severity: Severity::Error,
-        summary: "a pattern was added or changed in a kept version",
-        doc: "### What it does
+};
+
+pub static PATTERN_CHANGED: Rule = Rule {
+    code: "pattern-changed",
+    severity: Severity::Error,
+    summary: "a pattern was added or changed in a kept version",
+    doc: "### What it does
 Reports a `pattern` added to, or changed in, a kept version. Removing a
 pattern loosens validation and is not reported.
 
@@ -425,12 +470,13 @@ host: {type: string, pattern: '^[a-z0-9.-]+$'}
 Validate the stricter form in a new version, or in a controller that reports
 a condition.
 ",
-    },
-    RuleDoc {
-        code: "plural-changed",
-        severity: Severity::Error,
-        summary: "spec.names.plural changed between the old and new manifest",
-        doc: "### What it does
+};
+
+pub static PLURAL_CHANGED: Rule = Rule {
+    code: "plural-changed",
+    severity: Severity::Error,
+    summary: "spec.names.plural changed between the old and new manifest",
+    doc: "### What it does
 Reports a changed `spec.names.plural`.
 
 ### Why is this bad?
@@ -448,12 +494,13 @@ names: {kind: Widget, plural: widgetz}
 ### Use instead
 Keep the plural.
 ",
-    },
-    RuleDoc {
-        code: "preserve-unknown-fields-true",
-        severity: Severity::Error,
-        summary: "spec.preserveUnknownFields is true",
-        doc: "### What it does
+};
+
+pub static PRESERVE_UNKNOWN_FIELDS_TRUE: Rule = Rule {
+    code: "preserve-unknown-fields-true",
+    severity: Severity::Error,
+    summary: "spec.preserveUnknownFields is true",
+    doc: "### What it does
 Reports the CRD-wide `spec.preserveUnknownFields: true`.
 
 ### Why is this bad?
@@ -474,12 +521,13 @@ spec:
   #   x-kubernetes-preserve-unknown-fields: true
 ```
 ",
-    },
-    RuleDoc {
-        code: "removed-crd-api-version",
-        severity: Severity::Error,
-        summary: "the CRD uses apiextensions.k8s.io/v1beta1",
-        doc: "### What it does
+};
+
+pub static REMOVED_CRD_API_VERSION: Rule = Rule {
+    code: "removed-crd-api-version",
+    severity: Severity::Error,
+    summary: "the CRD uses apiextensions.k8s.io/v1beta1",
+    doc: "### What it does
 Reports `apiextensions.k8s.io/v1beta1` CustomResourceDefinitions. kompat
 checks nothing else about them.
 
@@ -503,17 +551,18 @@ kind: CustomResourceDefinition
 spec:
   versions:
   - name: v1
-    served: true
-    storage: true
-    schema: {openAPIV3Schema: {type: object}}
+served: true
+storage: true
+schema: {openAPIV3Schema: {type: object}}
 ```
 ",
-    },
-    RuleDoc {
-        code: "scope-changed",
-        severity: Severity::Error,
-        summary: "spec.scope changed between the old and new manifest",
-        doc: "### What it does
+};
+
+pub static SCOPE_CHANGED: Rule = Rule {
+    code: "scope-changed",
+    severity: Severity::Error,
+    summary: "spec.scope changed between the old and new manifest",
+    doc: "### What it does
 Reports a change between `Namespaced` and `Cluster` scope.
 
 ### Why is this bad?
@@ -531,12 +580,13 @@ scope: Cluster
 Keep the scope; a different scope needs a new CRD and a migration of the
 objects.
 ",
-    },
-    RuleDoc {
-        code: "served-version-removed",
-        severity: Severity::Error,
-        summary: "a version was removed from spec.versions while it was still served",
-        doc: "### What it does
+};
+
+pub static SERVED_VERSION_REMOVED: Rule = Rule {
+    code: "served-version-removed",
+    severity: Severity::Error,
+    summary: "a version was removed from spec.versions while it was still served",
+    doc: "### What it does
 Reports a version served in the old manifest and absent from the new one.
 
 ### Why is this bad?
@@ -554,12 +604,13 @@ to another version.
 Set `served: false` in one release, watch for clients that still use it,
 and remove it in a later release (`kompat crd-plan` prints the steps).
 ",
-    },
-    RuleDoc {
-        code: "storage-version-count",
-        severity: Severity::Error,
-        summary: "not exactly one version is marked storage: true",
-        doc: "### What it does
+};
+
+pub static STORAGE_VERSION_COUNT: Rule = Rule {
+    code: "storage-version-count",
+    severity: Severity::Error,
+    summary: "not exactly one version is marked storage: true",
+    doc: "### What it does
 Counts the versions with `storage: true`.
 
 ### Why is this bad?
@@ -579,12 +630,13 @@ and generated manifests may not.
 - {name: v1, served: true, storage: true, ...}
 ```
 ",
-    },
-    RuleDoc {
-        code: "stored-version-removed",
-        severity: Severity::Error,
-        summary: "a version listed in status.storedVersions was removed from spec.versions",
-        doc: "### What it does
+};
+
+pub static STORED_VERSION_REMOVED: Rule = Rule {
+    code: "stored-version-removed",
+    severity: Severity::Error,
+    summary: "a version listed in status.storedVersions was removed from spec.versions",
+    doc: "### What it does
 Reports a version of the old CRD's `status.storedVersions` (or, when the old
 manifest has no status, its storage version, which the API server records
 there) that is missing from the new `spec.versions`. The message is the API
@@ -608,12 +660,13 @@ Keep the version with `served: false, storage: false`, migrate the objects
 (StorageVersionMigration), prune `status.storedVersions`, then remove it.
 `kompat crd-plan old.yaml new.yaml` prints the steps.
 ",
-    },
-    RuleDoc {
-        code: "type-changed",
-        severity: Severity::Error,
-        summary: "the type of a field changed in a kept version",
-        doc: "### What it does
+};
+
+pub static TYPE_CHANGED: Rule = Rule {
+    code: "type-changed",
+    severity: Severity::Error,
+    summary: "the type of a field changed in a kept version",
+    doc: "### What it does
 Reports a changed, added or removed `type` in a kept version.
 
 ### Why is this bad?
@@ -632,12 +685,13 @@ port: {type: string}
 Add a field with the new type (or a new version with a declared `changed`
 conversion) and keep the old one.
 ",
-    },
-    RuleDoc {
-        code: "undeclared-conversion",
-        severity: Severity::Error,
-        summary: "a semantic breaking change between versions has no declared conversion",
-        doc: "### What it does
+};
+
+pub static UNDECLARED_CONVERSION: Rule = Rule {
+    code: "undeclared-conversion",
+    severity: Severity::Error,
+    summary: "a semantic breaking change between versions has no declared conversion",
+    doc: "### What it does
 Compares each served version with the next newer served version (and, in an
 upgrade, each version that stops being served with the new storage version)
 and reports every semantic breaking change that the conversions file does not
@@ -664,12 +718,13 @@ to = \"v1\"
 renamed = [{ field = \"spec.tls\", to = \"spec.validation\" }]
 ```
 ",
-    },
-    RuleDoc {
-        code: "unhandled-change",
-        severity: Severity::Error,
-        summary: "a change kompat does not know how to judge",
-        doc: "### What it does
+};
+
+pub static UNHANDLED_CHANGE: Rule = Rule {
+    code: "unhandled-change",
+    severity: Severity::Error,
+    summary: "a change kompat does not know how to judge",
+    doc: "### What it does
 Reports every difference between the old and new manifest that no other rule
 judged: unknown schema keywords (`x-kubernetes-list-type`, `format`,
 `oneOf`, ...), changed subresources, changed `singular`/`listKind`. The
@@ -691,12 +746,13 @@ items: {type: array, x-kubernetes-list-type: set}
 Review the change; allow it in the linter's configuration or baseline when it
 is safe.
 ",
-    },
-    RuleDoc {
-        code: "unserved-storage-version",
-        severity: Severity::Error,
-        summary: "the storage version is not served",
-        doc: "### What it does
+};
+
+pub static UNSERVED_STORAGE_VERSION: Rule = Rule {
+    code: "unserved-storage-version",
+    severity: Severity::Error,
+    summary: "the storage version is not served",
+    doc: "### What it does
 Reports a version with `storage: true` and `served: false`.
 
 ### Why is this bad?
@@ -716,12 +772,13 @@ the resource; objects cannot be read back in the version they are written.
 - {name: v1, served: true, storage: true, ...}
 ```
 ",
-    },
-    RuleDoc {
-        code: "validation-tightened",
-        severity: Severity::Error,
-        summary: "a kept version validates more strictly (CEL rule, nullable, uniqueItems)",
-        doc: "### What it does
+};
+
+pub static VALIDATION_TIGHTENED: Rule = Rule {
+    code: "validation-tightened",
+    severity: Severity::Error,
+    summary: "a kept version validates more strictly (CEL rule, nullable, uniqueItems)",
+    doc: "### What it does
 Reports an `x-kubernetes-validations` rule added (or with a changed
 expression), `nullable` removed, or `uniqueItems` set in a kept version.
 
@@ -742,5 +799,4 @@ spec:
 Add strict validation in a new version, or report the problem from a
 controller.
 ",
-    },
-];
+};

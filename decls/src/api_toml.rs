@@ -1,7 +1,7 @@
-//! kompat TOML API declarations: `[[api]]` entries, `[groups."G"] priority`
-//! and `[storage_overrides]`, parsed into a `kompat_core::api::ApiConfig` with
-//! byte spans per entry and per field. Other top-level keys (`feature`, …)
-//! belong to other parsers and are ignored here.
+//! kompat TOML's API half: `[[api]]` entries, `[groups."G"] priority` and
+//! `[storage_overrides]`, parsed into a `kompat_core::api::ApiConfig` with
+//! byte spans per entry and per field. The file is parsed once by
+//! [`crate::parse_toml`], which hands each top-level key to its half.
 //!
 //! The schema is the contract's:
 //!
@@ -31,7 +31,7 @@ use kompat_core::Version;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::span::{did_you_mean, ParseError, Span};
+use crate::span::{unknown_key_message, ParseError, Span};
 
 /// The keys of an `[[api]]` entry, in schema order.
 pub const API_KEYS: [&str; 9] = [
@@ -61,21 +61,59 @@ pub struct ApiSpans {
     pub enabled_by_default: Option<Span>,
 }
 
-/// The API declarations of one file, with their spans.
+/// The API declarations of one file, with their spans. The declarations and
+/// their spans are parallel and private: an `[[api]]` entry is added with its
+/// spans ([`ApiFile::push`]) and never apart.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ApiFile {
-    pub config: ApiConfig,
+    config: ApiConfig,
     /// Parallel to `config.apis`.
-    pub spans: Vec<ApiSpans>,
+    spans: Vec<ApiSpans>,
     /// Group → span of its `priority` array.
-    pub priority_spans: BTreeMap<String, Span>,
+    priority_spans: BTreeMap<String, Span>,
     /// Group → span of each `priority` entry.
-    pub priority_entry_spans: BTreeMap<String, Vec<Span>>,
+    priority_entry_spans: BTreeMap<String, Vec<Span>>,
     /// Override key → span of the key.
-    pub override_spans: BTreeMap<String, Span>,
+    override_spans: BTreeMap<String, Span>,
 }
 
 impl ApiFile {
+    /// Appends an API declaration with where it is written.
+    pub fn push(&mut self, decl: ApiDecl, spans: ApiSpans) {
+        self.config.apis.push(decl);
+        self.spans.push(spans);
+    }
+
+    /// The declarations, group priorities and storage overrides of the file.
+    pub fn config(&self) -> &ApiConfig {
+        &self.config
+    }
+
+    /// The configuration, without its spans.
+    pub fn into_config(self) -> ApiConfig {
+        self.config
+    }
+
+    /// Where API declaration `index` (as in `config().apis`) is written.
+    pub fn spans(&self, index: usize) -> Option<&ApiSpans> {
+        self.spans.get(index)
+    }
+
+    /// Where the `priority` array of `group` is written.
+    pub fn priority_span(&self, group: &str) -> Option<Span> {
+        self.priority_spans.get(group).copied()
+    }
+
+    /// Where entry `entry` of the `priority` array of `group` is written.
+    pub fn priority_entry_span(&self, group: &str, entry: usize) -> Option<Span> {
+        self.priority_entry_spans.get(group)?.get(entry).copied()
+    }
+
+    /// Where the key of the storage override of `key` is written.
+    pub fn override_span(&self, key: &str) -> Option<Span> {
+        self.override_spans.get(key).copied()
+    }
+
     /// True if the file declares no API, priority or override.
     pub fn is_empty(&self) -> bool {
         self.config == ApiConfig::default()
@@ -118,29 +156,6 @@ impl ApiFile {
     }
 }
 
-/// Parses the API declarations of a kompat TOML file. Every problem found is
-/// reported, each with the span it is about.
-pub fn parse_api_toml(text: &str) -> Result<ApiFile, Vec<ParseError>> {
-    let root = DeTable::parse(text).map_err(|err| vec![crate::features_toml::toml_error(&err)])?;
-    let root = root.get_ref();
-    let mut errors = Vec::new();
-    let mut file = ApiFile::default();
-    if let Some(api) = root.get("api") {
-        parse_apis(api, &mut file, &mut errors);
-    }
-    if let Some(groups) = root.get("groups") {
-        parse_groups(groups, &mut file, &mut errors);
-    }
-    if let Some(overrides) = root.get("storage_overrides") {
-        parse_overrides(overrides, &mut file, &mut errors);
-    }
-    if errors.is_empty() {
-        Ok(file)
-    } else {
-        Err(errors)
-    }
-}
-
 fn span(value: &Spanned<DeValue<'_>>) -> Span {
     value.span().into()
 }
@@ -149,7 +164,7 @@ fn type_error(key: &str, expected: &str, value: &Spanned<DeValue<'_>>) -> ParseE
     ParseError::at(span(value), format!("`{key}` must be {expected}, not {}", value.get_ref().type_str()))
 }
 
-fn parse_apis(api: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
+pub(crate) fn parse_apis(api: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
     let Some(entries) = api.get_ref().as_array() else {
         errors.push(ParseError::at(span(api), "`api` must be an array of tables (`[[api]]`)"));
         return;
@@ -160,8 +175,7 @@ fn parse_apis(api: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<P
             continue;
         };
         if let Some((decl, spans)) = parse_api(table, span(entry), errors) {
-            file.config.apis.push(decl);
-            file.spans.push(spans);
+            file.push(decl, spans);
         }
     }
 }
@@ -209,7 +223,7 @@ fn parse_api(table: &DeTable<'_>, entry: Span, errors: &mut Vec<ParseError>) -> 
                     None => errors.push(type_error(name, "a boolean", value)),
                 }
             }
-            _ => errors.push(unknown_key(name, key.span().into(), "[[api]]", &API_KEYS)),
+            _ => errors.push(ParseError::at(key.span().into(), unknown_key_message(name, &API_KEYS))),
         }
     }
     for (key, present) in [
@@ -225,26 +239,13 @@ fn parse_api(table: &DeTable<'_>, entry: Span, errors: &mut Vec<ParseError>) -> 
     (errors.len() == before).then_some((decl, spans))
 }
 
-fn unknown_key(name: &str, at: Span, table: &str, known: &[&str]) -> ParseError {
-    let expected: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-    let mut message = format!("unknown key `{name}` in {table}, expected one of {}", expected.join(", "));
-    if known.len() == 1 {
-        message = format!("unknown key `{name}` in {table}, expected {}", expected[0]);
-    }
-    if let Some(hint) = did_you_mean(name, known) {
-        message.push_str(&format!(" (did you mean `{hint}`?)"));
-    }
-    ParseError::at(at, message)
-}
-
-fn parse_groups(groups: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
+pub(crate) fn parse_groups(groups: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
     let Some(groups_table) = groups.get_ref().as_table() else {
         errors.push(type_error("groups", "a table", groups));
         return;
     };
     for (group, value) in groups_table.iter() {
         let group: &str = group.get_ref();
-        let header = format!("[groups.{}]", kompat_core::gofmt::go_quote(group));
         let Some(table) = value.get_ref().as_table() else {
             errors.push(type_error(&format!("groups.{}", kompat_core::gofmt::go_quote(group)), "a table", value));
             continue;
@@ -252,7 +253,7 @@ fn parse_groups(groups: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut 
         for (key, value) in table.iter() {
             let name: &str = key.get_ref();
             if name != "priority" {
-                errors.push(unknown_key(name, key.span().into(), &header, &["priority"]));
+                errors.push(ParseError::at(key.span().into(), unknown_key_message(name, &["priority"])));
                 continue;
             }
             let Some(array) = value.get_ref().as_array() else {
@@ -277,7 +278,7 @@ fn parse_groups(groups: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut 
     }
 }
 
-fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
+pub(crate) fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors: &mut Vec<ParseError>) {
     let Some(table) = overrides.get_ref().as_table() else {
         errors.push(type_error("storage_overrides", "a table", overrides));
         return;
@@ -308,10 +309,9 @@ fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors:
                     Some(Err(err)) => errors.push(ParseError::at(span(field_value), err.to_string())),
                     None => errors.push(type_error(&format!("{what}.until"), "a version string", field_value)),
                 },
-                other => errors.push(ParseError::at(
-                    field.span().into(),
-                    crate::span::unknown_key_message(other, &["version", "until"]),
-                )),
+                other => {
+                    errors.push(ParseError::at(field.span().into(), unknown_key_message(other, &["version", "until"])))
+                }
             }
         }
         match version {

@@ -1,30 +1,16 @@
-//! kompat TOML: `[[feature]]` tables mirroring the Kubernetes YAML model.
-//! The format is documented in `docs/declarations.md`.
+//! kompat TOML's feature half: `[[feature]]` tables mirroring the Kubernetes
+//! YAML model, and `[[stored_before_written]]`. The file is parsed once by
+//! [`crate::parse_toml`]; the format is documented in `docs/declarations.md`.
 
 use std::collections::HashMap;
 
 use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, StoredBeforeWritten, Version, VersionLit};
 use serde::Deserialize;
+use toml::de::{DeValue, ValueDeserializer};
 use toml::Spanned;
 
-use crate::span::{did_you_mean, ParseError, Span};
-use crate::{DeclFile, FeatureFile, FeatureSpans, SpecSpans};
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    #[serde(default)]
-    feature: Vec<Spanned<RawFeature>>,
-    // Parsed by the API declaration parser.
-    #[allow(dead_code)]
-    api: Option<toml::Value>,
-    #[allow(dead_code)]
-    groups: Option<toml::Value>,
-    #[allow(dead_code)]
-    storage_overrides: Option<toml::Value>,
-    #[serde(default)]
-    stored_before_written: Vec<Spanned<RawStored>>,
-}
+use crate::span::{did_you_mean, toml_syntax_error, unknown_key_message, ParseError, Span};
+use crate::{FeatureFile, FeatureSpans, SpecSpans};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -43,8 +29,11 @@ struct RawFeature {
     #[serde(default)]
     dependencies: Vec<Spanned<String>>,
     ratchet: Option<RawRatchet>,
+    /// Taken out of the entry and read spec by spec ([`split_specs`]); named
+    /// here so that unknown-key messages list it.
     #[serde(default)]
-    specs: Vec<Spanned<RawSpec>>,
+    #[allow(dead_code)]
+    specs: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -65,13 +54,19 @@ struct RawSpec {
     min_compatibility_version: Option<Spanned<String>>,
 }
 
-/// Parses a kompat TOML declaration file.
-pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
-    let raw: RawFile = toml::from_str(text).map_err(|err| vec![toml_error(&err)])?;
-    let mut errors = Vec::new();
+/// The `[[feature]]` entries of a kompat TOML file, each deserialized on its
+/// own so that an error in one entry does not hide the others'.
+pub(crate) fn parse_features(text: &str, value: &Spanned<DeValue<'_>>, errors: &mut Vec<ParseError>) -> FeatureFile {
     let mut file = FeatureFile::default();
     let mut seen: HashMap<String, Span> = HashMap::new();
-    for feature in raw.feature {
+    for feature in entries(value, "feature", errors) {
+        let (feature, spec_values) = split_specs(feature);
+        let feature = deserialize::<RawFeature>(&feature, errors);
+        // Every spec is read, and its errors reported, even when the rest of
+        // the entry is wrong.
+        let raw_specs: Vec<Spanned<RawSpec>> =
+            spec_values.iter().filter_map(|spec| deserialize::<RawSpec>(spec, errors)).collect();
+        let Some(feature) = feature else { continue };
         let entry: Span = feature.span().into();
         let feature = feature.into_inner();
         let name_span: Span = feature.name.span().into();
@@ -102,7 +97,7 @@ pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
         };
         let mut specs = Vec::new();
         let mut spec_spans = Vec::new();
-        for spec in feature.specs {
+        for spec in raw_specs {
             let whole: Span = spec.span().into();
             match convert_spec(spec.into_inner(), whole) {
                 Ok((s, spans)) => {
@@ -112,22 +107,46 @@ pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
                 Err(err) => errors.push(err),
             }
         }
-        file.spans.push(FeatureSpans {
+        let spans = FeatureSpans {
             entry,
             name: name_span,
             specs: spec_spans,
             dependencies: feature.dependencies.iter().map(|d| d.span().into()).collect(),
-        });
-        file.features.push(FeatureDecl {
+        };
+        let decl = FeatureDecl {
             name,
             specs,
             dependencies: feature.dependencies.into_iter().map(Spanned::into_inner).collect(),
             description: feature.description,
             ratchet,
-        });
+        };
+        file.push(decl, spans);
     }
+    file
+}
+
+/// A `[[feature]]` entry without its `specs`, and the specs, to be read one
+/// by one. A `specs` that is not an array stays in the entry, for serde to
+/// report.
+fn split_specs<'i>(entry: &Spanned<DeValue<'i>>) -> (Spanned<DeValue<'i>>, Vec<Spanned<DeValue<'i>>>) {
+    let Some(table) = entry.get_ref().as_table() else { return (entry.clone(), Vec::new()) };
+    let Some(specs) = table.get("specs").and_then(|v| v.get_ref().as_array()) else {
+        return (entry.clone(), Vec::new());
+    };
+    let specs: Vec<Spanned<DeValue<'i>>> = specs.iter().cloned().collect();
+    let mut rest = table.clone();
+    rest.remove("specs");
+    (Spanned::new(entry.span(), DeValue::Table(rest)), specs)
+}
+
+/// The `[[stored_before_written]]` entries, each with its span.
+pub(crate) fn parse_stored(
+    value: &Spanned<DeValue<'_>>,
+    errors: &mut Vec<ParseError>,
+) -> Vec<(StoredBeforeWritten, Span)> {
     let mut stored = Vec::new();
-    for item in raw.stored_before_written {
+    for item in entries(value, "stored_before_written", errors) {
+        let Some(item) = deserialize::<RawStored>(item, errors) else { continue };
         let span: Span = item.span().into();
         let item = item.into_inner();
         let version = |v: &Spanned<String>| {
@@ -139,10 +158,37 @@ pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
             (Err(e), _) | (_, Err(e)) => errors.push(e),
         }
     }
-    if errors.is_empty() {
-        Ok(DeclFile { features: file, stored_before_written: stored })
-    } else {
-        Err(errors)
+    stored
+}
+
+/// The entries of an array of tables (`[[key]]`); anything else is an error.
+fn entries<'a, 'i>(
+    value: &'a Spanned<DeValue<'i>>,
+    key: &str,
+    errors: &mut Vec<ParseError>,
+) -> &'a [Spanned<DeValue<'i>>] {
+    match value.get_ref().as_array() {
+        Some(array) => array,
+        None => {
+            errors
+                .push(ParseError::at(value.span().into(), format!("`{key}` must be an array of tables (`[[{key}]]`)")));
+            &[]
+        }
+    }
+}
+
+/// One entry through serde, keeping its span; its first error is reported.
+fn deserialize<T: serde::de::DeserializeOwned>(
+    entry: &Spanned<DeValue<'_>>,
+    errors: &mut Vec<ParseError>,
+) -> Option<Spanned<T>> {
+    let span = entry.span();
+    match T::deserialize(ValueDeserializer::from(entry.clone())) {
+        Ok(value) => Some(Spanned::new(span, value)),
+        Err(err) => {
+            errors.push(toml_error(&err));
+            None
+        }
     }
 }
 
@@ -177,21 +223,19 @@ fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), Pars
     Ok((spec, spans))
 }
 
-/// A TOML error as a located parse error, with serde's unknown-field message
-/// given a "did you mean" hint.
+/// A TOML error as a located parse error, with serde's unknown-field and
+/// missing-field messages in the wording of every other text format: the one
+/// unknown-key message ([`unknown_key_message`], with its hint) and
+/// ``missing key `x` ``.
 pub fn toml_error(err: &toml::de::Error) -> ParseError {
-    let mut message = err.message().trim().trim_end_matches('.').to_owned();
-    if let Some(rest) = message.strip_prefix("unknown field `") {
+    let mut error = toml_syntax_error(err);
+    if let Some(rest) = err.message().strip_prefix("unknown field `") {
         if let Some((field, expected)) = rest.split_once('`') {
             let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-            let hint = did_you_mean(field, &known).map(|h| format!(" (did you mean `{h}`?)"));
-            message = format!("unknown key `{field}`{}{}", expected, hint.unwrap_or_default());
+            error.message = unknown_key_message(field, &known);
         }
+    } else if let Some(rest) = error.message.strip_prefix("missing field `") {
+        error.message = format!("missing key `{rest}");
     }
-    let mut chars = message.chars();
-    let message = match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => "invalid TOML".to_owned(),
-    };
-    ParseError { span: err.span().map(Span::from), message }
+    error
 }

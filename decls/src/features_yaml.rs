@@ -46,8 +46,7 @@ pub fn parse_k8s_yaml(text: &str) -> Result<FeatureFile, Vec<ParseError>> {
                 continue;
             }
             seen.insert(decl.name.clone(), spans.name);
-            file.features.push(decl);
-            file.spans.push(spans);
+            file.push(decl, spans);
         }
     }
     if errors.is_empty() {

@@ -38,6 +38,22 @@ impl ParseError {
     }
 }
 
+/// A TOML syntax or type error as a located parse error, its message as the
+/// `toml` crate words it (without its own rendering of the location),
+/// starting lower-case.
+pub fn toml_syntax_error(err: &toml::de::Error) -> ParseError {
+    ParseError { span: err.span().map(Span::from), message: lower_first(err.message().trim_end_matches('.').trim()) }
+}
+
+/// `message` with its first character lower-cased; "invalid TOML" if empty.
+pub(crate) fn lower_first(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "invalid TOML".to_owned(),
+    }
+}
+
 /// Maps byte offsets to 1-based line and column (columns count characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
@@ -63,34 +79,30 @@ impl LineIndex {
     }
 }
 
-/// The known key closest to `unknown`, for "did you mean" hints.
+/// The known key closest to `unknown` (Levenshtein distance over
+/// lower-cased characters, at most a third of the key's length and at least
+/// 1), for "did you mean" hints. The one suggestion helper of the workspace's
+/// text formats.
 pub fn did_you_mean<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
+    let unknown = unknown.to_lowercase();
     known
         .iter()
-        .map(|k| (edit_distance(&unknown.to_lowercase(), &k.to_lowercase()), *k))
+        .map(|k| (strsim::levenshtein(&unknown, &k.to_lowercase()), *k))
         .filter(|(d, k)| *d <= (k.len() / 3).max(1))
         .min()
         .map(|(_, k)| k)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// `unknown key `x`` with the list of known keys and a hint.
+/// The one wording of an unknown key in every text format: ``unknown key
+/// `x`, expected one of `a`, `b` `` (``expected `a` `` when there is one),
+/// with a "did you mean" hint when a known key is close.
 pub fn unknown_key_message(key: &str, known: &[&str]) -> String {
     let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-    let mut message = format!("unknown key `{key}`, expected one of {}", list.join(", "));
+    let mut message = match list.as_slice() {
+        [] => format!("unknown key `{key}`, no keys are allowed here"),
+        [only] => format!("unknown key `{key}`, expected {only}"),
+        _ => format!("unknown key `{key}`, expected one of {}", list.join(", ")),
+    };
     if let Some(hint) = did_you_mean(key, known) {
         message.push_str(&format!(" (did you mean `{hint}`?)"));
     }
@@ -117,6 +129,10 @@ mod tests {
         assert_eq!(did_you_mean("lockTodefault", &known), Some("lockToDefault"));
         assert_eq!(did_you_mean("verison", &known), Some("version"));
         assert_eq!(did_you_mean("zzz", &known), None);
+        // The distance allowed grows with the key: a third of its length.
+        assert_eq!(did_you_mean("vrsn", &known), None);
+        assert_eq!(did_you_mean("DEFAULT", &known), Some("default"));
+        assert_eq!(unknown_key_message("prio", &["priority"]), "unknown key `prio`, expected `priority`");
         assert_eq!(
             unknown_key_message("defualt", &["default", "version"]),
             "unknown key `defualt`, expected one of `default`, `version` (did you mean `default`?)"

@@ -1,6 +1,6 @@
 //! Storage overrides with an expiry: `"g/r" = { version = "v1", until = "1.38" }`.
 
-use kompat_decls::api_toml::parse_api_toml;
+use kompat_decls::parse_toml;
 use kompat_decls::LineIndex;
 
 /// Parses `overrides` (the body of `[storage_overrides]`) and prints the pins
@@ -8,13 +8,14 @@ use kompat_decls::LineIndex;
 #[track_caller]
 fn check(overrides: &str, expected: &str) {
     let text = format!("[storage_overrides]\n{overrides}");
-    let got = match parse_api_toml(&text) {
+    let got = match parse_toml(&text).map(|file| file.apis) {
         Ok(file) => file
-            .config
+            .config()
             .storage_overrides
             .iter()
             .map(|(k, v)| {
-                let until = file.config.storage_override_until.get(k).map_or_else(|| "-".to_owned(), |u| u.to_string());
+                let until =
+                    file.config().storage_override_until.get(k).map_or_else(|| "-".to_owned(), |u| u.to_string());
                 format!("{k}={v} until {until}")
             })
             .collect::<Vec<_>>()

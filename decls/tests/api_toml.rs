@@ -4,7 +4,12 @@
 
 use kompat_core::api::{served_apis, storage_versions, ApiSet, ServeOptions};
 use kompat_core::Version;
-use kompat_decls::api_toml::{parse_api_toml, ApiFile};
+use kompat_decls::api_toml::ApiFile;
+use kompat_decls::parse_toml;
+
+fn parse_api_toml(text: &str) -> Result<ApiFile, Vec<kompat_decls::ParseError>> {
+    parse_toml(text).map(|file| file.apis)
+}
 
 fn v(s: &str) -> Version {
     Version::parse(s).expect("version")
@@ -81,7 +86,7 @@ priority = ["v1", "v1beta1"]
 #[test]
 fn parses_every_field() {
     let file = parse(CRONJOB);
-    let apis = &file.config.apis;
+    let apis = &file.config().apis;
     assert_eq!(apis.len(), 2);
     let c = &apis[0];
     assert_eq!(
@@ -96,15 +101,15 @@ fn parses_every_field() {
         (p.group.as_str(), p.deprecated, p.removed, p.replacement.as_deref(), p.enabled_by_default),
         ("", None, None, None, None)
     );
-    assert_eq!(file.config.priorities["batch"], ["v1", "v1beta1"]);
-    assert_eq!(file.config.storage_overrides["batch/cronjobs"], "v1beta1");
+    assert_eq!(file.config().priorities["batch"], ["v1", "v1beta1"]);
+    assert_eq!(file.config().storage_overrides["batch/cronjobs"], "v1beta1");
     assert!(!file.is_empty());
 }
 
 #[test]
 fn spans_per_entry_and_field() {
     let file = parse(CRONJOB);
-    let s = &file.spans[0];
+    let s = file.spans(0).expect("spans of entry 0");
     assert_eq!(text_of(CRONJOB, s.group), "\"batch\"");
     assert_eq!(text_of(CRONJOB, s.version), "\"v1beta1\"");
     assert_eq!(text_of(CRONJOB, s.kind), "\"CronJob\"");
@@ -118,19 +123,18 @@ fn spans_per_entry_and_field() {
     let entry = text_of(CRONJOB, Some(s.entry));
     assert!(entry.contains("group = \"batch\"") && entry.contains("enabled_by_default = true"), "{entry:?}");
     assert!(!entry.contains("\"Pod\""), "{entry:?}");
-    let pod = &file.spans[1];
+    let pod = file.spans(1).expect("spans of entry 1");
     assert_eq!(text_of(CRONJOB, pod.group), "\"\"");
     assert_eq!(text_of(CRONJOB, pod.deprecated), "<none>");
-    assert_eq!(text_of(CRONJOB, file.priority_spans.get("batch").copied()), "[\"v1\", \"v1beta1\"]");
-    assert_eq!(text_of(CRONJOB, file.priority_entry_spans["batch"].get(1).copied()), "\"v1beta1\"");
-    assert_eq!(text_of(CRONJOB, file.override_spans.get("batch/cronjobs").copied()), "\"batch/cronjobs\"");
+    assert_eq!(text_of(CRONJOB, file.priority_span("batch")), "[\"v1\", \"v1beta1\"]");
+    assert_eq!(text_of(CRONJOB, file.priority_entry_span("batch", 1)), "\"v1beta1\"");
+    assert_eq!(text_of(CRONJOB, file.override_span("batch/cronjobs")), "\"batch/cronjobs\"");
 }
 
+/// Features are the other half of the same file: they declare no API.
 #[test]
-fn other_top_level_keys_are_ignored() {
+fn features_declare_no_apis() {
     let text = r#"
-binary_version = "1.37"
-
 [[feature]]
 name = "Whatever"
 specs = [{ version = "1.31", stage = "Alpha", default = false }]
@@ -152,7 +156,7 @@ resource = "cronjobs"
 introduced = "1.21"
 "#,
         "
-        4:1-4:7 unknown key `vesion` in [[api]], expected one of `group`, `version`, `kind`, `resource`, `introduced`, `deprecated`, `removed`, `replacement`, `enabled_by_default` (did you mean `version`?)
+        4:1-4:7 unknown key `vesion`, expected one of `group`, `version`, `kind`, `resource`, `introduced`, `deprecated`, `removed`, `replacement`, `enabled_by_default` (did you mean `version`?)
         2:1-7:20 missing key `version` in [[api]]
         ",
     );
@@ -169,7 +173,7 @@ enabled_by_default = "yes"
 colour = "blue"
 "#,
         r#"
-        10:1-10:7 unknown key `colour` in [[api]], expected one of `group`, `version`, `kind`, `resource`, `introduced`, `deprecated`, `removed`, `replacement`, `enabled_by_default`
+        10:1-10:7 unknown key `colour`, expected one of `group`, `version`, `kind`, `resource`, `introduced`, `deprecated`, `removed`, `replacement`, `enabled_by_default`
         9:22-9:27 `enabled_by_default` must be a boolean, not string
         7:14-7:22 invalid version "1.21.3": expected MAJOR.MINOR
         8:11-8:15 `removed` must be a string, not float
@@ -194,7 +198,7 @@ fn table_errors() {
     check_errors("api = [1]", "1:8-1:9 `api` must be a table, not integer");
     check_errors(
         "[groups.\"batch\"]\npriorty = [\"v1\"]\n",
-        "2:1-2:8 unknown key `priorty` in [groups.\"batch\"], expected `priority` (did you mean `priority`?)",
+        "2:1-2:8 unknown key `priorty`, expected `priority` (did you mean `priority`?)",
     );
     check_errors(
         "[groups.\"batch\"]\npriority = \"v1\"\n",

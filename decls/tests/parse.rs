@@ -24,7 +24,7 @@ fn located(text: &str, errors: &[ParseError]) -> String {
 #[track_caller]
 fn check_yaml(text: &str, expected: &str) {
     let got = match parse_k8s_yaml(text) {
-        Ok(file) => format!("ok {}", file.features.len()),
+        Ok(file) => format!("ok {}", file.features().len()),
         Err(errors) => located(text, &errors),
     };
     assert_eq!(got, expected.trim());
@@ -33,7 +33,7 @@ fn check_yaml(text: &str, expected: &str) {
 #[track_caller]
 fn check_toml(text: &str, expected: &str) {
     let got = match parse_toml(text) {
-        Ok(file) => format!("ok {}", file.features.features.len()),
+        Ok(file) => format!("ok {}", file.features.features().len()),
         Err(errors) => located(text, &errors),
     };
     assert_eq!(got, expected.trim());
@@ -49,13 +49,13 @@ fn yaml_accepts_the_kubernetes_layout() {
     check_yaml("- name: A\n  versionedSpecs: []\n", "ok 1");
     // An unquoted version keeps its text: 1.10 is not 1.1.
     let file = parse_k8s_yaml("- name: A\n  versionedSpecs:\n  - default: false\n    lockToDefault: false\n    preRelease: Beta\n    version: 1.10\n").unwrap();
-    assert_eq!(file.features[0].specs[0].version.as_ref().unwrap().to_string(), "1.10");
+    assert_eq!(file.features()[0].specs[0].version.as_ref().unwrap().to_string(), "1.10");
     // Anchors and aliases resolve, as in Go's YAML decoders.
     let file =
         parse_k8s_yaml(&format!("- name: A\n  versionedSpecs: &specs\n{SPEC}- name: B\n  versionedSpecs: *specs\n"))
             .unwrap();
-    assert_eq!(file.features[1].specs, file.features[0].specs);
-    assert_eq!(file.features[1].specs.len(), 1);
+    assert_eq!(file.features()[1].specs, file.features()[0].specs);
+    assert_eq!(file.features()[1].specs.len(), 1);
 }
 
 #[test]
@@ -119,9 +119,9 @@ fn missing_and_empty_versions_are_left_to_validation() {
         "- name: A\n  versionedSpecs:\n  - default: false\n    lockToDefault: false\n    preRelease: Alpha\n  - default: true\n    lockToDefault: false\n    preRelease: Beta\n    version: \"\"\n",
     )
     .unwrap();
-    assert_eq!(file.features[0].specs[0].version, None);
-    assert_eq!(file.features[0].specs[1].version, None);
-    let problems = kompat_core::validate(&file.features).problems;
+    assert_eq!(file.features()[0].specs[0].version, None);
+    assert_eq!(file.features()[0].specs[1].version, None);
+    let problems = kompat_core::validate(file.features()).problems;
     assert_eq!(problems[0].message, "feature \"A\" did not provide a version");
 }
 
@@ -130,7 +130,7 @@ fn toml_errors_are_located() {
     check_toml("", "ok 0");
     check_toml("[[feature]]\nname = \"A\"\nspecs = []\n", "ok 1");
     check_toml("[[feature]]\nname = \"A\"\nspec = []\n", "3:1: unknown key `spec`, expected one of `name`, `description`, `dependencies`, `ratchet`, `specs` (did you mean `specs`?)");
-    check_toml("[[feature]]\nspecs = []\n", "1:1: missing field `name`");
+    check_toml("[[feature]]\nspecs = []\n", "1:1: missing key `name`");
     check_toml(
         "[[feature]]\nname = \"A\"\nspecs = [{ version = \"1.30\", stage = \"alpha\", default = false }]\n",
         "3:38: unknown stage `alpha`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated` (did you mean `Alpha`?)",
@@ -156,6 +156,26 @@ fn toml_errors_are_located() {
         "1:2: unknown key `unknown`, expected one of `feature`, `api`, `groups`, `storage_overrides`, `stored_before_written`",
     );
     check_toml("[[feature]\n", "1:11: unclosed array table, expected `]`");
+    check_toml("feature = 3\n", "1:11: `feature` must be an array of tables (`[[feature]]`)");
+}
+
+/// One parse of the whole file reports every error: of each feature entry and
+/// each of its specs, of `[[stored_before_written]]`, of the API half and of
+/// unknown keys.
+#[test]
+fn toml_reports_every_error() {
+    check_toml(
+        "extra = 1\n\n[[feature]]\nnme = \"A\"\n\n[[feature]]\nname = \"B\"\nspecs = [{ stage = \"Beta\", default = 1 },\n  { stage = \"beta\", default = true }]\n\n\
+         [[stored_before_written]]\nname = \"x\"\nreadable_since = \"1\"\nwritten_since = \"1.30\"\n\n\
+         [[api]]\ngroup = \"g\"\nversion = \"v1\"\nkind = \"K\"\nresource = \"ks\"\nintroduced = 1\n",
+        "
+1:1: unknown key `extra`, expected one of `feature`, `api`, `groups`, `storage_overrides`, `stored_before_written`
+4:1: unknown key `nme`, expected one of `name`, `description`, `dependencies`, `ratchet`, `specs` (did you mean `name`?)
+8:38: invalid type: integer `1`, expected a boolean
+9:13: unknown stage `beta`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated` (did you mean `Beta`?)
+13:18: invalid version \"1\": expected MAJOR.MINOR
+21:14: `introduced` must be a string, not integer",
+    );
 }
 
 /// `span_of` points at the text of the field a problem is about.
@@ -208,14 +228,14 @@ specs = [{ stage = "Alpha", default = false }]
 name = "Empty"
 specs = []
 "#;
-    let first = parse_toml(toml).unwrap().features.features;
+    let first = parse_toml(toml).unwrap().features.into_features();
     let rendered = render_toml(&first);
-    let second = parse_toml(&rendered).unwrap().features.features;
+    let second = parse_toml(&rendered).unwrap().features.into_features();
     assert_eq!(first, second);
     assert_eq!(render_toml(&second), rendered, "rendering is canonical");
     // Through the Kubernetes YAML: the fields it has survive.
     let yaml = render_k8s_yaml(&first);
-    let back = parse_k8s_yaml(&yaml).unwrap().features;
+    let back = parse_k8s_yaml(&yaml).unwrap().into_features();
     assert_eq!(render_k8s_yaml(&back), yaml);
     assert_eq!(back.iter().find(|f| f.name == "Full").unwrap().specs, first[0].specs);
 }
@@ -223,7 +243,27 @@ specs = []
 #[test]
 fn empty_set_renders_like_goyaml() {
     assert!(render_k8s_yaml(&[]).ends_with("\n\n[]\n"));
-    assert_eq!(parse_k8s_yaml(&render_k8s_yaml(&[])).unwrap().features.len(), 0);
+    assert_eq!(parse_k8s_yaml(&render_k8s_yaml(&[])).unwrap().features().len(), 0);
+}
+
+/// Each declaration comes with its own spans: iterating pairs them, and the
+/// name span of each covers that declaration's name.
+#[test]
+fn declarations_and_spans_stay_paired() {
+    let yaml = format!("- name: Alpha\n  versionedSpecs:\n{SPEC}- name: Beta\n  versionedSpecs: []\n");
+    let toml = "[[feature]]\nname = \"Alpha\"\nspecs = []\n\n[[feature]]\nname = \"Beta\"\nspecs = []\n";
+    let files = [(yaml.as_str(), parse_k8s_yaml(&yaml)), (toml, parse_toml(toml).map(|f| f.features))];
+    for (text, file) in files {
+        let file = file.unwrap_or_else(|errors| panic!("{}", located(text, &errors)));
+        let named: Vec<(&str, &str)> =
+            file.iter().map(|(decl, spans)| (decl.name.as_str(), &text[spans.name.start..spans.name.end])).collect();
+        assert_eq!(named.len(), file.len());
+        for (name, written) in named {
+            assert_eq!(written.trim_matches('"'), name, "{text}");
+        }
+        assert_eq!(file.spans(1).map(|s| s.name), file.iter().nth(1).map(|(_, s)| s.name));
+        assert!(file.spans(2).is_none());
+    }
 }
 
 #[test]
@@ -237,7 +277,7 @@ fn merge_keys_in_a_feature_list() {
   - {default: true, lockToDefault: false, preRelease: GA, version: \"1.32\"}
 ";
     let plain = parse_k8s_yaml(expanded).unwrap_or_else(|errors| panic!("{}", located(expanded, &errors)));
-    assert_eq!(merged.features, plain.features);
+    assert_eq!(merged.features(), plain.features());
     // A merged field is located where it is written: the anchored spec.
     let span = merged.span_of(0, Some(2), Field::LockToDefault).map(|s| &text[s.start..s.end]);
     let first = merged.span_of(0, Some(0), Field::LockToDefault).map(|s| &text[s.start..s.end]);

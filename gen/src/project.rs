@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use kompat_project::config::OutputKind;
-use kompat_project::{Config, Decls, Error, Failure};
+use kompat_project::{Config, Decls, Diagnostic, Error};
 
 use crate::files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 use crate::model::Model;
@@ -34,9 +34,9 @@ pub fn render_outputs(
     provenance: &Provenance,
     out_dir: Option<&Path>,
 ) -> Result<Vec<GeneratedFile>, Error> {
-    let features = &decls.features;
+    let features = decls.features();
     let located = |span: std::ops::Range<usize>, message: String| Error {
-        failures: vec![Failure { message, location: Some(config.source.locate(span.start, span.end)) }],
+        diagnostics: vec![Diagnostic::error(message).at(Some(config.source.locate(span.start, span.end)))],
     };
     let Some(gen) = config.gen.as_ref().filter(|g| !g.outputs.is_empty()) else {
         return Err(Error::in_file(
@@ -48,9 +48,8 @@ pub fn render_outputs(
     let Some(binary) = config.binary_version else {
         return Err(located(gen.span.clone(), "`kompat gen` needs `binary_version` in the configuration".to_owned()));
     };
-    let unlocated = |messages: Vec<String>| Error {
-        failures: messages.into_iter().map(|message| Failure { message, location: None }).collect(),
-    };
+    let unlocated =
+        |messages: Vec<String>| Error { diagnostics: messages.into_iter().map(Diagnostic::error).collect() };
     let mut model = Model::new(features, binary, config.window).map_err(unlocated)?;
     if decls.has_apis() {
         decls.api_set()?;

@@ -74,9 +74,9 @@ fn k8s_yaml_round_trip() {
     let parsed = parsed.unwrap_or_else(|err| panic!("{err}"));
     // The YAML carries names and specs only.
     let key = |f: &kompat_core::FeatureDecl| (f.name.to_lowercase(), f.specs.clone());
-    let mut expected: Vec<_> = decls.features.iter().map(key).collect();
+    let mut expected: Vec<_> = decls.features().iter().map(key).collect();
     expected.sort_by(|a, b| a.0.cmp(&b.0));
-    let got: Vec<_> = parsed.features.iter().map(key).collect();
+    let got: Vec<_> = parsed.features().iter().map(key).collect();
     assert_eq!(got, expected);
 }
 

@@ -16,7 +16,7 @@ fn kubernetes_feature_list() {
     }
     let decls = kompat_project::load(&[path]).unwrap_or_else(|err| panic!("{err}"));
     decls.validate_strict().unwrap_or_else(|err| panic!("{err}"));
-    let model = Model::new(&decls.features, Version::new(1, 37), WindowPolicy::KUBERNETES)
+    let model = Model::new(decls.features(), Version::new(1, 37), WindowPolicy::KUBERNETES)
         .unwrap_or_else(|errs| panic!("{errs:?}"));
     // 1.34 to 1.37, plus DRAFractionalCapacityRange's step at min-compatibility 1.37.
     let tables: Vec<String> = model.tables.iter().map(|t| format!("{}/{}", t.emulation, t.min_compatibility)).collect();
@@ -30,5 +30,5 @@ fn kubernetes_feature_list() {
     assert_eq!(markdown.lines().filter(|l| l.starts_with("| ")).count(), 1 + 243 + 4);
     assert!(render_json(&model, &provenance).len() > 100_000);
     // The Kubernetes YAML renders back to the input.
-    assert_eq!(kompat_decls::render_k8s_yaml(&model.decls), *decls.sources[0].text);
+    assert_eq!(kompat_decls::render_k8s_yaml(&model.decls), *decls.sources()[0].text);
 }

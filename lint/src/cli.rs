@@ -9,6 +9,18 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour diagnostics on stderr: `auto` follows NO_COLOR,
+    /// CLICOLOR, CLICOLOR_FORCE and whether stderr is a terminal.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -33,6 +45,24 @@ pub enum Command {
     Lint(LintArgs),
     /// Print a lint rule's documentation.
     Explain(ExplainArgs),
+    /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
+    #[command(name = "k8s-apis")]
+    K8sApis(K8sApisArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct K8sApisArgs {
+    /// A Go module (a checkout of kubernetes/api, …; `NAME@vX.Y.Z` directories are that release)
+    /// or a Go module cache holding k8s.io/api, apiextensions-apiserver and kube-aggregator
+    /// versions; repeatable. The newest version that has a group/version/kind wins.
+    #[arg(long, value_name = "PATH", required = true)]
+    pub source: Vec<PathBuf>,
+    /// Declared facts no generated file states (resource names, enablement), each with its source.
+    #[arg(long, value_name = "FILE")]
+    pub supplement: Option<PathBuf>,
+    /// Write the table here (atomically) instead of to stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -56,6 +86,27 @@ pub struct LintArgs {
     pub profile: Option<WindowProfile>,
     #[arg(long, value_enum, default_value_t = LintFormat::Human)]
     pub format: LintFormat,
+    /// Allow CODE: drop its findings (repeatable; `warnings` drops every
+    /// warning).
+    #[arg(short = 'A', long = "allow", value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Report CODE as a warning (repeatable).
+    #[arg(short = 'W', long = "warn", value_name = "CODE")]
+    pub warn: Vec<String>,
+    /// Report CODE as an error (repeatable; `-D warnings` makes every
+    /// warning an error). `-D` beats `-W` beats `-A`, and all of them beat
+    /// `[lint.levels]`.
+    #[arg(short = 'D', long = "deny", value_name = "CODE")]
+    pub deny: Vec<String>,
+    /// Findings recorded earlier (by `--write-suppressions`) are not reported,
+    /// so an existing repository can adopt kompat and see only new findings.
+    /// SARIF lists them as suppressed.
+    #[arg(long, value_name = "FILE")]
+    pub suppressions: Option<PathBuf>,
+    /// Record every current finding in the `--suppressions` file (created or
+    /// replaced) instead of reporting them; exit 0.
+    #[arg(long, requires = "suppressions")]
+    pub write_suppressions: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -73,6 +124,9 @@ pub enum LintFormat {
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
     Sarif,
+    /// One rustc JSON diagnostic per line, for rust-analyzer's
+    /// `check.overrideCommand`.
+    RustcJson,
 }
 
 #[derive(Debug, Args)]
@@ -123,6 +177,10 @@ pub enum PlanFormat {
 pub struct ApisArgs {
     #[command(flatten)]
     pub decls: DeclArgs,
+    /// Kubernetes' built-in APIs (generated from its prerelease-lifecycle-gen output), besides any
+    /// given with --decls.
+    #[arg(long)]
+    pub kubernetes: bool,
     #[command(flatten)]
     pub versions: VersionArgs,
     /// kube-apiserver's --runtime-config (`api/beta=true,batch/v1beta1=false`); repeatable.
@@ -142,6 +200,10 @@ pub struct ApisArgs {
 pub struct StorageArgs {
     #[command(flatten)]
     pub decls: DeclArgs,
+    /// Kubernetes' built-in APIs (generated from its prerelease-lifecycle-gen output), besides any
+    /// given with --decls.
+    #[arg(long)]
+    pub kubernetes: bool,
     #[command(flatten)]
     pub versions: VersionArgs,
     #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
@@ -158,6 +220,9 @@ pub enum ApiFormat {
 pub struct HashArgs {
     /// GROUP/VERSION/KIND of the storage version, e.g. `apps/v1/Deployment` or `/v1/Pod`.
     pub gvk: String,
+    /// Require GROUP/VERSION/KIND to be one of Kubernetes' built-in API types.
+    #[arg(long)]
+    pub kubernetes: bool,
 }
 
 /// Where declarations come from.
@@ -222,6 +287,8 @@ pub enum ExportFormat {
     Markdown,
     /// Emulation tables as Rust statics (as `kompat gen` writes them).
     Rust,
+    /// Canonical kompat TOML, sorted by name, with an `@generated` header.
+    Toml,
 }
 
 #[derive(Debug, Args)]

@@ -1,18 +1,13 @@
 //! The `kompat` binary: lint, gen, features, export, apis, storage, hash.
 //!
 //! `main` only parses arguments and maps the outcome to an exit code; all work
-//! happens in `run`. Only this crate knows about terminals, files and output
-//! formats.
+//! happens in `cmd::run`. The lint engine is this package's library
+//! (`kompat_lint`); only this binary knows about terminals and output formats.
 
 mod cli;
 mod cmd;
-mod lint;
+mod output;
 mod report;
-
-/// The shared mutator of every parser's fuzz test, for the plan parser's.
-#[cfg(test)]
-#[path = "../../decls/tests/mutate/mod.rs"]
-mod mutate;
 
 use std::process::ExitCode;
 
@@ -20,6 +15,20 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    // `--color always|never` overrides the environment; `auto` leaves the
+    // choice to anstream (NO_COLOR, CLICOLOR, CLICOLOR_FORCE, terminal).
+    match args.color {
+        cli::ColorArg::Always => colorchoice::ColorChoice::Always.write_global(),
+        cli::ColorArg::Never => colorchoice::ColorChoice::Never.write_global(),
+        cli::ColorArg::Auto => {
+            // CLICOLOR_FORCE forces colour only when it is not "0" (its
+            // spec); anstream counts any non-empty value, so a "0" is
+            // dropped before it looks.
+            if std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v == "0") {
+                std::env::remove_var("CLICOLOR_FORCE");
+            }
+        }
+    }
     match cmd::run(args) {
         Ok(code) => code,
         Err(err) => {

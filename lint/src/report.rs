@@ -1,66 +1,126 @@
-//! Rendering of errors and diagnostics for people: rustc-style through
-//! codespan-reporting, in colour only when the stream is a terminal.
+//! The one renderer for people: diagnostics (lint findings and input errors
+//! alike) rustc style through codespan-reporting, over the file table of
+//! their locations, in colour only when asked.
 
-use std::io::{IsTerminal, Write};
-
-use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity};
+use codespan_reporting::term::termcolor::{Buffer, ColorSpec, WriteColor};
 use codespan_reporting::term::{self, Chars, Config};
-
-use kompat_project::{Error, Failure};
+use kompat_diag::{Diagnostic, FileTable, Severity};
+use kompat_project::Error;
 
 /// The rendering configuration every human-readable output uses.
-pub fn term_config() -> Config {
+fn term_config() -> Config {
     Config { chars: Chars::ascii(), ..Config::default() }
 }
 
-/// Prints every failure of `err` to stderr, rustc style.
+/// Prints every diagnostic of an input error to stderr, rustc style.
 pub fn print_error(err: &Error) {
-    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let stream = StandardStream::stderr(if color { ColorChoice::Auto } else { ColorChoice::Never });
-    let mut out = stream.lock();
-    for failure in &err.failures {
-        if emit_failure(&mut out, failure).is_err() {
+    let diags = &err.diagnostics;
+    eprint!("{}", render(diags, stderr_color()));
+}
+
+/// Whether to colour what goes to stderr: `--color`, else NO_COLOR, CLICOLOR,
+/// CLICOLOR_FORCE and whether stderr is a terminal, per their specs.
+pub fn stderr_color() -> bool {
+    !matches!(anstream::AutoStream::choice(&std::io::stderr()), anstream::ColorChoice::Never)
+}
+
+/// rustc-style text of `diags`; `color` adds ANSI colours. A diagnostic with a
+/// span shows the offending line; one located at a whole file names it on an
+/// `-->` line.
+pub fn render(diags: &[Diagnostic], color: bool) -> String {
+    let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+    let files = FileTable::of(diags);
+    let config = term_config();
+    for d in diags {
+        if emit(&mut buffer, &config, &files, d).is_err() {
             // The snippet could not be rendered: fall back to one line.
-            let _ = writeln!(out, "error: {}", one_line(failure));
+            buffer.clear();
+            return diags.iter().map(|d| format!("{}\n", short_line(d))).collect();
         }
     }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
 }
 
-fn emit_failure(
-    out: &mut codespan_reporting::term::termcolor::StandardStreamLock<'_>,
-    failure: &Failure,
+fn emit(
+    out: &mut Buffer,
+    config: &Config,
+    files: &FileTable,
+    d: &Diagnostic,
 ) -> Result<(), codespan_reporting::files::Error> {
-    let Some(location) = &failure.location else {
-        let _ = writeln!(out, "error: {}", failure.message);
-        return Ok(());
+    let severity = match d.severity {
+        Severity::Error => CsSeverity::Error,
+        Severity::Warning => CsSeverity::Warning,
+        Severity::Note => CsSeverity::Note,
     };
-    match (&location.text, location.range) {
-        (Some(text), Some((start, end))) => {
-            let mut files = SimpleFiles::new();
-            let file = files.add(location.path.display().to_string(), text.clone());
-            let diag: Diagnostic<usize> =
-                Diagnostic::error().with_message(&failure.message).with_labels(vec![Label::primary(file, start..end)]);
-            term::emit_to_write_style(out, &term_config(), &files, &diag)
+    let mut diag = CsDiagnostic::new(severity).with_message(&d.message);
+    if let Some(code) = d.code {
+        diag = diag.with_code(code);
+    }
+    let mut notes = d.notes.clone();
+    let mut labels = Vec::new();
+    // A diagnostic without a span to show is written as rustc writes one:
+    // the header, the `-->` line when there is a file, the notes.
+    let mut plain = true;
+    let mut arrow = None;
+    if let Some(loc) = &d.location {
+        match (files.get(loc), loc.range()) {
+            (Some(file), Some(span)) => {
+                labels.push(CsLabel::primary(file, span.start..span.end));
+                plain = false;
+            }
+            _ => arrow = Some(loc.display()),
         }
-        _ => {
-            let _ = writeln!(out, "error: {}", failure.message);
-            let _ = match location.line_col {
-                Some((line, col)) => writeln!(out, "  --> {}:{line}:{col}", location.path.display()),
-                None => writeln!(out, "  --> {}", location.path.display()),
-            };
-            Ok(())
+    }
+    for label in &d.labels {
+        match (files.get(&label.location), label.location.range()) {
+            (Some(file), Some(span)) => {
+                labels.push(CsLabel::secondary(file, span.start..span.end).with_message(&label.message))
+            }
+            _ => notes.push(format!("{}: {}", label.location.display(), label.message)),
         }
+    }
+    if let Some(subject) = &d.subject {
+        notes.push(format!("subject: {subject}"));
+    }
+    if plain {
+        plain_diagnostic(out, d, arrow.as_deref(), &notes).map_err(codespan_reporting::files::Error::Io)
+    } else {
+        term::emit_to_write_style(out, config, files, &diag.with_labels(labels).with_notes(notes))
     }
 }
 
-fn one_line(failure: &Failure) -> String {
-    match &failure.location {
-        Some(loc) => match loc.line_col {
-            Some((line, col)) => format!("{}:{line}:{col}: {}", loc.path.display(), failure.message),
-            None => format!("{}: {}", loc.path.display(), failure.message),
-        },
-        None => failure.message.clone(),
+fn plain_diagnostic(out: &mut Buffer, d: &Diagnostic, place: Option<&str>, notes: &[String]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut spec = ColorSpec::new();
+    spec.set_bold(true).set_intense(true).set_fg(Some(match d.severity {
+        Severity::Error => codespan_reporting::term::termcolor::Color::Red,
+        Severity::Warning => codespan_reporting::term::termcolor::Color::Yellow,
+        Severity::Note => codespan_reporting::term::termcolor::Color::Green,
+    }));
+    out.set_color(&spec)?;
+    match d.code {
+        Some(code) => write!(out, "{}[{code}]", d.severity.as_str())?,
+        None => write!(out, "{}", d.severity.as_str())?,
+    }
+    out.reset()?;
+    out.set_color(ColorSpec::new().set_bold(true))?;
+    writeln!(out, ": {}", d.message)?;
+    out.reset()?;
+    if let Some(place) = place {
+        writeln!(out, "  --> {place}")?;
+    }
+    for note in notes {
+        writeln!(out, "  = {note}")?;
+    }
+    Ok(())
+}
+
+/// `file:line:col: severity[code]: message`, the short form.
+pub fn short_line(d: &Diagnostic) -> String {
+    let place = d.location.as_ref().map(|l| format!("{}: ", l.display())).unwrap_or_default();
+    match d.code {
+        Some(code) => format!("{place}{}[{code}]: {}", d.severity.as_str(), d.message),
+        None => format!("{place}{}: {}", d.severity.as_str(), d.message),
     }
 }

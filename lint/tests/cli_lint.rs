@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{dir_with, kompat_in};
+use common::{dir_with, findings_on_stderr, kompat_in};
 
 /// Lints `files` with `args` (run in their directory) and compares the exit
 /// code and the short-format findings, one per line.
@@ -13,7 +13,7 @@ fn check(files: &[(&str, &str)], args: &[&str], code: i32, expected: &str) {
     let dir = dir_with(files);
     let mut all = vec!["lint", "--format", "short"];
     all.extend(args);
-    let (got_code, stdout, stderr) = kompat_in(dir.path(), &all);
+    let (got_code, stdout, stderr) = findings_on_stderr(kompat_in(dir.path(), &all));
     let expected: Vec<&str> = expected.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let got: Vec<&str> = stdout.lines().collect();
     assert_eq!(got, expected, "args {args:?}\nstderr:\n{stderr}");
@@ -145,7 +145,23 @@ fn rewritten_history() {
         &[("old.toml", &old), ("new.toml", &new)],
         &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
         1,
-        "new.toml:5:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.37), first at 1.35",
+        "new.toml:5:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.35), first at 1.34",
+    );
+    // A baseline from a development branch: its newest version (1.35) was not
+    // released yet, so its specs may still change.
+    let moved = old.replace("default = true }", "default = true, lockToDefault = true }");
+    check(
+        &[("old.toml", &old), ("new.toml", &moved)],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        0,
+        "",
+    );
+    // Below both the binary and the baseline's newest version, it is history.
+    check(
+        &[("old.toml", &old), ("new.toml", &moved.replacen("default = false", "default = true", 1))],
+        &["new.toml", "--baseline", "old.toml", "--binary-version", "1.37"],
+        1,
+        "new.toml:4:3: error[rewritten-history]: feature Edited changes specs of released versions (below 1.35), first at 1.33",
     );
     // Adding a spec at the binary version is not rewriting history.
     let grown = new.replace("\n]\n", "\n  { version = \"1.37\", stage = \"GA\", default = true },\n]\n");
@@ -237,7 +253,8 @@ fn storage_version_without_kind() {
     // group's top version v1 has no Gadget.
     let apis = "[[api]]\ngroup = \"g.example.io\"\nversion = \"v1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.30\"\n\n[[api]]\ngroup = \"g.example.io\"\nversion = \"v1beta1\"\nkind = \"Gadget\"\nresource = \"gadgets\"\nintroduced = \"1.37\"\ndeprecated = \"1.40\"\nremoved = \"1.43\"\n";
     let dir = dir_with(&[("a.toml", apis)]);
-    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "a.toml", "--binary-version", "1.37", "--format", "short"]);
+    let (code, stdout, _) =
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "a.toml", "--binary-version", "1.37", "--format", "short"]));
     assert_eq!(code, 1);
     assert!(
         stdout.contains("a.toml:13:14: error[storage-version-without-kind]: at emulation version 1.34 (min-compatibility 1.34) gadgets.g.example.io would be stored as g.example.io/v1, which has no kind Gadget"),
@@ -317,7 +334,8 @@ fn tombstones_are_secondary_locations() {
         ("deploy/run.sh", "widgetd --feature-gates=Gone=true\n"),
     ]);
     let args = ["lint", "f.toml", "deploy", "--baseline", "baseline.toml", "--binary-version", "1.37"];
-    let (code, human, stderr) = kompat_in(dir.path(), &[&args[..], &["--format", "human"]].concat());
+    let (code, human, stderr) =
+        findings_on_stderr(kompat_in(dir.path(), &[&args[..], &["--format", "human"]].concat()));
     assert_eq!(code, 1, "{stderr}");
     assert!(human.contains("--> baseline.toml:2:8"), "{human}");
     assert!(human.contains("the baseline declares Gone here"), "{human}");
@@ -412,7 +430,7 @@ fn crd_manifests_are_linted() {
     let webhook =
         CRD_V1.replace("  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: Webhook\n");
     let dir = dir_with(&[("crd.yaml", &webhook)]);
-    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "crd.yaml", "--format", "short"]);
+    let (code, stdout, _) = findings_on_stderr(kompat_in(dir.path(), &["lint", "crd.yaml", "--format", "short"]));
     assert_eq!(code, 1, "{stdout}");
     assert_eq!(
         stdout,
@@ -421,7 +439,8 @@ fn crd_manifests_are_linted() {
     // Old -> new: v1alpha1 is in status.storedVersions but gone from spec.versions.
     let old = CRD_V1.replace("  - name: v1\n", "  - name: v1alpha1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v1\n");
     let dir = dir_with(&[("old.yaml", &old), ("new.yaml", CRD_V1)]);
-    let (code, stdout, _) = kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", "old.yaml", "--format", "short"]);
+    let (code, stdout, _) =
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", "old.yaml", "--format", "short"]));
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
     assert!(stdout.contains("v1alpha1 was previously a storage version"), "{stdout}");
@@ -435,7 +454,8 @@ fn crd_directories() {
         ("new/crds/widget.yaml", CRD_V1),
         ("new/README.md", "not a manifest"),
     ]);
-    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "new", "--baseline", "old", "--format", "short"]);
+    let (code, stdout, stderr) =
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "new", "--baseline", "old", "--format", "short"]));
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.starts_with("new/crds/widget.yaml:"), "{stdout}");
     assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
@@ -549,10 +569,10 @@ fn rust_sources_and_deployment_material() {
         ("deploy/kubelet.yaml", KUBELET),
         ("deploy/run.sh", SCRIPT),
     ]);
-    let (code, stdout, stderr) = kompat_in(
+    let (code, stdout, stderr) = findings_on_stderr(kompat_in(
         dir.path(),
         &["lint", "src", "deploy", "--baseline", "baseline.toml", "--binary-version", "1.37", "--format", "short"],
-    );
+    ));
     assert_eq!(code, 1, "{stderr}");
     let expected = [
         "deploy/kubelet.yaml:4:3: error[removed-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Removed",
@@ -685,7 +705,7 @@ fn api_lifecycle_order_and_replacements() {
     ]
     .concat();
     let dir = dir_with(&[("apis.toml", &text)]);
-    let (_, stdout, stderr) = kompat_in(dir.path(), &["lint", "apis.toml", "--format", "short"]);
+    let (_, stdout, stderr) = findings_on_stderr(kompat_in(dir.path(), &["lint", "apis.toml", "--format", "short"]));
     let got: Vec<&str> = stdout
         .lines()
         .filter(|l| l.contains("[api-lifecycle-order]") || l.contains("[api-replacement-unavailable]"))

@@ -369,3 +369,70 @@ fn malformed_plans_exit_2_with_located_errors() {
         "",
     );
 }
+
+/// The codes of a plan's findings with their severities, `code:severity`.
+fn codes(doc: &Value) -> Vec<String> {
+    doc["findings"]
+        .as_array()
+        .map(|a| a.iter().map(|f| format!("{}:{}", short(&f["code"]), short(&f["severity"]))).collect())
+        .unwrap_or_default()
+}
+
+/// Every plan code is a documented rule with a fixture,
+/// `fixtures/plans/codes/<code>.toml`, that produces it at the rule's
+/// severity.
+#[test]
+fn every_plan_code_has_a_fixture_that_produces_it() {
+    let (code, list, _) = kompat_in(root(), &["explain", "--list"]);
+    assert_eq!(code, 0);
+    for rule in kompat_lint::rules::plan::PASS.rules {
+        assert!(list.contains(rule.code), "{} is not listed", rule.code);
+        let path = format!("fixtures/plans/codes/{}.toml", rule.code);
+        let args = ["plan", &path, "--decls", "fixtures/plans/apis.toml", "--format", "json"];
+        let (status, stdout, stderr) = kompat_in(root(), &args);
+        let doc: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{path}: {err}\n{stderr}"));
+        let expected = format!("{}:{}", rule.code, rule.severity.as_str());
+        assert!(codes(&doc).contains(&expected), "{path}: {:?}, expected {expected}", codes(&doc));
+        let errors = doc["summary"]["errors"].as_u64().unwrap_or_default();
+        assert_eq!(status, if errors > 0 { 1 } else { 0 }, "{path}");
+    }
+}
+
+/// `[lint.levels]` in kompat.toml applies to plan codes: an allowed code's
+/// findings are gone, a warned one no longer makes the plan unsafe.
+#[test]
+fn lint_levels_apply_to_plan_codes() {
+    let dir = common::dir_with(&[
+        ("plan.toml", &std::fs::read_to_string(root().join("fixtures/plans/codes/data-loss.toml")).unwrap_or_default()),
+        ("apis.toml", &std::fs::read_to_string(root().join("fixtures/plans/apis.toml")).unwrap_or_default()),
+    ]);
+    let run = || {
+        let (status, stdout, stderr) =
+            kompat_in(dir.path(), &["plan", "plan.toml", "--decls", "apis.toml", "--format", "json"]);
+        let doc: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}\n{stderr}"));
+        (status, codes(&doc))
+    };
+    assert_eq!(
+        run(),
+        (
+            1,
+            vec![
+                "data-loss:error".to_owned(),
+                "emulation-above-peer-binary:warning".to_owned(),
+                "min-compat-above-peer-emulation:error".to_owned()
+            ]
+        )
+    );
+    std::fs::write(
+        dir.path().join("kompat.toml"),
+        "[lint.levels]\ndata-loss = \"warn\"\nmin-compat-above-peer-emulation = \"allow\"\nemulation-above-peer-binary = \"deny\"\n",
+    )
+    .unwrap_or_default();
+    assert_eq!(run(), (1, vec!["data-loss:warning".to_owned(), "emulation-above-peer-binary:error".to_owned()]));
+    std::fs::write(
+        dir.path().join("kompat.toml"),
+        "[lint.levels]\ndata-loss = \"warn\"\nmin-compat-above-peer-emulation = \"allow\"\n",
+    )
+    .unwrap_or_default();
+    assert_eq!(run(), (0, vec!["data-loss:warning".to_owned(), "emulation-above-peer-binary:warning".to_owned()]));
+}

@@ -54,7 +54,7 @@ fn kubernetes_1_37_has_no_errors() {
     let text = std::fs::read_to_string(path).expect("read data");
     let parsed = kompat_decls::parse_k8s_yaml(&text).expect("parse data");
     let mut due: Vec<&str> = parsed
-        .features
+        .features()
         .iter()
         .filter(|f| {
             f.specs.iter().any(|s| s.lock_to_default && s.version.as_ref().is_some_and(|v| v.major_minor().minor <= 32))

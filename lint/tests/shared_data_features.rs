@@ -52,7 +52,7 @@ fn yaml_and_equivalent_toml_agree() {
         let parsed = kompat_decls::parse_k8s_yaml(&text).expect("parse data");
         let dir = tempfile::tempdir().expect("tempdir");
         let toml_path = dir.path().join("features.toml");
-        std::fs::write(&toml_path, kompat_decls::render_toml(&parsed.features)).expect("write toml");
+        std::fs::write(&toml_path, kompat_decls::render_toml(parsed.features())).expect("write toml");
 
         // From TOML, the YAML comes out byte for byte.
         let (code, stdout, stderr) =
@@ -94,7 +94,7 @@ fn real_data_is_internally_consistent() {
         let Some(path) = shared(rel) else { return };
         let text = std::fs::read_to_string(&path).expect("read data");
         let parsed = kompat_decls::parse_k8s_yaml(&text).expect("parse data");
-        let validated = validate(&parsed.features);
+        let validated = validate(parsed.features());
         assert!(validated.problems.is_empty(), "{rel}: {:?}", validated.problems);
         let set = std::sync::Arc::new(validated.set);
         let binary = Version::parse(binary).unwrap();
@@ -162,7 +162,7 @@ fn worked_examples() {
     // The same through the model.
     let text = std::fs::read_to_string(&path).unwrap();
     let parsed = kompat_decls::parse_k8s_yaml(&text).unwrap();
-    let set = validate(&parsed.features).set;
+    let set = validate(parsed.features()).set;
     let dra = set.get("DRAFractionalCapacityRange").unwrap();
     let v = |s| Version::parse(s).unwrap();
     assert!(spec_at(&dra.specs, v("1.37"), Some(v("1.37"))).default);

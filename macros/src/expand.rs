@@ -12,9 +12,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use syn::{DeriveInput, Path};
 
-use crate::ast::{ApiInput, Input};
-use crate::ctxt::Ctxt;
-use crate::fallback;
+use kompat_derive_internals::ast::{ApiInput, Input};
+use kompat_derive_internals::ctxt::Ctxt;
+
+use crate::{fallback, valid};
 
 /// `#[derive(FeatureGates)]`.
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -22,7 +23,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let Some(ast) = Input::from_syn(&cx, input) else {
         return cx.check().err().map(|err| err.into_compile_error()).unwrap_or_default();
     };
-    let validated = ast.validate(&cx);
+    let validated = valid::validate(&ast, &cx);
     let result = cx.check().and_then(|()| impl_enum(&ast, &validated));
     match result {
         Ok(tokens) => tokens,
@@ -170,7 +171,7 @@ pub fn derive_api(input: &DeriveInput) -> TokenStream {
     let Some(ast) = ApiInput::from_syn(&cx, input) else {
         return cx.check().err().map(|err| err.into_compile_error()).unwrap_or_default();
     };
-    let api = ast.validate(&cx);
+    let api = valid::validate_api(&ast, &cx);
     let result = cx.check().and_then(|()| match (&api, ast.decl()) {
         (Some(api), Some(decl)) => Ok(impl_api(&ast, &decl, api)),
         // Unreachable when validation reported nothing; never panic.

@@ -7,8 +7,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::{ApiInput, Input};
 use crate::expand::krate;
+use kompat_derive_internals::ast::{ApiInput, Input};
 
 pub fn expand(input: &Input) -> TokenStream {
     let generics = &input.original.generics;

@@ -7,21 +7,11 @@
 //! `derive` feature; the attribute syntax is documented in `README.md`.
 //!
 //! Phases (thiserror's split, serde's error accumulator):
-//! `ast` (typed IR) → `attr` (attribute parsing, local checks) → `valid`
+//! `ast` (typed IR) → `attr` (attribute parsing, local checks), both in
+//! `kompat-derive-internals` (shared with kompat's source reader) → `valid`
 //! (`kompat_core::validate`, problems mapped to spans) → `expand` (code), with
 //! `fallback` (stub impl on error) and `ctxt` (every error at once).
-//!
-//! `ctxt.rs`, `attr.rs` and `ast.rs` use only `syn`/`proc_macro2` and refer to
-//! each other as `super::…`, so other crates can `#[path]`-include them as
-//! sibling modules to read `#[derive(FeatureGates)]` enums and
-//! `#[derive(ApiLifecycle)]` types from source.
 
-#[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
-mod ast;
-#[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
-mod attr;
-#[allow(dead_code, reason = "also the parsing API of kompat lint, which #[path]-includes it")]
-mod ctxt;
 mod expand;
 mod fallback;
 mod valid;

@@ -163,9 +163,9 @@ fn ui_inputs() {
                     syn::Item::Union(item) => item.clone().into(),
                     _ => continue,
                 };
-                let tokens = if crate::attr::derives(&input.attrs, "FeatureGates") {
+                let tokens = if kompat_derive_internals::attr::derives(&input.attrs, "FeatureGates") {
                     crate::expand::derive(&input)
-                } else if crate::attr::derives(&input.attrs, "ApiLifecycle") {
+                } else if kompat_derive_internals::attr::derives(&input.attrs, "ApiLifecycle") {
                     crate::expand::derive_api(&input)
                 } else {
                     continue;

@@ -13,32 +13,30 @@ use kompat_core::{FeatureDecl, Field, Problem, ProblemKind, Validated};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use crate::ast::{ApiInput, Input, Variant};
-use crate::attr::ApiAttr;
-use crate::ctxt::Ctxt;
+use kompat_derive_internals::ast::{ApiInput, Input, Variant};
+use kompat_derive_internals::attr::ApiAttr;
+use kompat_derive_internals::ctxt::Ctxt;
 
-impl Input<'_> {
-    /// Validates every variant that parsed cleanly and records each problem in
-    /// `cx`. Returns the core's result, whose feature set is in variant order
-    /// when `cx` holds no errors.
-    pub fn validate(&self, cx: &Ctxt) -> Validated {
-        let included: Vec<&Variant> = self.variants.iter().filter(|v| !v.broken).collect();
-        let broken: Vec<String> = self.variants.iter().filter(|v| v.broken).map(Variant::name).collect();
-        let decls: Vec<FeatureDecl> = included.iter().map(|v| v.decl(self)).collect();
-        let validated = kompat_core::validate(&decls);
-        for problem in &validated.problems {
-            let Some(variant) = included.get(problem.decl) else {
-                continue;
-            };
-            if problem.kind == ProblemKind::UnknownDependency && refers_to(problem, &decls, &broken) {
-                // The dependency is a variant whose attributes have errors.
-                continue;
-            }
-            cx.error_spanned_by(problem_tokens(variant, problem), &problem.message);
+/// Validates every variant of `input` that parsed cleanly and records each
+/// problem in `cx`. Returns the core's result, whose feature set is in variant
+/// order when `cx` holds no errors.
+pub fn validate(input: &Input, cx: &Ctxt) -> Validated {
+    let included: Vec<&Variant> = input.variants.iter().filter(|v| !v.broken).collect();
+    let broken: Vec<String> = input.variants.iter().filter(|v| v.broken).map(Variant::name).collect();
+    let decls: Vec<FeatureDecl> = included.iter().map(|v| v.decl(input)).collect();
+    let validated = kompat_core::validate(&decls);
+    for problem in &validated.problems {
+        let Some(variant) = included.get(problem.decl) else {
+            continue;
+        };
+        if problem.kind == ProblemKind::UnknownDependency && refers_to(problem, &decls, &broken) {
+            // The dependency is a variant whose attributes have errors.
+            continue;
         }
-        check_names(cx, &included, &validated);
-        validated
+        cx.error_spanned_by(problem_tokens(variant, problem), &problem.message);
     }
+    check_names(cx, &included, &validated);
+    validated
 }
 
 /// Whether a dependency problem is about one of `names`.
@@ -99,49 +97,46 @@ fn check_names(cx: &Ctxt, variants: &[&Variant], validated: &Validated) {
     }
 }
 
-impl ApiInput<'_> {
-    /// Validates the declaration with `ApiSet::build`, the same checks and
-    /// messages as an `[[api]]` TOML entry, each problem recorded at the value
-    /// it is about. Returns the completed API when it is valid.
-    ///
-    /// When some keys had errors, the keys that parsed are still checked, but
-    /// only problems about a value that is written are reported: a missing
-    /// `introduced` whose literal was invalid would be a follow-on error.
-    pub fn validate(&self, cx: &Ctxt) -> Option<Api> {
-        let api = self.attrs.api.as_ref()?;
-        let decl = self.partial_decl()?;
-        match ApiSet::build(&ApiConfig { apis: vec![decl], ..ApiConfig::default() }) {
-            Ok(set) if !api.broken => set.apis().first().cloned(),
-            Ok(_) => None,
-            Err(problems) => {
-                for problem in problems {
-                    match self.field_tokens(api, &problem.field) {
-                        Some(tokens) => cx.error_spanned_by(tokens, &problem),
-                        None if !api.broken => cx.error_spanned_by(&api.tokens, &problem),
-                        None => {}
-                    }
+/// Validates the declaration of an API type with `ApiSet::build`, the same
+/// checks and messages as an `[[api]]` TOML entry, each problem recorded at
+/// the value it is about. Returns the completed API when it is valid.
+///
+/// When some keys had errors, the keys that parsed are still checked, but
+/// only problems about a value that is written are reported: a missing
+/// `introduced` whose literal was invalid would be a follow-on error.
+pub fn validate_api(input: &ApiInput, cx: &Ctxt) -> Option<Api> {
+    let api = input.attrs.api.as_ref()?;
+    let decl = input.partial_decl()?;
+    match ApiSet::build(&ApiConfig { apis: vec![decl], ..ApiConfig::default() }) {
+        Ok(set) if !api.broken => set.apis().first().cloned(),
+        Ok(_) => None,
+        Err(problems) => {
+            for problem in problems {
+                match field_tokens(input, api, &problem.field) {
+                    Some(tokens) => cx.error_spanned_by(tokens, &problem),
+                    None if !api.broken => cx.error_spanned_by(&api.tokens, &problem),
+                    None => {}
                 }
-                None
             }
+            None
         }
     }
+}
 
-    /// The tokens of the value a problem about `field` is about, if written
-    /// (the type's name for a defaulted kind).
-    fn field_tokens(&self, api: &ApiAttr, field: &ApiField) -> Option<TokenStream> {
-        let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(ToTokens::to_token_stream);
-        let value = match field {
-            ApiField::Group => lit(&api.group),
-            ApiField::Version => lit(&api.version),
-            ApiField::Kind => lit(&api.kind).or_else(|| Some(self.ident.to_token_stream())),
-            ApiField::Resource => lit(&api.resource),
-            ApiField::Introduced => api.introduced.as_ref().map(|r| r.lit.to_token_stream()),
-            ApiField::Deprecated => api.deprecated.as_ref().map(|r| r.lit.to_token_stream()),
-            ApiField::Removed => api.removed.as_ref().map(|r| r.lit.to_token_stream()),
-            ApiField::Replacement => lit(&api.replacement),
-            ApiField::EnabledByDefault => api.enabled_by_default.as_ref().map(ToTokens::to_token_stream),
-            ApiField::Entry | ApiField::Priority { .. } | ApiField::StorageOverride { .. } => None,
-        };
-        value
+/// The tokens of the value a problem about `field` is about, if written
+/// (the type's name for a defaulted kind).
+fn field_tokens(input: &ApiInput, api: &ApiAttr, field: &ApiField) -> Option<TokenStream> {
+    let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(ToTokens::to_token_stream);
+    match field {
+        ApiField::Group => lit(&api.group),
+        ApiField::Version => lit(&api.version),
+        ApiField::Kind => lit(&api.kind).or_else(|| Some(input.ident.to_token_stream())),
+        ApiField::Resource => lit(&api.resource),
+        ApiField::Introduced => api.introduced.as_ref().map(|r| r.lit.to_token_stream()),
+        ApiField::Deprecated => api.deprecated.as_ref().map(|r| r.lit.to_token_stream()),
+        ApiField::Removed => api.removed.as_ref().map(|r| r.lit.to_token_stream()),
+        ApiField::Replacement => lit(&api.replacement),
+        ApiField::EnabledByDefault => api.enabled_by_default.as_ref().map(ToTokens::to_token_stream),
+        ApiField::Entry | ApiField::Priority { .. } | ApiField::StorageOverride { .. } => None,
     }
 }

@@ -2,8 +2,8 @@
 //! defaults (its own unit-test table and real k8s.io/api types), the registry
 //! entry, the `crate` override and generic types.
 
-use kompat::api::{complete_lifecycle, ApiConfig, ApiSet, StaticGvk};
-use kompat::{ApiEntry, ApiLifecycle, Version};
+use kompat::engine::api::{complete_lifecycle, ApiConfig, ApiSet};
+use kompat::{ApiEntry, ApiLifecycle, StaticGvk, Version};
 
 fn v(major: u32, minor: u32) -> Version {
     Version::new(major, minor)

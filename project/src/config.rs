@@ -42,7 +42,7 @@ use kompat_core::{Version, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::error::{Error, Failure, Result};
+use crate::error::{Diagnostic, Error, Result};
 use crate::load::SourceFile;
 
 /// The default configuration file name, looked up in the current directory.
@@ -241,10 +241,10 @@ impl Config {
                 Some(span) => source.locate(span.start, span.end),
                 None => source.whole(),
             };
-            Error { failures: vec![Failure { message: toml_message(&err), location: Some(location) }] }
+            Error { diagnostics: vec![Diagnostic::error(toml_message(&err)).at(Some(location))] }
         })?;
         let located = |span: std::ops::Range<usize>, message: String| Error {
-            failures: vec![Failure { message, location: Some(source.locate(span.start, span.end)) }],
+            diagnostics: vec![Diagnostic::error(message).at(Some(source.locate(span.start, span.end)))],
         };
         let version = |value: &Spanned<String>| {
             Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))
@@ -348,9 +348,8 @@ impl Config {
     /// reported, located at its path in the configuration.
     pub fn check_gen_outputs(&self, out_dir: Option<&Path>) -> Result<()> {
         let Some(gen) = &self.gen else { return Ok(()) };
-        let located = |span: &std::ops::Range<usize>, message: String| Failure {
-            message,
-            location: Some(self.source.locate(span.start, span.end)),
+        let located = |span: &std::ops::Range<usize>, message: String| {
+            Diagnostic::error(message).at(Some(self.source.locate(span.start, span.end)))
         };
         let io_failure = |span: &std::ops::Range<usize>, path: &Path, err: std::io::Error| {
             located(span, format!("cannot resolve {}: {}", path.display(), crate::error::io_reason(&err)))
@@ -362,7 +361,7 @@ impl Config {
         };
         let root = match resolve(&root) {
             Ok(root) => root,
-            Err(err) => return Err(Error { failures: vec![io_failure(&gen.span, &root, err)] }),
+            Err(err) => return Err(Error { diagnostics: vec![io_failure(&gen.span, &root, err)] }),
         };
         let mut allowed = Vec::new();
         for (dir, span) in &gen.allow_outside {
@@ -402,7 +401,7 @@ impl Config {
         if failures.is_empty() {
             Ok(())
         } else {
-            Err(Error { failures })
+            Err(Error { diagnostics: failures })
         }
     }
 }
@@ -469,10 +468,5 @@ fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, Stri
 
 /// A toml error's message without its own rendering of the location.
 pub fn toml_message(err: &toml::de::Error) -> String {
-    let message = err.message().trim_end_matches('.').trim();
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => "invalid TOML".to_owned(),
-    }
+    kompat_decls::span::toml_syntax_error(err).message
 }

@@ -1,47 +1,31 @@
-//! Located errors: a message, optionally with a file and a span in it. Every
-//! such error ends a `kompat` run with exit code 2.
+//! Input errors: one or more error [`Diagnostic`]s (no code), each with a
+//! message and, where known, a file and a span in it. Every such error ends a
+//! `kompat` run with exit code 2.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
-/// Where in an input an error is, when known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
-    pub path: PathBuf,
-    /// The file's text, for showing the offending line.
-    pub text: Option<Arc<str>>,
-    /// Byte range in the file's text, with its 1-based line and column.
-    pub range: Option<(usize, usize)>,
-    pub line_col: Option<(usize, usize)>,
-}
+pub use kompat_diag::{Diagnostic, Location};
 
-/// One reported problem. A run that fails reports one or more.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    pub message: String,
-    pub location: Option<Location>,
-}
-
-/// One or more failures: usage errors, unreadable or malformed input, I/O
+/// One or more diagnostics: usage errors, unreadable or malformed input, I/O
 /// errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
-    pub failures: Vec<Failure>,
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Error {
     pub fn msg(message: impl Into<String>) -> Error {
-        Error { failures: vec![Failure { message: message.into(), location: None }] }
+        Error { diagnostics: vec![Diagnostic::error(message)] }
     }
 
     pub fn in_file(path: &Path, message: impl Into<String>) -> Error {
-        Error {
-            failures: vec![Failure {
-                message: message.into(),
-                location: Some(Location { path: path.to_owned(), text: None, range: None, line_col: None }),
-            }],
-        }
+        Error::at(Location::file(path), message)
+    }
+
+    /// An error at `location`.
+    pub fn at(location: Location, message: impl Into<String>) -> Error {
+        Error { diagnostics: vec![Diagnostic::error(message).at(location)] }
     }
 
     pub fn io(path: &Path, err: &std::io::Error) -> Error {
@@ -60,17 +44,11 @@ pub fn io_reason(err: &std::io::Error) -> String {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (idx, failure) in self.failures.iter().enumerate() {
+        for (idx, diag) in self.diagnostics.iter().enumerate() {
             if idx > 0 {
                 writeln!(f)?;
             }
-            match &failure.location {
-                Some(Location { path, line_col: Some((line, col)), .. }) => {
-                    write!(f, "{}:{line}:{col}: {}", path.display(), failure.message)?
-                }
-                Some(Location { path, .. }) => write!(f, "{}: {}", path.display(), failure.message)?,
-                None => f.write_str(&failure.message)?,
-            }
+            f.write_str(&diag.one_line())?;
         }
         Ok(())
     }

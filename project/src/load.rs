@@ -1,23 +1,22 @@
 //! Loading declaration inputs (`--decls PATH`, repeatable).
 //!
-//! A path is read by its extension: `.yaml`/`.yml` as Kubernetes'
-//! `versioned_feature_list.yaml`, `.toml` as kompat TOML. A directory is
-//! walked in sorted order (respecting `.gitignore`, skipping hidden entries):
-//! it contributes every `versioned_feature_list.yaml` and `*.features.yaml`,
-//! every `.toml` file with a top-level `feature`, `api`, `groups` or
-//! `storage_overrides` key, and every Rust source (`#[derive(FeatureGates)]`
-//! enums are declarations; see [`crate::rust`]). A `.rs` path is read the
-//! same way.
+//! Which files a path stands for, read once, is [`crate::inputs::classify`]'s
+//! to say. A named file is read by its extension: `.yaml`/`.yml` as
+//! Kubernetes' `versioned_feature_list.yaml`, `.toml` as kompat TOML, `.rs`
+//! as Rust (`#[derive(FeatureGates)]` enums are declarations; see
+//! [`crate::rust`]). A directory contributes its feature lists, kompat TOML
+//! files and Rust sources.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
+use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
-use kompat_decls::api_toml::{parse_api_toml, ApiFile};
+use kompat_decls::api_toml::ApiFile;
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
 
-use crate::error::{Error, Failure, Location, Result};
+use crate::error::{Diagnostic, Error, Location, Result};
+use crate::inputs::{Input, Kind};
 
 /// A file read from disk.
 #[derive(Debug, Clone)]
@@ -59,11 +58,8 @@ impl SourceFile {
         let mut start = 0;
         for line in source.text.split_inclusive('\n') {
             if line.trim_end_matches(['\n', '\r']).len() > MAX_LINE_BYTES {
-                let failure = Failure {
-                    message: format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20),
-                    location: Some(source.locate(start, start)),
-                };
-                return Err(Error { failures: vec![failure] });
+                let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
+                return Err(Error::at(source.locate(start, start), message));
             }
             start += line.len();
         }
@@ -77,39 +73,39 @@ impl SourceFile {
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location {
-            path: self.path.clone(),
-            text: Some(self.text.clone()),
-            range: Some((start, end)),
-            line_col: Some(self.lines.line_col(start)),
-        }
+        Location::span(self.path.clone(), self.text.clone(), &self.lines, kompat_decls::Span::new(start, end))
     }
 
     /// A location for the file as a whole.
     pub fn whole(&self) -> Location {
-        Location { path: self.path.clone(), text: None, range: None, line_col: None }
+        Location::file(self.path.clone())
     }
 
     /// Parse errors of this file as one located error.
     pub fn parse_errors(&self, errors: Vec<ParseError>) -> Error {
-        Error { failures: errors.into_iter().map(|e| self.parse_failure(e)).collect() }
+        Error { diagnostics: errors.into_iter().map(|e| self.parse_failure(e)).collect() }
     }
 
-    fn parse_failure(&self, err: ParseError) -> Failure {
+    fn parse_failure(&self, err: ParseError) -> Diagnostic {
         let location = match err.span {
             Some(span) => self.locate(span.start, span.end),
             None => self.whole(),
         };
-        Failure { message: err.message, location: Some(location) }
+        Diagnostic::error(err.message).at(Some(location))
     }
 }
 
 /// Every declaration loaded from a set of inputs, with where each came from.
+///
+/// The fields are private and only grow together: a feature's index in
+/// [`Decls::features`] is also its index in `origins`, and a source's index
+/// in [`Decls::sources`] is its index in `feature_files` and the one
+/// `api_files` names.
 #[derive(Debug, Default)]
 pub struct Decls {
-    pub sources: Vec<SourceFile>,
+    sources: Vec<SourceFile>,
     /// All feature declarations, in input order.
-    pub features: Vec<FeatureDecl>,
+    features: Vec<FeatureDecl>,
     /// For each feature: its source and its index in that source's file.
     origins: Vec<(usize, usize)>,
     /// The parsed feature file of each source (spans), by source index.
@@ -117,13 +113,43 @@ pub struct Decls {
     /// API declarations: the source they came from and the parsed file.
     api_files: Vec<(usize, ApiFile)>,
     /// `[[stored_before_written]]` declarations with where they are written.
-    pub stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Location)>,
+    stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Location)>,
     /// What the Rust sources among the inputs say (declarations are in
     /// `features`; references and suppressions here).
-    pub rust: Option<crate::rust::RustScan>,
+    rust: Option<crate::rust::RustScan>,
+    /// What the Go sources among the inputs say besides declarations (the
+    /// files and declaring packages references are looked for with).
+    go: Option<crate::go::GoScan>,
 }
 
 impl Decls {
+    /// Every source file read, in input order.
+    pub fn sources(&self) -> &[SourceFile] {
+        &self.sources
+    }
+
+    /// All feature declarations, in input order; an index here is what
+    /// [`Decls::locate`] takes.
+    pub fn features(&self) -> &[FeatureDecl] {
+        &self.features
+    }
+
+    /// `[[stored_before_written]]` declarations with where they are written.
+    pub fn stored_before_written(&self) -> &[(kompat_core::StoredBeforeWritten, Location)] {
+        &self.stored_before_written
+    }
+
+    /// What the Rust sources among the inputs say (their declarations are in
+    /// [`Decls::features`]; references to gates and suppressions here).
+    /// What the Go sources among the inputs say besides declarations.
+    pub fn go(&self) -> Option<&crate::go::GoScan> {
+        self.go.as_ref()
+    }
+
+    pub fn rust(&self) -> Option<&crate::rust::RustScan> {
+        self.rust.as_ref()
+    }
+
     /// Where feature declaration `decl` (and optionally one of its specs and
     /// fields) is written.
     pub fn locate(&self, decl: usize, spec: Option<usize>, field: Field) -> Option<Location> {
@@ -137,16 +163,16 @@ impl Decls {
     /// Content problems (the linter's rules) are left to `kompat lint`.
     pub fn validate_strict(&self) -> Result<Validated> {
         let validated = validate(&self.features);
-        let failures: Vec<Failure> = validated
+        let diagnostics: Vec<Diagnostic> = validated
             .problems
             .iter()
             .filter(|p| p.kind.is_registration())
-            .map(|p| Failure { message: p.message.clone(), location: self.locate(p.decl, p.spec, p.field) })
+            .map(|p| Diagnostic::error(p.message.clone()).at(self.locate(p.decl, p.spec, p.field)))
             .collect();
-        if failures.is_empty() {
+        if diagnostics.is_empty() {
             Ok(validated)
         } else {
-            Err(Error { failures })
+            Err(Error { diagnostics })
         }
     }
 
@@ -154,14 +180,14 @@ impl Decls {
     pub fn api_config(&self) -> ApiConfig {
         let mut merged = ApiConfig::default();
         for (_, file) in &self.api_files {
-            merged.apis.extend(file.config.apis.iter().cloned());
-            for (group, priority) in &file.config.priorities {
+            merged.apis.extend(file.config().apis.iter().cloned());
+            for (group, priority) in &file.config().priorities {
                 merged.priorities.entry(group.clone()).or_insert_with(|| priority.clone());
             }
-            for (key, version) in &file.config.storage_overrides {
+            for (key, version) in &file.config().storage_overrides {
                 merged.storage_overrides.entry(key.clone()).or_insert_with(|| version.clone());
             }
-            for (key, until) in &file.config.storage_override_until {
+            for (key, until) in &file.config().storage_override_until {
                 merged.storage_override_until.entry(key.clone()).or_insert(*until);
             }
         }
@@ -174,65 +200,91 @@ impl Decls {
     }
 
     /// Builds the API set of all inputs; every problem is located in the file
-    /// that declares the offending entry. A group priority or storage override
-    /// given in two files is an error.
+    /// that declares the offending entry, and any problem is an error. A group
+    /// priority or storage override given in two files is one.
     pub fn api_set(&self) -> Result<ApiSet> {
-        let mut failures = Vec::new();
+        let (set, problems) = self.api_set_partial();
+        if problems.is_empty() {
+            Ok(set)
+        } else {
+            Err(Error { diagnostics: problems.into_iter().map(|(_, d)| d).collect() })
+        }
+    }
+
+    /// The API set of everything well declared, and every problem with the
+    /// declarations, located, with its kind: the linter reports them as
+    /// findings of their rules and checks the rest.
+    pub fn api_set_partial(&self) -> (ApiSet, Vec<(ApiProblemKind, Diagnostic)>) {
+        let mut problems = Vec::new();
         let mut seen_priority: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut seen_override: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for (source, file) in &self.api_files {
-            for group in file.config.priorities.keys() {
+            for group in file.config().priorities.keys() {
                 if let Some(first) = seen_priority.insert(group, *source) {
-                    failures.push(self.api_failure(
-                        *source,
-                        file,
-                        &ApiProblem {
-                            index: None,
-                            field: ApiField::Priority { group: group.clone(), entry: None },
-                            message: format!(
-                                "group `{group}` has a version priority in {} already",
-                                self.sources[first].path.display()
-                            ),
-                            first: None,
-                        },
-                    ));
+                    let problem = ApiProblem {
+                        kind: ApiProblemKind::UnusedPriority,
+                        index: None,
+                        field: ApiField::Priority { group: group.clone(), entry: None },
+                        message: format!(
+                            "group `{group}` has a version priority in {} already",
+                            self.sources[first].path.display()
+                        ),
+                        first: None,
+                    };
+                    problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(group)));
                 }
             }
-            for key in file.config.storage_overrides.keys() {
+            for key in file.config().storage_overrides.keys() {
                 if let Some(first) = seen_override.insert(key, *source) {
-                    failures.push(self.api_failure(
-                        *source,
-                        file,
-                        &ApiProblem {
-                            index: None,
-                            field: ApiField::StorageOverride { key: key.clone() },
-                            message: format!(
-                                "`{key}` has a storage override in {} already",
-                                self.sources[first].path.display()
-                            ),
-                            first: None,
-                        },
-                    ));
+                    let problem = ApiProblem {
+                        kind: ApiProblemKind::InvalidStorageOverride,
+                        index: None,
+                        field: ApiField::StorageOverride { key: key.clone() },
+                        message: format!(
+                            "`{key}` has a storage override in {} already",
+                            self.sources[first].path.display()
+                        ),
+                        first: None,
+                    };
+                    problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(key)));
                 }
             }
         }
-        if !failures.is_empty() {
-            return Err(Error { failures });
+        let config = self.api_config();
+        let (set, found) = ApiSet::build_partial(&config);
+        problems.extend(found.iter().map(|p| (p.kind, self.locate_api_problem(p))));
+        // What each problem is about: the API (GROUP/VERSION/KIND), the
+        // group of a priority, or the key of an override.
+        for ((_, diag), problem) in problems.iter_mut().rev().zip(found.iter().rev()) {
+            diag.subject = match (&problem.field, problem.index.and_then(|i| config.apis.get(i))) {
+                (_, Some(d)) => {
+                    Some(kompat_core::api::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string())
+                }
+                (ApiField::Priority { group, .. }, None) => Some(group.clone()),
+                (ApiField::StorageOverride { key }, None) => Some(key.clone()),
+                _ => None,
+            };
         }
-        ApiSet::build(&self.api_config())
-            .map_err(|problems| Error { failures: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
+        (set, problems)
     }
 
     /// Where field `field` of API declaration `index` (its index in
     /// [`Decls::api_config`]) is written.
     pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
-        let problem = ApiProblem { index: Some(index), field, message: String::new(), first: None };
+        let problem = ApiProblem {
+            kind: ApiProblemKind::EmptyValue,
+            index: Some(index),
+            field,
+            message: String::new(),
+            first: None,
+        };
         self.locate_api_problem_only(&problem).location
     }
 
     /// Where the storage override of `key` (`GROUP/RESOURCE`) is written.
     pub fn locate_override(&self, key: &str) -> Option<Location> {
         let problem = ApiProblem {
+            kind: ApiProblemKind::InvalidStorageOverride,
             index: None,
             field: ApiField::StorageOverride { key: key.to_owned() },
             message: String::new(),
@@ -243,12 +295,12 @@ impl Decls {
 
     /// Maps a problem of the merged API set to the file and span it is about;
     /// a duplicate names where the first declaration is written.
-    fn locate_api_problem(&self, problem: &ApiProblem) -> Failure {
+    fn locate_api_problem(&self, problem: &ApiProblem) -> Diagnostic {
         let mut failure = self.locate_api_problem_only(problem);
         if let Some(first) = problem.first {
             let at = self.locate_api(first, ApiField::Entry).and_then(|l| {
-                let (line, col) = l.line_col?;
-                Some(format!("{}:{line}:{col}", l.path.display()))
+                l.line_col()?;
+                Some(l.display())
             });
             match at {
                 Some(at) => failure.message.push_str(&format!(" (first declared at {at})")),
@@ -258,7 +310,7 @@ impl Decls {
         failure
     }
 
-    fn locate_api_problem_only(&self, problem: &ApiProblem) -> Failure {
+    fn locate_api_problem_only(&self, problem: &ApiProblem) -> Diagnostic {
         match problem.index {
             Some(index) => {
                 if let Some((source, file, local)) = self.api_origin(index) {
@@ -272,21 +324,21 @@ impl Decls {
                 }
             }
         }
-        Failure { message: problem.message.clone(), location: None }
+        Diagnostic::error(problem.message.clone())
     }
 
     /// API declaration `index` of [`Decls::api_config`] as written, without
     /// building the merged configuration.
     pub fn api_decl(&self, index: usize) -> Option<&ApiDecl> {
         let (_, file, local) = self.api_origin(index)?;
-        file.config.apis.get(local)
+        file.config().apis.get(local)
     }
 
     /// The source, file and position in that file of merged API entry `index`.
     fn api_origin(&self, index: usize) -> Option<(usize, &ApiFile, usize)> {
         let mut offset = 0;
         for (source, file) in &self.api_files {
-            let count = file.config.apis.len();
+            let count = file.config().apis.len();
             if index < offset + count {
                 return Some((*source, file, index - offset));
             }
@@ -295,20 +347,20 @@ impl Decls {
         None
     }
 
-    fn api_failure(&self, source: usize, file: &ApiFile, problem: &ApiProblem) -> Failure {
+    fn api_failure(&self, source: usize, file: &ApiFile, problem: &ApiProblem) -> Diagnostic {
         let location = match file.span_of(problem) {
             Some(span) => self.sources[source].locate(span.start, span.end),
             None => self.sources[source].whole(),
         };
-        Failure { message: problem.message.clone(), location: Some(location) }
+        Diagnostic::error(problem.message.clone()).at(Some(location))
     }
 
     /// Adds declarations parsed elsewhere (e.g. from Rust sources) with their
     /// source, so that their problems are located like any other.
     pub fn add_parsed(&mut self, source: SourceFile, features: FeatureFile, apis: ApiFile) {
         let idx = self.sources.len();
-        for local in 0..features.features.len() {
-            self.features.push(features.features[local].clone());
+        for (local, feature) in features.features().iter().enumerate() {
+            self.features.push(feature.clone());
             self.origins.push((idx, local));
         }
         self.feature_files.push(Some(features));
@@ -318,32 +370,51 @@ impl Decls {
         self.sources.push(source);
     }
 
+    /// Parses inputs already read and classified as declarations; every
+    /// failure of every input is reported together.
+    pub fn from_inputs(inputs: impl IntoIterator<Item = Input>, go_sources: &[PathBuf]) -> Result<Decls> {
+        let mut decls = Decls::default();
+        let mut failures = Vec::new();
+        let mut rust_files = Vec::new();
+        for input in inputs {
+            if input.kind == Kind::Rust {
+                rust_files.push(input.source);
+            } else if let Err(err) = decls.add_source(input.source) {
+                failures.extend(err.diagnostics);
+            }
+        }
+        if !rust_files.is_empty() {
+            match crate::rust::scan(&rust_files, &mut decls) {
+                Ok(scan) => decls.rust = Some(scan),
+                Err(err) => failures.extend(err.diagnostics),
+            }
+        }
+        if !go_sources.is_empty() {
+            match crate::go::scan(go_sources, &mut decls) {
+                Ok(scan) => decls.go = Some(scan),
+                Err(err) => failures.extend(err.diagnostics),
+            }
+        }
+        if failures.is_empty() {
+            Ok(decls)
+        } else {
+            Err(Error { diagnostics: failures })
+        }
+    }
+
     fn add_source(&mut self, source: SourceFile) -> Result<()> {
         let idx = self.sources.len();
         let parsed = match source.path.extension().and_then(|e| e.to_str()) {
             Some("yaml" | "yml") => kompat_decls::parse_k8s_yaml(&source.text),
-            Some("toml") => {
-                let features = kompat_decls::parse_toml(&source.text).map(|file| {
-                    for (item, span) in file.stored_before_written {
-                        self.stored_before_written.push((item, source.locate(span.start, span.end)));
-                    }
-                    file.features
-                });
-                match (features, parse_api_toml(&source.text)) {
-                    (Ok(features), Ok(apis)) => {
-                        if !apis.is_empty() {
-                            self.api_files.push((idx, apis));
-                        }
-                        Ok(features)
-                    }
-                    (Err(mut a), Err(b)) => {
-                        let extra: Vec<ParseError> = b.into_iter().filter(|e| !a_contains(&a, e)).collect();
-                        a.extend(extra);
-                        Err(a)
-                    }
-                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+            Some("toml") => kompat_decls::parse_toml(&source.text).map(|file| {
+                for (item, span) in file.stored_before_written {
+                    self.stored_before_written.push((item, source.locate(span.start, span.end)));
                 }
-            }
+                if !file.apis.is_empty() {
+                    self.api_files.push((idx, file.apis));
+                }
+                file.features
+            }),
             _ => {
                 return Err(Error::in_file(
                     &source.path,
@@ -358,7 +429,7 @@ impl Decls {
             Ok(file) => file,
             Err(errors) => return Err(source.parse_errors(errors)),
         };
-        for (local, feature) in file.features.iter().enumerate() {
+        for (local, feature) in file.features().iter().enumerate() {
             self.features.push(feature.clone());
             self.origins.push((idx, local));
         }
@@ -368,46 +439,17 @@ impl Decls {
     }
 }
 
-/// Both parsers see a malformed TOML file; report its syntax error once.
-fn a_contains(errors: &[ParseError], e: &ParseError) -> bool {
-    errors.iter().any(|x| x.span == e.span && x.message == e.message)
-}
-
-/// Loads every input; all files are read and parsed, and every failure of
-/// every file is reported together.
+/// Loads every input; all files are read ([`crate::inputs::classify`]) and
+/// parsed, and every failure of every file is reported together.
 pub fn load(paths: &[PathBuf]) -> Result<Decls> {
-    let mut decls = Decls::default();
-    let mut failures = Vec::new();
-    let mut rust_files = Vec::new();
-    for path in paths {
-        let files = match expand(path) {
-            Ok(files) => files,
-            Err(err) => {
-                failures.extend(err.failures);
-                continue;
-            }
-        };
-        for file in files {
-            if file.extension().is_some_and(|e| e == "rs") {
-                rust_files.push(file);
-                continue;
-            }
-            let added = SourceFile::read(&file).and_then(|source| decls.add_source(source));
-            if let Err(err) = added {
-                failures.extend(err.failures);
-            }
+    let (classified, mut failures) = crate::inputs::classify_each(paths);
+    match Decls::from_inputs(classified.inputs.into_iter().filter(Input::is_loaded), &classified.go_sources) {
+        Ok(decls) if failures.is_empty() => Ok(decls),
+        Ok(_) => Err(Error { diagnostics: failures }),
+        Err(err) => {
+            failures.extend(err.diagnostics);
+            Err(Error { diagnostics: failures })
         }
-    }
-    if !rust_files.is_empty() {
-        match crate::rust::scan(&rust_files, &mut decls) {
-            Ok(scan) => decls.rust = Some(scan),
-            Err(err) => failures.extend(err.failures),
-        }
-    }
-    if failures.is_empty() {
-        Ok(decls)
-    } else {
-        Err(Error { failures })
     }
 }
 
@@ -465,7 +507,7 @@ pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
-                failures.extend(walk_failure(dir, &err).failures);
+                failures.extend(walk_failure(dir, &err).diagnostics);
                 continue;
             }
         };
@@ -474,13 +516,13 @@ pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
         }
         match readable(entry.path()) {
             Ok(()) => files.push(entry.path().to_owned()),
-            Err(err) => failures.extend(err.failures),
+            Err(err) => failures.extend(err.diagnostics),
         }
     }
     if failures.is_empty() {
         Ok(files)
     } else {
-        Err(Error { failures })
+        Err(Error { diagnostics: failures })
     }
 }
 
@@ -534,46 +576,6 @@ fn os_error(io: &std::io::Error) -> Option<i32> {
         inner = err.source();
     }
     None
-}
-
-/// The declaration files a path stands for.
-fn expand(path: &Path) -> Result<Vec<PathBuf>> {
-    let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
-    if !meta.is_dir() {
-        ensure_regular_file(path)?;
-        return Ok(vec![path.to_owned()]);
-    }
-    // In a directory, Rust sources count when they derive FeatureGates or
-    // may reference gates; they are all scanned.
-    let mut files = Vec::new();
-    for file in walk_files(path)? {
-        if is_declaration_file(&file)? {
-            files.push(file);
-        }
-    }
-    Ok(files)
-}
-
-const DECL_TOML_KEYS: [&str; 5] = ["feature", "api", "groups", "storage_overrides", "stored_before_written"];
-
-fn is_declaration_file(path: &Path) -> Result<bool> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    if name.ends_with(".rs") {
-        return Ok(true);
-    }
-    if name == "versioned_feature_list.yaml" || name.ends_with(".features.yaml") || name.ends_with(".features.yml") {
-        return Ok(true);
-    }
-    if !name.ends_with(".toml") {
-        return Ok(false);
-    }
-    let source = SourceFile::read(path)?;
-    // Only the top-level keys matter here; a file that is not TOML at all is
-    // reported when it is parsed as a declaration file.
-    match source.text.parse::<toml::Table>() {
-        Ok(table) => Ok(DECL_TOML_KEYS.iter().any(|k| table.contains_key(*k))),
-        Err(_) => Ok(!matches!(name, "Cargo.toml" | "kompat.toml" | "rustfmt.toml" | "clippy.toml" | "deny.toml")),
-    }
 }
 
 #[cfg(test)]

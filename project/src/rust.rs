@@ -6,29 +6,19 @@
 //! parsed in parallel.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use crate::error::{Error, Failure, Location, Result};
+use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
 use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
 use syn::visit::Visit;
 
-use self::ast::{ApiInput, Input};
-use self::ctxt::Ctxt;
-
 // The derives' own parsing, shared so that kompat reads a
 // `#[derive(FeatureGates)]` enum or `#[derive(ApiLifecycle)]` type exactly as
 // the compiler does.
-#[path = "../../macros/src/ast.rs"]
-#[allow(dead_code, clippy::all)]
-mod ast;
-#[path = "../../macros/src/attr.rs"]
-#[allow(dead_code, clippy::all)]
-mod attr;
-#[path = "../../macros/src/ctxt.rs"]
-#[allow(dead_code, clippy::all)]
-mod ctxt;
+use kompat_derive_internals::ast::{ApiInput, Input};
+use kompat_derive_internals::attr;
+use kompat_derive_internals::ctxt::Ctxt;
 
 /// A place in Rust code that names a gate.
 #[derive(Debug, Clone)]
@@ -60,9 +50,9 @@ pub struct RustScan {
 /// Function and method names whose first string argument is a gate name.
 const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_enabled", "enabled_by_name"];
 
-/// Parses every file (in parallel), adds the derive-declared gates to
-/// `decls`, and collects every reference to a gate.
-pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
+/// Parses every file (already read; in parallel), adds the derive-declared
+/// gates to `decls`, and collects every reference to a gate.
+pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
     // Parse and summarise in parallel, keeping file order so that everything
     // after is deterministic. syn's trees are not `Send`; the summaries are.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
@@ -74,7 +64,7 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
             // syn recurses on nested syntax; `check_nesting` bounds how deep.
             let spawned = std::thread::Builder::new()
                 .stack_size(SCAN_STACK_BYTES)
-                .spawn_scoped(scope, move || part.iter().map(|p| scan_file(p)).collect::<Vec<_>>());
+                .spawn_scoped(scope, move || part.iter().map(scan_file).collect::<Vec<_>>());
             match spawned {
                 Ok(handle) => handles.push((part, handle)),
                 Err(err) => failures.push(Err(Error::msg(format!("cannot start a thread: {err}")))),
@@ -85,9 +75,8 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
             match handle.join() {
                 Ok(scans) => results.extend(scans),
                 // Never silently: a file whose scan panicked is an error.
-                Err(_) => {
-                    results.extend(part.iter().map(|p| Err(Error::in_file(p, "internal error reading this file"))))
-                }
+                Err(_) => results
+                    .extend(part.iter().map(|p| Err(Error::in_file(&p.path, "internal error reading this file")))),
             }
         }
         results.extend(failures);
@@ -98,17 +87,17 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<RustScan> {
     for result in results {
         match result {
             Ok(scan) => scans.push(scan),
-            Err(err) => failures.extend(err.failures),
+            Err(err) => failures.extend(err.diagnostics),
         }
     }
     if !failures.is_empty() {
-        return Err(Error { failures });
+        return Err(Error { diagnostics: failures });
     }
 
     let mut out = RustScan { files: scans.len(), ..RustScan::default() };
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for scan in &mut scans {
-        if scan.features.features.is_empty() && scan.apis.is_empty() {
+        if scan.features.is_empty() && scan.apis.is_empty() {
             continue;
         }
         for (name, variants) in std::mem::take(&mut scan.enums) {
@@ -259,28 +248,25 @@ fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (p
     Ok(())
 }
 
-fn scan_file(path: &std::path::Path) -> Result<FileScan> {
-    let source = SourceFile::read(path)?;
+fn scan_file(source: &SourceFile) -> Result<FileScan> {
+    let source = source.clone();
     // A source that does not lex is reported by syn below.
     if let Ok(tokens) = source.text.parse::<proc_macro2::TokenStream>() {
         if let Err((span, message)) = check_nesting(tokens) {
             let start = span.start();
             let offset = offset_of(&source.text, start.line, start.column);
-            let failure = Failure {
-                message: format!("cannot parse Rust source: {message}"),
-                location: Some(source.locate(offset, offset)),
-            };
-            return Err(Error { failures: vec![failure] });
+            let failure =
+                Diagnostic::error(format!("cannot parse Rust source: {message}")).at(source.locate(offset, offset));
+            return Err(Error { diagnostics: vec![failure] });
         }
     }
     let file = syn::parse_file(&source.text).map_err(|err| {
         let start = err.span().start();
         let offset = offset_of(&source.text, start.line, start.column);
         Error {
-            failures: vec![Failure {
-                message: format!("cannot parse Rust source: {err}"),
-                location: Some(source.locate(offset, offset)),
-            }],
+            diagnostics: vec![
+                Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))
+            ],
         }
     })?;
     let mut scan = FileScan {
@@ -343,8 +329,7 @@ fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
                 });
             }
             let span = span_of(&scan.source.text, variant.ident.span());
-            scan.features.spans.push(FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-            scan.features.features.push(decl);
+            scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
         }
         scan.enums.push((input.ident.to_string(), variants));
     }
@@ -371,8 +356,7 @@ fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
                 replacement: lit(&api.replacement),
                 enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(text, b.span)),
             };
-            scan.apis.config.apis.push(decl);
-            scan.apis.spans.push(spans);
+            scan.apis.push(decl, spans);
         }
     }
     let _ = cx.check();

@@ -12,11 +12,11 @@ fn load_as(name: &str, text: &str) -> String {
     std::fs::write(&path, text).expect("write");
     match load(std::slice::from_ref(&path)) {
         Ok(_) => "ok".to_owned(),
-        Err(Error { failures }) => {
+        Err(Error { diagnostics: failures }) => {
             let first = &failures[0];
             let location = first.location.as_ref();
-            assert_eq!(location.map(|l| l.path.as_path()), Some(path.as_path()), "{name}: {}", first.message);
-            match location.and_then(|l| l.line_col) {
+            assert_eq!(location.map(|l| l.path()), Some(path.as_path()), "{name}: {}", first.message);
+            match location.and_then(|l| l.line_col()) {
                 Some((line, col)) => format!("{line}:{col} {}", first.message),
                 None => format!("?:? {}", first.message),
             }

@@ -58,7 +58,7 @@ fn rust_reader_never_panics() {
                 }
             }
             Err(err) => {
-                for failure in &err.failures {
+                for failure in &err.diagnostics {
                     assert!(failure.location.is_some(), "unlocated: {}\n{input}", failure.message);
                 }
             }
@@ -81,7 +81,7 @@ fn config_parser_never_panics() {
         match kompat_project::Config::parse(source) {
             Ok(_) => accepted += 1,
             Err(err) => {
-                for failure in &err.failures {
+                for failure in &err.diagnostics {
                     assert!(failure.location.is_some(), "unlocated: {}\n{input}", failure.message);
                 }
             }

@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use kompat::{FeatureDecl, FeatureGate, FeatureGates, SpecDecl, Stage, Version, VersionLit};
+use kompat::engine::{FeatureDecl, SpecDecl};
+use kompat::{FeatureGate, FeatureGates, Stage, Version, VersionLit};
 
 include!(concat!(env!("OUT_DIR"), "/big_enum.rs"));
 
@@ -40,7 +41,7 @@ fn tables_equal_core_validation() {
     let decls = big_decls();
     assert!(decls.len() >= 300, "a few hundred gates");
     assert_eq!(decls.len(), Big::ALL.len());
-    let validated = kompat::validate(&decls);
+    let validated = kompat::engine::validate(&decls);
     assert_eq!(validated.problems, vec![], "the generated declarations are valid");
     assert_eq!(*Big::feature_set(), validated.set);
     let deps: usize = Big::dependencies().iter().map(|d| d.len()).sum();
@@ -57,7 +58,7 @@ fn tables_equal_core_validation() {
 
 #[test]
 fn resolution_equals_untyped_gate() {
-    let validated = kompat::validate(&big_decls());
+    let validated = kompat::engine::validate(&big_decls());
     let set = Arc::new(validated.set);
     let mut checked = 0;
     for minor in 0..=45 {
@@ -81,7 +82,7 @@ fn resolution_equals_untyped_gate() {
 
 #[test]
 fn setting_gates_matches_untyped_gate() {
-    let validated = kompat::validate(&big_decls());
+    let validated = kompat::engine::validate(&big_decls());
     let set = Arc::new(validated.set);
     let emu = Version::new(1, 30);
     for &variant in Big::ALL.iter().step_by(3) {

@@ -10,7 +10,7 @@ mod apis;
 
 use std::path::{Path, PathBuf};
 
-use kompat::api::{ApiConfig, ApiSet};
+use kompat::engine::api::{ApiConfig, ApiSet};
 use kompat::Version;
 
 fn fixtures() -> PathBuf {
@@ -20,8 +20,8 @@ fn fixtures() -> PathBuf {
 fn toml_config() -> ApiConfig {
     let path = fixtures().join("apis.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    match kompat_decls::api_toml::parse_api_toml(&text) {
-        Ok(file) => file.config,
+    match kompat_decls::parse_toml(&text).map(|file| file.apis) {
+        Ok(file) => file.into_config(),
         Err(errors) => panic!("{errors:?}"),
     }
 }

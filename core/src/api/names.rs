@@ -3,74 +3,7 @@
 
 use std::fmt;
 
-/// An API group and version. Displays as Go's `schema.GroupVersion.String()`:
-/// `apps/v1`, and just `v1` for the core group.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GroupVersion {
-    pub group: String,
-    pub version: String,
-}
-
-impl GroupVersion {
-    pub fn new(group: &str, version: &str) -> GroupVersion {
-        GroupVersion { group: group.to_owned(), version: version.to_owned() }
-    }
-
-    pub fn with_kind(&self, kind: &str) -> GroupVersionKind {
-        GroupVersionKind::new(&self.group, &self.version, kind)
-    }
-
-    pub fn with_resource(&self, resource: &str) -> GroupVersionResource {
-        GroupVersionResource::new(&self.group, &self.version, resource)
-    }
-}
-
-impl fmt::Display for GroupVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.group.is_empty() {
-            f.write_str(&self.version)
-        } else {
-            write!(f, "{}/{}", self.group, self.version)
-        }
-    }
-}
-
-/// A group, version and kind. Displays as `GROUP/VERSION/KIND`, with an empty
-/// group for the core group (`/v1/Pod`): the form kompat uses for subjects and
-/// the exact input of the storage-version hash.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GroupVersionKind {
-    pub group: String,
-    pub version: String,
-    pub kind: String,
-}
-
-impl GroupVersionKind {
-    pub fn new(group: &str, version: &str, kind: &str) -> GroupVersionKind {
-        GroupVersionKind { group: group.to_owned(), version: version.to_owned(), kind: kind.to_owned() }
-    }
-
-    /// Splits `GROUP/VERSION/KIND` on `/` into exactly three parts (the group
-    /// may be empty); `None` otherwise. No other check is made.
-    pub fn split(text: &str) -> Option<GroupVersionKind> {
-        let mut parts = text.split('/');
-        let (group, version, kind) = (parts.next()?, parts.next()?, parts.next()?);
-        if parts.next().is_some() {
-            return None;
-        }
-        Some(GroupVersionKind::new(group, version, kind))
-    }
-
-    pub fn group_version(&self) -> GroupVersion {
-        GroupVersion::new(&self.group, &self.version)
-    }
-}
-
-impl fmt::Display for GroupVersionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}/{}", self.group, self.version, self.kind)
-    }
-}
+pub use kompat_runtime::api::names::{GroupVersion, GroupVersionKind};
 
 /// A group, version and resource. Displays as Go's
 /// `schema.GroupVersionResource.String()` (`apps/v1, Resource=deployments`),
@@ -85,6 +18,11 @@ pub struct GroupVersionResource {
 impl GroupVersionResource {
     pub fn new(group: &str, version: &str, resource: &str) -> GroupVersionResource {
         GroupVersionResource { group: group.to_owned(), version: version.to_owned(), resource: resource.to_owned() }
+    }
+
+    /// The resource `resource` in the group-version `gv`.
+    pub fn of(gv: &GroupVersion, resource: &str) -> GroupVersionResource {
+        GroupVersionResource::new(&gv.group, &gv.version, resource)
     }
 
     pub fn group_version(&self) -> GroupVersion {
@@ -139,5 +77,42 @@ impl fmt::Display for GroupResource {
         } else {
             write!(f, "{}.{}", self.resource, self.group)
         }
+    }
+}
+
+/// kube-derive's default resource name for a kind: its simple pluralizer
+/// (no special cases) on the lower-case kind, e.g. `Ingress` → `ingresses`,
+/// `NetworkPolicy` → `networkpolicies`. Irregular plurals (`Endpoints`) must
+/// be written out, as kube-derive asks for them with `plural = "..."`.
+pub fn kube_plural(kind: &str) -> String {
+    let word = kind.to_ascii_lowercase();
+    if word.ends_with(['s', 'x', 'z']) || word.ends_with("ch") || word.ends_with("sh") {
+        return format!("{word}es");
+    }
+    if let Some(stem) = word.strip_suffix('y') {
+        if stem.chars().last().is_some_and(|c| !matches!(c, 'a' | 'e' | 'i' | 'o' | 'u')) {
+            return format!("{stem}ies");
+        }
+    }
+    format!("{word}s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kube_plural;
+
+    #[test]
+    fn kube_derive_plurals() {
+        let check = |kind: &str, expected: &str| assert_eq!(kube_plural(kind), expected, "{kind}");
+        check("Widget", "widgets");
+        check("NetworkPolicy", "networkpolicies");
+        check("Gateway", "gateways");
+        check("IngressClass", "ingressclasses");
+        check("box", "boxes");
+        check("match", "matches");
+        check("Mesh", "meshes");
+        check("quiz", "quizes");
+        check("y", "ys");
+        check("Endpoints", "endpointses");
     }
 }

@@ -218,7 +218,7 @@ pub fn served_apis(set: &ApiSet, opts: &ServeOptions) -> Result<Served, ServeErr
         // The storage map: enabled resources, then removeDeletedKinds.
         let mut storage: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for api in set.apis().iter().filter(|a| a.group() == group) {
-            let gvr = api.group_version().with_resource(&api.resource);
+            let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
             if config.resource_enabled(&gvr) && api.served_at(opts.emulation) {
                 storage.entry(api.version()).or_default().insert(&api.resource);
             }
@@ -294,7 +294,9 @@ fn default_config(set: &ApiSet) -> ResourceConfig {
     }
     for api in set.apis() {
         if api.enabled_by_default != is_ga(api.version()) {
-            config.resources.insert(api.group_version().with_resource(&api.resource), api.enabled_by_default);
+            config
+                .resources
+                .insert(GroupVersionResource::of(&api.group_version(), &api.resource), api.enabled_by_default);
         }
     }
     config
@@ -351,7 +353,7 @@ fn apply_preferences(config: &mut ResourceConfig, rc: &RuntimeConfig, set: &ApiS
                     go_quote(resource)
                 )));
             }
-            resources.push((gv.with_resource(resource), enabled));
+            resources.push((GroupVersionResource::of(&gv, resource), enabled));
         }
     }
     for (gv, enabled) in versions {
@@ -465,7 +467,7 @@ fn remove_unintroduced<'a>(
         let mut remove = Vec::new();
         for &resource in names.iter() {
             let lower_priority_enabled = enabled_resources.contains(resource);
-            let gvr = gv.with_resource(resource);
+            let gvr = GroupVersionResource::of(&gv, resource);
             let introduced = set.find_resource(group, version, resource).map(|a| a.lifecycle.introduced);
             let introduced = introduced.unwrap_or(Version::new(0, 0));
             let explicitly = config.resource_explicitly_enabled(&gvr);

@@ -126,22 +126,6 @@ pub struct Plan {
     pub steps: Vec<PlanStep>,
 }
 
-/// How bad a finding is: errors make a plan unsafe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
 /// The kinds of findings, each with a stable kebab-case code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FindingKind {
@@ -177,13 +161,6 @@ impl FindingKind {
             FindingKind::MigrationNotRunning => "migration-not-running",
         }
     }
-
-    pub fn severity(self) -> Severity {
-        match self {
-            FindingKind::EmulationAbovePeerBinary | FindingKind::MigrationAborted => Severity::Warning,
-            _ => Severity::Error,
-        }
-    }
 }
 
 /// Something wrong (or worth knowing) about a step's outcome.
@@ -197,10 +174,4 @@ pub struct Finding {
     /// The resource concerned (`GroupResource` display: `crontabs.stable.example.io`).
     pub resource: Option<String>,
     pub message: String,
-}
-
-impl Finding {
-    pub fn severity(&self) -> Severity {
-        self.kind.severity()
-    }
 }

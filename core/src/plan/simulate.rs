@@ -13,7 +13,7 @@ use crate::gate::FeatureSet;
 use super::features::{feature_changes, FeatureChange};
 use super::skew::{resolve, skew_findings};
 use super::tracker::{StorageState, TrackerReport};
-use super::{Finding, FindingKind, InitialPersisted, Plan, ServerFlags, Severity};
+use super::{Finding, FindingKind, InitialPersisted, Plan, ServerFlags};
 
 /// The outcome of a plan: the initial state and one state per step.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,17 +22,6 @@ pub struct Simulation {
     pub steps: Vec<StepState>,
     /// Every finding, sorted by step, then code, server, resource, message.
     pub findings: Vec<Finding>,
-}
-
-impl Simulation {
-    pub fn count(&self, severity: Severity) -> usize {
-        self.findings.iter().filter(|f| f.severity() == severity).count()
-    }
-
-    /// Safe: no error-level finding.
-    pub fn is_safe(&self) -> bool {
-        self.count(Severity::Error) == 0
-    }
 }
 
 /// The cluster after one step.

@@ -4,14 +4,15 @@
 
 use std::process::ExitCode;
 
+use kompat_core::api::ApiSet;
 use kompat_core::api::{
     served_apis, storage_version_hash, storage_versions, GroupVersionKind, RuntimeConfig, ServeOptions,
 };
-use kompat_project::{Error, Failure, Result};
+use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
 use serde::Serialize;
 
 use super::{load_project, print_stdout, render_table, resolve_versions, to_json};
-use crate::cli::{ApiFormat, ApisArgs, HashArgs, StorageArgs};
+use crate::cli::{ApiFormat, ApisArgs, DeclArgs, HashArgs, StorageArgs};
 
 #[derive(Serialize)]
 struct ServedRow<'a> {
@@ -29,15 +30,31 @@ struct StorageRow<'a> {
     hash: &'a str,
 }
 
+/// The configuration and the API set a command works on: the declared
+/// APIs, or with `--kubernetes` Kubernetes' built-in ones (and the APIs of
+/// `--decls`, when given, besides them).
+fn load_apis(decls: &DeclArgs, kubernetes: bool) -> Result<(Option<Config>, ApiSet)> {
+    if !kubernetes {
+        let project = load_project(decls)?;
+        let set = project.decls.api_set()?;
+        return Ok((project.config, set));
+    }
+    let config = Config::discover(decls.config.as_deref())?;
+    let mut loaded = if decls.decls.is_empty() { Decls::default() } else { kompat_project::load(&decls.decls)? };
+    let builtin = SourceFile::new(kompat_k8s::APIS_FILE_NAME.into(), kompat_k8s::APIS_TOML.to_owned());
+    let file = kompat_k8s::api_file().map_err(|errors| builtin.parse_errors(errors))?;
+    loaded.add_parsed(builtin, Default::default(), file);
+    Ok((config, loaded.api_set()?))
+}
+
 pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
-    let project = load_project(&args.decls)?;
-    let set = project.decls.api_set()?;
+    let (config, set) = load_apis(&args.decls, args.kubernetes)?;
     if args.versions.min_compatibility_version.is_some() {
         return Err(Error::msg(
             "--min-compatibility-version does not change which APIs are served; use `kompat storage`",
         ));
     }
-    let versions = resolve_versions(project.config.as_ref(), &args.versions)?;
+    let versions = resolve_versions(config.as_ref(), &args.versions)?;
     let mut runtime_config = RuntimeConfig::new();
     for value in &args.runtime_config {
         runtime_config.set(value);
@@ -49,8 +66,8 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
         emulation_forward_compatible: args.emulation_forward_compatible,
         runtime_config_emulation_forward_compatible: args.runtime_config_emulation_forward_compatible,
     };
-    let served =
-        served_apis(&set, &opts).map_err(|err| Error { failures: err.messages.into_iter().map(failure).collect() })?;
+    let served = served_apis(&set, &opts)
+        .map_err(|err| Error { diagnostics: err.messages.into_iter().map(failure).collect() })?;
     for warning in &served.warnings {
         eprintln!("warning: {warning}");
     }
@@ -72,9 +89,8 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
 }
 
 pub fn run_storage(args: StorageArgs) -> Result<ExitCode> {
-    let project = load_project(&args.decls)?;
-    let set = project.decls.api_set()?;
-    let versions = resolve_versions(project.config.as_ref(), &args.versions)?;
+    let (config, set) = load_apis(&args.decls, args.kubernetes)?;
+    let versions = resolve_versions(config.as_ref(), &args.versions)?;
     let storage = storage_versions(&set, versions.emulation, versions.min_compatibility, versions.binary);
     let text = match args.format {
         ApiFormat::Json => {
@@ -121,12 +137,15 @@ pub fn run_hash(args: HashArgs) -> Result<ExitCode> {
                 args.gvk
             ))
         })?;
+    if args.kubernetes && kompat_k8s::apis().find_kind(&gvk.group, &gvk.version, &gvk.kind).is_none() {
+        return Err(Error::msg(format!("{gvk} is not one of Kubernetes' built-in API types")));
+    }
     print_stdout(&format!("{}\n", storage_version_hash(&gvk.group, &gvk.version, &gvk.kind)))?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn failure(message: String) -> Failure {
-    Failure { message, location: None }
+fn failure(message: String) -> Diagnostic {
+    Diagnostic::error(message)
 }
 
 /// The core group shows as `""` in tables.

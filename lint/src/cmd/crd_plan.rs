@@ -1,11 +1,14 @@
 //! `kompat crd-plan OLD NEW`: the steps that remove CRD versions safely
 //! (add the new version, flip storage to it, migrate objects and prune
 //! `status.storedVersions`, then stop serving and remove the old one).
+//! `kompat-crd` plans; the renderings are here (`render`).
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_crd::{migration_plan, Crd};
+mod render;
+
+use kompat_crd::{migration_plan, Crd, PlanError};
 use kompat_project::{Error, Result};
 
 use super::print_stdout;
@@ -24,8 +27,8 @@ pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
         };
         match migration_plan(before, crd) {
             Ok(plan) => plans.push(plan),
-            Err(message) if message.starts_with("nothing to remove") => (),
-            Err(message) => return Err(Error::in_file(&args.new, message)),
+            Err(PlanError::NothingToRemove { .. }) => (),
+            Err(err) => return Err(Error::in_file(&args.new, err.to_string())),
         }
     }
     if plans.is_empty() {
@@ -38,8 +41,8 @@ pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
     let text: Vec<String> = plans
         .iter()
         .map(|plan| match args.format {
-            PlanFormat::Text => plan.to_text(),
-            PlanFormat::Markdown => plan.to_markdown(),
+            PlanFormat::Text => render::text(plan),
+            PlanFormat::Markdown => render::markdown(plan),
         })
         .collect();
     print_stdout(&text.join("\n"))?;

@@ -7,11 +7,11 @@ use kompat_project::{Error, Result};
 
 use super::print_stdout;
 use crate::cli::ExplainArgs;
-use crate::lint::rules;
+use kompat_lint::rules;
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     let all = rules::all();
-    let Some(rule) = all.iter().find(|r| r.code == args.code) else {
+    let Some(rule) = rules::find(&args.code) else {
         let codes: Vec<&str> = all.iter().map(|r| r.code).collect();
         let hint = did_you_mean(&args.code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
         return Err(Error::msg(format!(
@@ -19,7 +19,7 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
             args.code
         )));
     };
-    print_stdout(&format!("# {} ({})\n\n{}\n\n{}", rule.code, rule.severity.as_str(), rule.summary, rule.doc))?;
+    print_stdout(&format!("# {} ({})\n\n{}\n\n{}", rule.code, rule.severity.as_str(), rule.summary, rule.doc_text()))?;
     Ok(ExitCode::SUCCESS)
 }
 

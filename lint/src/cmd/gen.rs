@@ -35,6 +35,11 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     }
     let mut out = String::new();
     for file in &stale {
+        if is_k8s_yaml(&config, &file.path) {
+            // Kubernetes' verify-featuregates text, with the path as configured.
+            out.push_str(&k8s_yaml_stale(&config, file));
+            continue;
+        }
         let state = if file.missing { "missing" } else { "stale" };
         out.push_str(&format!("{} is {state}:\n{}", file.path.display(), file.diff));
     }
@@ -45,6 +50,23 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     };
     eprintln!("error: {count} out of date; run `{}` and commit the result", fix_command(args.config.as_deref()));
     Ok(ExitCode::from(1))
+}
+
+fn is_k8s_yaml(config: &Config, path: &Path) -> bool {
+    config.gen.as_ref().is_some_and(|gen| {
+        gen.outputs.iter().any(|o| o.path == path && o.kind == kompat_project::config::OutputKind::K8sYaml)
+    })
+}
+
+/// `detected diff in versioned feature list (PATH), diff: ` and the diff,
+/// as Kubernetes' `feature-gates verify` reports a stale list.
+fn k8s_yaml_stale(config: &Config, file: &kompat_gen::Stale) -> String {
+    let written = config
+        .gen
+        .as_ref()
+        .and_then(|gen| gen.outputs.iter().find(|o| o.path == file.path))
+        .map_or_else(|| file.path.display().to_string(), |o| o.written.clone());
+    format!("detected diff in versioned feature list ({written}), diff: \n{}", file.diff)
 }
 
 /// The command that regenerates the files, with `--config` as given.

@@ -1,22 +1,27 @@
 //! `kompat lint`: every rule over the declarations, APIs and CRD manifests;
 //! exit 1 when a finding is at error level.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::{validate, WindowPolicy};
+use kompat_core::WindowPolicy;
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
+use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 
-use super::{flag_version, print_stdout};
-use crate::cli::{LintArgs, LintFormat, WindowProfile};
-use crate::lint::config::{apply_source_allows, LintConfig};
-use crate::lint::rules::crd::CrdInput;
-use crate::lint::sources::deploy;
-use crate::lint::{output, rules, Context, Severity};
+use super::flag_version;
+use crate::cli::{LintArgs, WindowProfile};
+use kompat_lint::rules::crd::CrdInput;
+use kompat_lint::Diagnostic;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
+    let outcome = collect(&args);
+    super::findings::report(&args, outcome)
+}
+
+/// Reads every input and runs the linter: the findings after `[lint]` in
+/// kompat.toml, before the command line's levels and suppressions.
+fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let config = Config::discover(args.config.as_deref())?;
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
@@ -33,64 +38,33 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             eprintln!("note: reading declarations from outside the project: {}", path.display());
         }
     }
-    // Directories contribute their declaration files, CRD manifests, Rust
-    // sources and deployment material; single files are told apart by
-    // extension and content.
-    let mut crd_paths = Vec::new();
-    let mut decl_paths = Vec::new();
-    let mut deploy_paths = Vec::new();
-    for path in inputs {
-        if path.is_dir() {
-            for file in kompat_project::walk_files(&path)? {
-                match classify(&file) {
-                    Kind::Crd => crd_paths.push(file),
-                    Kind::Rust => (), // loaded with the directory's declarations
-                    Kind::Deploy => deploy_paths.push(file),
-                    Kind::Decl | Kind::Other => (),
-                }
-            }
-            decl_paths.push(path);
-        } else {
-            // Told apart by content: never opened unless a regular file.
-            kompat_project::ensure_regular_file(&path)?;
-            match classify(&path) {
-                Kind::Crd => crd_paths.push(path),
-                Kind::Rust => decl_paths.push(path),
-                // A named YAML file that is not YAML at all is reported as
-                // malformed, not skimmed for flags.
-                Kind::Deploy if is_broken_yaml(&path) => decl_paths.push(path),
-                Kind::Deploy => deploy_paths.push(path),
-                Kind::Decl | Kind::Other => decl_paths.push(path),
-            }
+    // One classification of every input, each file read once: declarations
+    // (and Rust sources), CRD manifests and deployment material.
+    let mut decl_inputs = Vec::new();
+    let mut crd_sources = Vec::new();
+    let mut settings = Vec::new();
+    let classified = kompat_project::inputs::classify(&inputs)?;
+    for input in classified.inputs {
+        match input.kind {
+            Kind::CrdManifest => crd_sources.push(input.source),
+            Kind::Deployment => settings.extend(input.gate_settings()?),
+            _ if input.is_declarations() => decl_inputs.push(input),
+            _ => (),
         }
     }
-    let decls = if decl_paths.is_empty() { Decls::default() } else { kompat_project::load(&decl_paths)? };
-    let rust = decls.rust.clone();
-    let mut settings = Vec::new();
-    for path in &deploy_paths {
-        settings.extend(deploy::scan(path)?);
-    }
+    let decls = Decls::from_inputs(decl_inputs, &classified.go_sources)?;
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
-        Some(path) if path.is_dir() => {
-            let mut crds = Vec::new();
-            for file in kompat_project::walk_files(path)?.into_iter().filter(|f| is_crd_manifest(f)) {
-                crds.extend(read_crds(&file)?);
-            }
-            (Some(kompat_project::load(std::slice::from_ref(path))?), crds)
-        }
-        Some(path) if is_crd_manifest(path) => (None, read_crds(path)?),
-        Some(path) => (Some(kompat_project::load(std::slice::from_ref(path))?), Vec::new()),
+        Some(path) => baseline(path)?,
         None => (None, Vec::new()),
     };
 
     let mut crds = Vec::new();
-    for path in &crd_paths {
-        let source = SourceFile::read(path)?;
+    for source in crd_sources {
         let parsed = parse_crds(&source)?;
         crds.push(CrdInput {
-            conversions: conversions_beside(path)?,
+            conversions: conversions_beside(&source.path)?,
             source,
             crds: parsed,
             baseline: baseline_crds.clone(),
@@ -106,109 +80,34 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
-    let validated = validate(&decls.features);
-    let all_rules = rules::all();
-    let lint_config = LintConfig::from_config(config.as_ref(), &all_rules)?;
-    let cx = Context {
+    kompat_lint::lint(&kompat_lint::Inputs {
+        config: config.as_ref(),
         decls: &decls,
-        validated: &validated,
         baseline: baseline_decls.as_ref(),
         binary,
         window,
-        apis: apis.as_ref(),
         crds: &crds,
-        rust: rust.as_ref(),
         settings: &settings,
-    };
-    let mut diags = crate::lint::run(&cx);
-    // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
-    // code for that gate.
-    if let Some(rust) = &rust {
-        diags = apply_source_allows(diags, &rust.allows, &all_rules);
-    }
-    let mut diags = lint_config.apply(diags);
-    crate::lint::sort(&mut diags);
+    })
+}
 
-    let text = match args.format {
-        LintFormat::Json => output::json(&diags).0,
-        LintFormat::Sarif => output::sarif(&diags, &all_rules),
-        LintFormat::Short => output::short(&diags),
-        LintFormat::Human => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            output::human(&diags, color)
+/// The baseline: a named CRD manifest is CRDs only; otherwise its
+/// declarations (a directory's or the named file's) and a directory's CRDs.
+fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<Crd>)> {
+    let classified = kompat_project::inputs::classify(std::slice::from_ref(&path.to_owned()))?;
+    let mut crds = Vec::new();
+    let mut decl_inputs = Vec::new();
+    let mut named_crd = false;
+    for input in classified.inputs {
+        if input.kind == Kind::CrdManifest {
+            named_crd |= input.named;
+            crds.extend(parse_crds(&input.source)?);
+        } else if input.is_loaded() {
+            decl_inputs.push(input);
         }
-    };
-    print_stdout(&text)?;
-    let summary = output::summary(&diags);
-    if matches!(args.format, LintFormat::Human | LintFormat::Short) {
-        eprintln!(
-            "kompat lint: {} error{}, {} warning{}, {} note{}",
-            summary.errors,
-            plural(summary.errors),
-            summary.warnings,
-            plural(summary.warnings),
-            summary.notes,
-            plural(summary.notes)
-        );
     }
-    Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-enum Kind {
-    Decl,
-    Crd,
-    Rust,
-    Deploy,
-    Other,
-}
-
-/// What a file is to the linter.
-fn classify(path: &Path) -> Kind {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("rs") => return Kind::Rust,
-        Some("toml") => return Kind::Decl,
-        _ => (),
-    }
-    if is_crd_manifest(path) {
-        return Kind::Crd;
-    }
-    if name == "versioned_feature_list.yaml" || name.ends_with(".features.yaml") || name.ends_with(".features.yml") {
-        return Kind::Decl;
-    }
-    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    // Any other YAML that is a feature list is declarations; the rest is
-    // deployment material.
-    if yaml
-        && SourceFile::read(path)
-            .is_ok_and(|s| kompat_decls::parse_k8s_yaml(&s.text).is_ok_and(|f| !f.features.is_empty()))
-    {
-        return Kind::Decl;
-    }
-    if deploy::is_deployment_file(path) {
-        return Kind::Deploy;
-    }
-    Kind::Other
-}
-
-fn is_broken_yaml(path: &Path) -> bool {
-    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    yaml && SourceFile::read(path).is_ok_and(|s| kompat_decls::yaml::parse_documents(&s.text).is_err())
-}
-
-/// A YAML file declaring a CustomResourceDefinition (not a feature list).
-fn is_crd_manifest(path: &Path) -> bool {
-    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    yaml && SourceFile::read(path).is_ok_and(|s| s.text.contains("CustomResourceDefinition"))
+    let decls = if named_crd { None } else { Some(Decls::from_inputs(decl_inputs, &classified.go_sources)?) };
+    Ok((decls, crds))
 }
 
 pub fn read_crds(path: &Path) -> Result<Vec<Crd>> {

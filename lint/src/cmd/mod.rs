@@ -5,7 +5,9 @@ mod crd_plan;
 mod explain;
 mod export;
 mod features;
+mod findings;
 mod gen;
+mod k8s_apis;
 mod lint;
 mod plan;
 
@@ -13,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use kompat_core::{Version, WindowPolicy};
-use kompat_project::{Config, Decls, Error, Failure, Result};
+use kompat_project::{Config, Decls, Diagnostic, Error, Result};
 
 use crate::cli::{Cli, Command, DeclArgs, VersionArgs};
 
@@ -30,6 +32,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lint(args) => lint::run(args),
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
+        Command::K8sApis(args) => k8s_apis::run(args),
     }
 }
 
@@ -118,9 +121,9 @@ pub fn resolve_versions(config: Option<&Config>, args: &VersionArgs) -> Result<V
     let window = config.map_or(WindowPolicy::DEFAULT, |c| c.window);
     match binary {
         Some(binary) => {
-            let effective = window.resolve(binary, emulation, min_compat).map_err(|errors| Error {
-                failures: errors.into_iter().map(|message| Failure { message, location: None }).collect(),
-            })?;
+            let effective = window
+                .resolve(binary, emulation, min_compat)
+                .map_err(|errors| Error { diagnostics: errors.into_iter().map(Diagnostic::error).collect() })?;
             Ok(Versions {
                 binary: Some(binary),
                 emulation: effective.emulation,

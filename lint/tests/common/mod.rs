@@ -34,3 +34,11 @@ pub fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     }
     dir
 }
+
+/// A `kompat lint` run in a human-readable format, its findings moved from
+/// stderr (where they go, as rustc's do) into the stdout slot, without the
+/// closing `kompat lint: ...` summary line.
+pub fn findings_on_stderr((code, _stdout, stderr): (i32, String, String)) -> (i32, String, String) {
+    let findings = stderr.lines().filter(|l| !l.starts_with("kompat lint: ")).map(|l| format!("{l}\n")).collect();
+    (code, findings, stderr)
+}

@@ -1,3 +1,5 @@
+//! Every mistake in one API declaration is reported at once.
+
 use kompat::ApiLifecycle;
 
 /// Every mistake is reported at once, each at its own span, and the fallback

@@ -1,3 +1,5 @@
+//! A bad replacement alone gives one error and no follow-on errors.
+
 use kompat::ApiLifecycle;
 
 /// A bad replacement alone: one error at the literal, and the trait is

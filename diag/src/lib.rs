@@ -1,0 +1,31 @@
+//! kompat's one diagnostic type.
+//!
+//! Below this crate, problems are values about *indices* (`kompat-core`'s
+//! `Problem`, API problems, plan findings) or about *byte spans* of one text
+//! (`kompat-decls`' `ParseError`, `kompat-crd`'s findings). Above it, every
+//! problem is a [`Diagnostic`]: a severity, an optional stable code, a message
+//! and a [`Location`] (file, span, line and column), with secondary labels and
+//! notes. Input errors (exit code 2) and lint findings are the same type, so
+//! every output format renders them the same way.
+//!
+//! Lint rules are declared once, as documented data, with [`declare_rule!`]:
+//! code, default [`Severity`], summary and a doc in clippy's template. A
+//! finding is built through its rule ([`Rule::diag`]), so a rule's severity
+//! is stated in exactly one place.
+//!
+//! **Architecture Invariant:** no I/O and no terminal knowledge here; the
+//! binary renders diagnostics (through codespan-reporting, over the
+//! [`FileTable`] this crate builds from their locations).
+
+mod diagnostic;
+mod files;
+mod location;
+mod rule;
+
+pub use diagnostic::{Diagnostic, Label, Severity};
+pub use files::FileTable;
+pub use location::Location;
+pub use rule::Rule;
+
+/// Byte spans are `kompat-decls`' own, shared by every text format.
+pub use kompat_decls::{LineIndex, Span};

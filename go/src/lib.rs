@@ -1,0 +1,88 @@
+//! Go sources that declare Kubernetes feature gates: the
+//! `map[...]featuregate.VersionedSpecs{...}` literals of
+//! `k8s.io/component-base/featuregate`, read exactly as Kubernetes'
+//! `compatibility_lifecycle` tool reads them, and the places Go code names a
+//! declared gate (`features.X`).
+//!
+//! Go is parsed with tree-sitter's Go grammar; nothing here is a regular
+//! expression over source text.
+//!
+//! **Architecture Invariant:** like `kompat-decls`, every function takes text
+//! and returns values with byte spans. No file access, no panics on any
+//! input; every error is located.
+
+mod extract;
+mod merge;
+mod refs;
+mod syntax;
+
+use kompat_decls::{FeatureFile, ParseError, Span};
+
+pub use merge::{merge, Conflict};
+pub use refs::{references, GatePackage, GoRef};
+
+/// The import path whose `VersionedSpecs` maps declare feature gates.
+pub const FEATUREGATE_IMPORT: &str = "k8s.io/component-base/featuregate";
+
+/// The import path as written in a Go import declaration (quoted). Kubernetes'
+/// tool compares the literal import text with exactly this string, so a file
+/// without these bytes cannot declare gates: readers may skip it after one
+/// byte search.
+pub const FEATUREGATE_IMPORT_QUOTED: &str = "\"k8s.io/component-base/featuregate\"";
+
+/// True when `text` may import featuregate (contains the quoted import path).
+pub fn mentions_featuregate(text: &[u8]) -> bool {
+    memchr::memmem::find(text, FEATUREGATE_IMPORT_QUOTED.as_bytes()).is_some()
+}
+
+/// One import of a Go file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// The import path, unquoted.
+    pub path: String,
+    /// The name given in the import (`fg "k8s.io/..."`, `_`, `.`), if any.
+    pub name: Option<String>,
+    pub span: Span,
+}
+
+/// A top-level constant of type `featuregate.Feature`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeatureConst {
+    pub name: String,
+    /// Its doc comment, comment markers removed.
+    pub doc: Option<String>,
+    pub span: Span,
+}
+
+/// What one Go file declares.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GoFile {
+    /// The package clause's name.
+    pub package: String,
+    pub imports: Vec<Import>,
+    /// Every feature of every `VersionedSpecs` map, in source order (a feature
+    /// in two maps is here twice; [`merge`] folds them). Descriptions come from
+    /// the doc comments of this file's feature constants.
+    pub features: FeatureFile,
+    /// Parallel to `features.features`: the map key as written
+    /// (`genericfeatures.APIListChunking`).
+    pub keys: Vec<String>,
+    /// The file's `featuregate.Feature` constants.
+    pub constants: Vec<FeatureConst>,
+}
+
+impl GoFile {
+    /// True when the file imports `k8s.io/component-base/featuregate`.
+    pub fn imports_featuregate(&self) -> bool {
+        self.imports.iter().any(|i| i.path == FEATUREGATE_IMPORT)
+    }
+}
+
+/// Parses one Go file and extracts its feature declarations. A file that does
+/// not import featuregate declares nothing (its package and imports are still
+/// returned). Syntax errors and specs the tool cannot read are errors, with
+/// Kubernetes' message texts where it has one.
+pub fn parse_file(text: &str) -> Result<GoFile, Vec<ParseError>> {
+    let tree = syntax::parse(text)?;
+    extract::file(text, &tree)
+}

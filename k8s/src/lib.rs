@@ -1,0 +1,80 @@
+//! Kubernetes built in: its API lifecycles (and feature gates) as kompat
+//! declarations, and the generator that reads the API lifecycles from
+//! Kubernetes' own prerelease-lifecycle-gen output.
+//!
+//! The tables are generated, checked in under `data/` and embedded:
+//!
+//! - `data/apis.toml`: every built-in API type (group, version, kind,
+//!   resource, introduced, deprecated, removed, replacement, enablement),
+//!   written by `kompat k8s-apis` from `k8s.io/api`,
+//!   `k8s.io/apiextensions-apiserver` and `k8s.io/kube-aggregator` at every
+//!   release tag since v0.19.0 (`scripts/gen-k8s-apis`), with
+//!   `data/supplement.toml` for what no generated file says.
+//! - `data/features.toml`: Kubernetes' feature gates with their versioned
+//!   specs, the facts of its `versioned_feature_list.yaml` exported by
+//!   `kompat export --format toml` (`scripts/gen-k8s-features`).
+//!
+//! The generator's parts take text and return values (no file access): the
+//! Go reader ([`lifecycle`], [`package`], on tree-sitter-go) and the union
+//! ([`generate`]). The binary walks the sources.
+
+pub mod generate;
+mod go;
+pub mod lifecycle;
+pub mod package;
+pub mod supplement;
+
+use std::sync::OnceLock;
+
+use kompat_core::api::{ApiConfig, ApiSet};
+use kompat_core::FeatureDecl;
+use kompat_decls::api_toml::ApiFile;
+use kompat_decls::ParseError;
+
+pub use go::MAX_FILE_BYTES;
+
+/// The built-in API table, as checked in.
+pub const APIS_TOML: &str = include_str!("../data/apis.toml");
+
+/// The declared supplement the API table was generated with.
+pub const SUPPLEMENT_TOML: &str = include_str!("../data/supplement.toml");
+
+/// Kubernetes' feature gates, as checked in.
+pub const FEATURES_TOML: &str = include_str!("../data/features.toml");
+
+/// The file name the built-in feature table is shown under in messages.
+pub const FEATURES_FILE_NAME: &str = "<built-in kubernetes features.toml>";
+
+/// The file name the built-in API table is shown under in messages.
+pub const APIS_FILE_NAME: &str = "<built-in kubernetes apis.toml>";
+
+/// The built-in API table parsed, with spans (for locating problems).
+pub fn api_file() -> Result<ApiFile, Vec<ParseError>> {
+    kompat_decls::parse_toml(APIS_TOML).map(|file| file.apis)
+}
+
+/// The built-in API declarations.
+pub fn api_config() -> &'static ApiConfig {
+    static CONFIG: OnceLock<ApiConfig> = OnceLock::new();
+    // The embedded table is checked by this crate's tests to parse and build.
+    CONFIG.get_or_init(|| api_file().map(|f| f.into_config()).unwrap_or_default())
+}
+
+/// Kubernetes' built-in API set, validated and completed (`ApiSet::build`).
+pub fn apis() -> &'static ApiSet {
+    static SET: OnceLock<ApiSet> = OnceLock::new();
+    // The embedded table is checked by this crate's tests to build.
+    SET.get_or_init(|| ApiSet::build(api_config()).unwrap_or_default())
+}
+
+/// The built-in feature table parsed, with spans.
+pub fn feature_file() -> Result<kompat_decls::FeatureFile, Vec<ParseError>> {
+    kompat_decls::parse_toml(FEATURES_TOML).map(|file| file.features)
+}
+
+/// Kubernetes' feature gates (sorted by name), with their versioned specs.
+pub fn features() -> &'static [FeatureDecl] {
+    static FEATURES: OnceLock<Vec<FeatureDecl>> = OnceLock::new();
+    // The embedded table is checked by this crate's tests to parse and validate.
+    FEATURES.get_or_init(|| feature_file().map(|f| f.into_features()).unwrap_or_default())
+}

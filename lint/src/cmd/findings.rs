@@ -1,0 +1,218 @@
+//! What `kompat lint` does with its findings: the command line's levels
+//! (`-A`/`-W`/`-D CODE`, `-D warnings`), recorded findings (`--suppressions`),
+//! and one rendering per `--format`. Machine formats print one valid document
+//! even when the input is broken: its errors become `input-error` entries.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use kompat_decls::span::did_you_mean;
+use kompat_lint::{rules, Diagnostic, Severity};
+use kompat_project::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+use super::print_stdout;
+use crate::cli::{LintArgs, LintFormat};
+use crate::output;
+use crate::report;
+
+/// Renders the outcome of a lint run in `args.format` and picks the exit
+/// code: 0 clean, 1 with an error-level finding, 2 on input errors.
+pub fn report(args: &LintArgs, outcome: Result<Vec<Diagnostic>>) -> Result<ExitCode> {
+    let diags = match outcome.and_then(|diags| apply_levels(args, diags)) {
+        Ok(diags) => diags,
+        Err(err) => return input_error(args.format, &err),
+    };
+    let Some(path) = &args.suppressions else { return emit(args.format, &diags, &[]) };
+    if args.write_suppressions {
+        let text = Suppressions::of(&diags).to_json()?;
+        let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
+        kompat_gen::write_files(std::slice::from_ref(&file)).map_err(kompat_gen::file_error)?;
+        eprintln!("kompat lint: recorded {} finding{} in {}", diags.len(), plural(diags.len()), path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let recorded = match Suppressions::read(path) {
+        Ok(recorded) => recorded,
+        Err(err) => return input_error(args.format, &err),
+    };
+    let (kept, suppressed) = recorded.split(diags, path);
+    emit(args.format, &kept, &suppressed)
+}
+
+/// `-A`, `-W` and `-D` over the findings; unknown codes are usage errors.
+fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnostic>> {
+    let codes: Vec<&str> = rules::all().iter().map(|r| r.code).collect();
+    let mut failures = Vec::new();
+    for (flag, list) in [("-A", &args.allow), ("-W", &args.warn), ("-D", &args.deny)] {
+        for code in list.iter().filter(|c| *c != "warnings" && !codes.contains(&c.as_str())) {
+            let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+            failures.push(format!("unknown lint code `{code}` in {flag}{hint}"));
+        }
+    }
+    if !failures.is_empty() {
+        let mut error = Error::msg(failures.remove(0));
+        error.diagnostics.extend(failures.into_iter().flat_map(|m| Error::msg(m).diagnostics));
+        return Err(error);
+    }
+    let named = |list: &[String], d: &Diagnostic| {
+        list.iter().any(|c| c == d.code() || (c == "warnings" && d.severity == Severity::Warning))
+    };
+    Ok(diags
+        .into_iter()
+        .filter_map(|mut d| {
+            if named(&args.deny, &d) {
+                d.severity = Severity::Error;
+            } else if named(&args.warn, &d) {
+                d.severity = Severity::Warning;
+            } else if named(&args.allow, &d) {
+                return None;
+            }
+            Some(d)
+        })
+        .collect())
+}
+
+/// Prints `diags` (and, in SARIF, the suppressed ones) in `format`.
+fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[(Diagnostic, String)]) -> Result<ExitCode> {
+    match format {
+        LintFormat::Json => print_stdout(&output::json(diags).0)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all()))?,
+        LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
+        LintFormat::Short => eprint!("{}", output::short(diags)),
+        LintFormat::Human => eprint!("{}", report::render(diags, report::stderr_color())),
+    }
+    if matches!(format, LintFormat::Human | LintFormat::Short) {
+        let summary = output::summary(diags);
+        let mut line = format!(
+            "kompat lint: {} error{}, {} warning{}, {} note{}",
+            summary.errors,
+            plural(summary.errors),
+            summary.warnings,
+            plural(summary.warnings),
+            summary.notes,
+            plural(summary.notes)
+        );
+        if !suppressed.is_empty() {
+            line.push_str(&format!(" ({} recorded finding{} not shown)", suppressed.len(), plural(suppressed.len())));
+        }
+        eprintln!("{line}");
+    }
+    Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// An input error: on stderr as always, and in machine formats also as one
+/// valid document on stdout, so that a SARIF upload shows the problem.
+fn input_error(format: LintFormat, err: &Error) -> Result<ExitCode> {
+    let diags = &err.diagnostics;
+    match format {
+        LintFormat::Json => print_stdout(&output::json(diags).0)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all()))?,
+        LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
+        LintFormat::Human | LintFormat::Short => (),
+    }
+    report::print_error(err);
+    Ok(ExitCode::from(2))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The recorded findings file: what was there when kompat was adopted.
+/// A finding is identified by code, file, subject and message, not by line,
+/// so edits elsewhere in a file keep it recorded; each recorded entry
+/// suppresses as many findings as it counts.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Suppressions {
+    /// The format's version, for later changes.
+    version: u32,
+    findings: Vec<Recorded>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Recorded {
+    code: String,
+    file: Option<String>,
+    subject: Option<String>,
+    message: String,
+    count: usize,
+}
+
+type Key = (String, Option<String>, Option<String>, String);
+
+fn key(d: &Diagnostic) -> Key {
+    (
+        output::code_of(d).to_owned(),
+        d.location.as_ref().map(|l| l.path().to_string_lossy().replace('\\', "/")),
+        d.subject.clone(),
+        d.message.clone(),
+    )
+}
+
+impl Suppressions {
+    fn of(diags: &[Diagnostic]) -> Suppressions {
+        let mut counts: BTreeMap<Key, usize> = BTreeMap::new();
+        for d in diags {
+            *counts.entry(key(d)).or_default() += 1;
+        }
+        let findings = counts
+            .into_iter()
+            .map(|((code, file, subject, message), count)| Recorded { code, file, subject, message, count })
+            .collect();
+        Suppressions { version: 1, findings }
+    }
+
+    fn to_json(&self) -> Result<String> {
+        super::to_json(self)
+    }
+
+    fn read(path: &Path) -> Result<Suppressions> {
+        let source = kompat_project::SourceFile::read(path)?;
+        let parsed: Suppressions = serde_json::from_str(&source.text).map_err(|err| {
+            let offset = line_col_offset(&source.text, err.line(), err.column());
+            let mut error = Error::msg(format!("invalid suppressions file: {err}"));
+            error.diagnostics[0].location = Some(source.locate(offset, offset));
+            error
+        })?;
+        if parsed.version != 1 {
+            return Err(Error::in_file(path, format!("unsupported suppressions file version {}", parsed.version)));
+        }
+        Ok(parsed)
+    }
+
+    /// The findings not recorded, and the recorded ones with why they are
+    /// suppressed.
+    fn split(&self, diags: Vec<Diagnostic>, path: &Path) -> (Vec<Diagnostic>, Vec<(Diagnostic, String)>) {
+        let mut left: BTreeMap<Key, usize> = self
+            .findings
+            .iter()
+            .map(|r| ((r.code.clone(), r.file.clone(), r.subject.clone(), r.message.clone()), r.count))
+            .collect();
+        let why = format!("recorded in {}", path.display());
+        let (mut kept, mut suppressed) = (Vec::new(), Vec::new());
+        for d in diags {
+            match left.get_mut(&key(&d)) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    suppressed.push((d, why.clone()));
+                }
+                _ => kept.push(d),
+            }
+        }
+        (kept, suppressed)
+    }
+}
+
+/// The byte offset of a 1-based line and column (serde_json's error
+/// position).
+fn line_col_offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    (start + column.saturating_sub(1)).min(text.len())
+}

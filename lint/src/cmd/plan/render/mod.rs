@@ -1,0 +1,103 @@
+//! Renderings of a plan simulation, one file per format: for people
+//! (`human`), as JSON (`json`, the serialisable counterparts of the core's
+//! types, documented in `docs/plan.md`), and as Markdown (`markdown`, one
+//! table per resource in the layout of the storage-state KEP's case
+//! walkthrough). The cells the tables share are here.
+
+mod human;
+mod json;
+mod markdown;
+
+pub use human::human;
+pub use json::json;
+pub use markdown::markdown;
+
+use kompat_core::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
+use kompat_core::FeatureSpec;
+use kompat_lint::Severity;
+
+/// A simulation with each finding's severity: its rule's
+/// (`kompat_lint::rules::plan`), or what `[lint.levels]` makes it; findings
+/// of allowed codes are dropped.
+pub struct Report {
+    pub sim: Simulation,
+    /// The severity of `sim.findings[i]`.
+    severities: Vec<Severity>,
+}
+
+impl Report {
+    /// `level` gives a kind's severity, `None` to drop its findings.
+    pub fn new(mut sim: Simulation, level: impl Fn(FindingKind) -> Option<Severity>) -> Report {
+        let mut severities = Vec::new();
+        sim.findings.retain(|f| match level(f.kind) {
+            Some(severity) => {
+                severities.push(severity);
+                true
+            }
+            None => false,
+        });
+        Report { sim, severities }
+    }
+
+    /// Every finding with its severity, in order.
+    pub fn findings(&self) -> impl Iterator<Item = (&Finding, Severity)> {
+        self.sim.findings.iter().zip(self.severities.iter().copied())
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.severities.iter().filter(|s| **s == severity).count()
+    }
+
+    /// Safe: no error-level finding.
+    pub fn is_safe(&self) -> bool {
+        self.count(Severity::Error) == 0
+    }
+}
+
+/// `GROUP/VERSION` without the group, as in the KEP's walkthrough table.
+fn short(gv: &str) -> &str {
+    gv.rsplit('/').next().unwrap_or(gv)
+}
+
+/// Every resource's encoding versions, in server order; `-` where a server
+/// does not serve it.
+fn sv_cells(state: &StepState, r: &ResourceState) -> Vec<String> {
+    state
+        .servers
+        .iter()
+        .map(|s| {
+            r.servers
+                .iter()
+                .find(|x| x.api_server_id == s.id)
+                .map_or_else(|| "-".to_owned(), |x| short(&x.encoding_version).to_owned())
+        })
+        .collect()
+}
+
+fn persisted_cell(r: &ResourceState) -> String {
+    let list: Vec<&str> = r.storage_state.persisted.iter().map(|h| short(r.version_of_hash(h))).collect();
+    list.join(", ")
+}
+
+fn current_cell(r: &ResourceState) -> String {
+    let list: Vec<&str> = r.storage_state.current.iter().map(|c| short(r.version_of_hash(&c.hash))).collect();
+    list.join(", ")
+}
+
+fn migration_cell(status: MigrationStatus) -> &'static str {
+    status.as_str()
+}
+
+fn verdict(report: &Report) -> String {
+    let (errors, warnings) = (report.count(Severity::Error), report.count(Severity::Warning));
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    if errors == 0 {
+        format!("the plan is safe ({})", plural(warnings, "warning"))
+    } else {
+        format!("the plan is unsafe ({}, {})", plural(errors, "error"), plural(warnings, "warning"))
+    }
+}
+
+fn spec_text(s: &FeatureSpec) -> String {
+    format!("{} default={}{}", s.stage.name(), s.default, if s.lock_to_default { " locked" } else { "" })
+}

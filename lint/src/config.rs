@@ -1,0 +1,142 @@
+//! `[lint]` in kompat.toml: per-code levels and allowances with reasons.
+//!
+//! ```toml
+//! [lint.levels]
+//! locked-gate-cleanup = "deny"      # allow | warn | deny
+//!
+//! [[lint.allow]]
+//! code = "removed-gate"
+//! subject = "LegacyWidgetPolling"   # optional: only this feature / API / CRD version
+//! reason = "dropped by the 2.0 API review"
+//! ```
+
+use std::collections::BTreeMap;
+
+use kompat_decls::span::did_you_mean;
+use kompat_project::config::Level;
+use kompat_project::rust::RustAllow;
+use kompat_project::{Config, Error, Location};
+
+use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
+use crate::{Diagnostic, Rule, Severity};
+
+/// The lint configuration, validated against the known codes.
+#[derive(Default)]
+pub struct LintConfig {
+    levels: BTreeMap<String, Level>,
+    allows: Vec<Allowance>,
+}
+
+struct Allowance {
+    code: String,
+    subject: Option<String>,
+    location: Option<Location>,
+}
+
+impl LintConfig {
+    pub fn from_config(config: Option<&Config>, known: &[&Rule]) -> Result<LintConfig, Error> {
+        let Some(config) = config else { return Ok(LintConfig::default()) };
+        let Some(lint) = &config.lint else { return Ok(LintConfig::default()) };
+        let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
+        let mut failures = Vec::new();
+        let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| {
+            if !codes.contains(&code) {
+                let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                failures.push(
+                    Diagnostic::error(format!("unknown lint code `{code}` in {place}{hint}"))
+                        .at(Some(config.source.locate(span.start, span.end))),
+                );
+            }
+        };
+        let mut out = LintConfig::default();
+        for level in &lint.levels {
+            check_code(&level.code, &level.code_span, "[lint.levels]");
+            out.levels.insert(level.code.clone(), level.level);
+        }
+        for allow in &lint.allow {
+            check_code(&allow.code, &allow.code_span, "[[lint.allow]]");
+            out.allows.push(Allowance {
+                code: allow.code.clone(),
+                subject: allow.subject.clone(),
+                location: Some(config.source.locate(allow.span.start, allow.span.end)),
+            });
+        }
+        if failures.is_empty() {
+            Ok(out)
+        } else {
+            Err(Error { diagnostics: failures })
+        }
+    }
+
+    /// The severity `[lint.levels]` gives `rule`'s findings, `None` when it
+    /// allows them.
+    pub fn level(&self, rule: &Rule) -> Option<Severity> {
+        match self.levels.get(rule.code) {
+            Some(Level::Allow) => None,
+            Some(Level::Warn) => Some(Severity::Warning),
+            Some(Level::Deny) => Some(Severity::Error),
+            None => Some(rule.severity),
+        }
+    }
+
+    /// Applies levels and allowances, then reports unused allowances.
+    pub fn apply(&self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let mut used = vec![false; self.allows.len()];
+        let mut out = Vec::new();
+        for mut d in diags {
+            if let Some(i) = self
+                .allows
+                .iter()
+                .position(|a| a.code == d.code() && a.subject.as_ref().is_none_or(|s| Some(s) == d.subject.as_ref()))
+            {
+                used[i] = true;
+                continue;
+            }
+            match self.levels.get(d.code()) {
+                Some(Level::Allow) => continue,
+                Some(Level::Warn) => d.severity = Severity::Warning,
+                Some(Level::Deny) => d.severity = Severity::Error,
+                None => (),
+            }
+            out.push(d);
+        }
+        for (allow, used) in self.allows.iter().zip(used) {
+            if !used {
+                out.push(unused_config_allow(&allow.code, allow.subject.as_deref(), allow.location.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// `#[kompat(allow(code = "...", reason = "..."))]` on a gate declared in
+/// Rust: drops that code's findings about that gate, and reports an allow
+/// that drops nothing (at the `allow(...)`), or names no known code (at the
+/// code).
+pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: &[&Rule]) -> Vec<Diagnostic> {
+    let mut used = vec![false; allows.len()];
+    let mut out: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| {
+            let hit = allows.iter().position(|a| d.code() == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
+            if let Some(i) = hit {
+                used[i] = true;
+            }
+            hit.is_none()
+        })
+        .collect();
+    let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
+    for (allow, used) in allows.iter().zip(used) {
+        if used {
+            continue;
+        }
+        let (gate, code) = (&allow.gate, &allow.code);
+        out.push(if codes.contains(&code.as_str()) {
+            unused_source_allow(gate, code, None, allow.location.clone())
+        } else {
+            let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+            unused_source_allow(gate, code, Some(hint), allow.code_location.clone())
+        });
+    }
+    out
+}

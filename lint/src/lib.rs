@@ -1,0 +1,118 @@
+//! The lint engine of kompat: rules over declarations, APIs, CRD manifests,
+//! Rust sources and deployment material, each declared once with a stable
+//! kebab-case code, a default severity and a doc in clippy's template
+//! ([`rules::all`] is the one registry); levels and allowances from
+//! `kompat.toml` ([`config`]); and the run that collects every finding,
+//! sorted.
+//!
+//! The `kompat` binary in this package parses arguments, loads the inputs and
+//! renders what [`run`] returns; this library knows nothing of terminals or
+//! output formats.
+
+pub mod config;
+pub mod rules;
+pub mod sources;
+#[cfg(test)]
+mod test_support;
+
+use kompat_core::api::{ApiProblemKind, ApiSet};
+use kompat_core::{validate, Validated, Version, WindowPolicy};
+use kompat_project::{Config, Decls};
+
+pub use kompat_diag::{Diagnostic, Label, Location, Rule, Severity};
+
+/// Everything the rules look at.
+pub struct Context<'a> {
+    pub decls: &'a Decls,
+    pub validated: &'a Validated,
+    /// The previously released declarations, when given.
+    pub baseline: Option<&'a Decls>,
+    pub binary: Option<Version>,
+    pub window: WindowPolicy,
+    pub apis: Option<&'a ApiSet>,
+    /// Problems with the API declarations, located, with their kinds (`apis`
+    /// holds everything well declared).
+    pub api_problems: &'a [(ApiProblemKind, Diagnostic)],
+    pub crds: &'a [rules::crd::CrdInput],
+    /// What Rust sources say, when some were scanned.
+    pub rust: Option<&'a sources::RustScan>,
+    /// Gate settings found in deployment material.
+    pub settings: &'a [sources::GateSetting],
+}
+
+/// Runs every rule and returns the findings sorted by file, line, column,
+/// code (findings without a file last).
+pub fn run(cx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for pass in rules::PASSES {
+        if let Some(check) = pass.check {
+            check(cx, &mut out);
+        }
+    }
+    Diagnostic::sort(&mut out);
+    out
+}
+
+/// What one `kompat lint` run looks at, read by the caller.
+pub struct Inputs<'a> {
+    pub config: Option<&'a Config>,
+    pub decls: &'a Decls,
+    pub baseline: Option<&'a Decls>,
+    pub binary: Option<Version>,
+    pub window: WindowPolicy,
+    pub crds: &'a [rules::crd::CrdInput],
+    pub settings: &'a [sources::GateSetting],
+}
+
+/// Runs every rule over `inputs`, then applies `#[kompat(allow(...))]`
+/// attributes, `[lint.levels]` and `[[lint.allow]]`; sorted findings.
+/// Errors are input errors: an API set that cannot be built, unknown codes in
+/// `[lint]`.
+pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
+    let decls = inputs.decls;
+    let code = code_references(decls)?;
+    let (apis, api_problems) = if decls.has_apis() {
+        let (set, problems) = decls.api_set_partial();
+        (Some(set), problems)
+    } else {
+        (None, Vec::new())
+    };
+    let validated = validate(decls.features());
+    let all_rules = rules::all();
+    let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
+    let cx = Context {
+        decls,
+        validated: &validated,
+        baseline: inputs.baseline,
+        binary: inputs.binary,
+        window: inputs.window,
+        apis: apis.as_ref(),
+        api_problems: &api_problems,
+        crds: inputs.crds,
+        rust: code.as_ref(),
+        settings: inputs.settings,
+    };
+    let mut diags = run(&cx);
+    // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
+    // code for that gate.
+    if let Some(rust) = &decls.rust() {
+        diags = config::apply_source_allows(diags, &rust.allows, &all_rules);
+    }
+    let mut diags = lint_config.apply(diags);
+    Diagnostic::sort(&mut diags);
+    Ok(diags)
+}
+
+/// What code says about gates, for the reference rules: the Rust scan, with
+/// the Go references added to it (read here, so that commands other than
+/// `lint` never pay for them).
+fn code_references(decls: &Decls) -> Result<Option<sources::RustScan>, kompat_project::Error> {
+    let mut scan = decls.rust().cloned();
+    if let Some(go) = decls.go() {
+        let refs = kompat_project::go::references(go)?;
+        let scan = scan.get_or_insert_with(Default::default);
+        scan.files += go.files.len();
+        scan.refs.extend(refs);
+    }
+    Ok(scan)
+}

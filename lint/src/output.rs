@@ -1,0 +1,304 @@
+//! Rendering findings for machines and for `--format short`: the contract's
+//! JSON, SARIF 2.1.0 and `file:line:col: severity[code]: message` lines. The
+//! human format is [`crate::report::render`], the one renderer for people.
+
+use kompat_lint::{Diagnostic, Rule, Severity};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    severity: &'static str,
+    message: &'a str,
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    subject: Option<&'a str>,
+}
+
+#[derive(Serialize, Default, Clone, Copy)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+pub fn summary(diags: &[Diagnostic]) -> Summary {
+    let mut s = Summary::default();
+    for d in diags {
+        match d.severity {
+            Severity::Error => s.errors += 1,
+            Severity::Warning => s.warnings += 1,
+            Severity::Note => s.notes += 1,
+        }
+    }
+    s
+}
+
+pub fn json(diags: &[Diagnostic]) -> JsonReportOwned {
+    JsonReportOwned(
+        serde_json::to_string_pretty(&JsonReport {
+            diagnostics: diags
+                .iter()
+                .map(|d| JsonDiagnostic {
+                    code: code_of(d),
+                    severity: d.severity.as_str(),
+                    message: &d.message,
+                    file: d.location.as_ref().map(|l| l.path().display().to_string()),
+                    line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
+                    column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
+                    subject: d.subject.as_deref(),
+                })
+                .collect(),
+            summary: summary(diags),
+        })
+        .unwrap_or_default()
+            + "\n",
+    )
+}
+
+/// Rendered JSON text.
+pub struct JsonReportOwned(pub String);
+
+pub fn short(diags: &[Diagnostic]) -> String {
+    diags.iter().map(|d| format!("{}\n", crate::report::short_line(d))).collect()
+}
+
+/// Where the rules are documented, one anchor per code.
+fn help_uri(code: &str) -> String {
+    format!("{}/blob/main/docs/rules.md#{code}", env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// The base every relative artifact URI is resolved against.
+const SRCROOT: &str = "%SRCROOT%";
+
+/// SARIF 2.1.0 for GitHub code scanning: one run, every rule's metadata (with
+/// a help URI), and per result a fingerprint from code, subject and file that
+/// survives edits elsewhere in the file. Relative paths are relative to the
+/// working directory, named `%SRCROOT%` in `originalUriBaseIds`. Findings in
+/// `suppressed` are results too, with a `suppressions` entry saying why;
+/// input errors are results of `input-error` and make the invocation fail.
+pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &[&Rule]) -> String {
+    use serde_json::json;
+    let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
+    let level = |s: Severity| match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let all = diags.iter().map(|d| (d, None)).chain(suppressed.iter().map(|(d, why)| (d, Some(why))));
+    let results: Vec<serde_json::Value> = all
+        .map(|(d, why)| {
+            let mut result = json!({
+                "ruleId": code_of(d),
+                "level": level(d.severity),
+                "message": { "text": d.message },
+                "partialFingerprints": { "kompatFingerprint/v1": fingerprint(d) },
+            });
+            if let Some(i) = rule_index(d.code()) {
+                result["ruleIndex"] = json!(i);
+            }
+            if let Some(loc) = &d.location {
+                result["locations"] = json!([{ "physicalLocation": physical(loc) }]);
+            }
+            if !d.labels.is_empty() {
+                let related: Vec<serde_json::Value> = d
+                    .labels
+                    .iter()
+                    .enumerate()
+                    .map(|(id, label)| {
+                        json!({
+                            "id": id,
+                            "physicalLocation": physical(&label.location),
+                            "message": { "text": label.message },
+                        })
+                    })
+                    .collect();
+                result["relatedLocations"] = json!(related);
+            }
+            if let Some(why) = why {
+                result["suppressions"] = json!([{ "kind": "external", "justification": why }]);
+            }
+            result
+        })
+        .collect();
+    let rules: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.code,
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.summary },
+                "help": { "text": r.doc_text(), "markdown": r.doc_text() },
+                "helpUri": help_uri(r.code),
+                "defaultConfiguration": { "level": level(r.severity) },
+            })
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "kompat",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                "rules": rules,
+            }},
+            "invocations": [{ "executionSuccessful": !diags.iter().any(|d| d.code.is_none()) }],
+            "originalUriBaseIds": { SRCROOT: { "uri": srcroot() } },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+}
+
+/// A SARIF physical location: the file, and the region when known (SARIF
+/// columns are 1-based characters, as ours are).
+fn physical(loc: &kompat_lint::Location) -> serde_json::Value {
+    let artifact = if loc.path().is_absolute() {
+        serde_json::json!({ "uri": file_uri(loc.path()) })
+    } else {
+        serde_json::json!({ "uri": uri(loc.path()), "uriBaseId": SRCROOT })
+    };
+    let mut physical = serde_json::json!({ "artifactLocation": artifact });
+    if let Some((line, column)) = loc.line_col() {
+        let mut region = serde_json::json!({ "startLine": line, "startColumn": column });
+        {
+            if let Some(between) = loc.snippet() {
+                let (end_line, end_column) = match between.rfind('\n') {
+                    Some(i) => (line + between.matches('\n').count(), between[i + 1..].chars().count() + 1),
+                    None => (line, column + between.chars().count()),
+                };
+                region["endLine"] = serde_json::json!(end_line);
+                region["endColumn"] = serde_json::json!(end_column);
+            }
+        }
+        physical["region"] = region;
+    }
+    physical
+}
+
+/// Forward slashes, relative as given, percent-encoded where a URI needs it.
+fn uri(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(byte as char),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// A `file://` URI for an absolute path.
+fn file_uri(path: &std::path::Path) -> String {
+    let encoded = uri(path);
+    if encoded.starts_with('/') {
+        format!("file://{encoded}")
+    } else {
+        format!("file:///{encoded}")
+    }
+}
+
+/// The working directory as a `file://` URI ending in `/`: what `%SRCROOT%`
+/// stands for.
+fn srcroot() -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut root = file_uri(&cwd);
+    if !root.ends_with('/') {
+        root.push('/');
+    }
+    root
+}
+
+/// The code a finding is reported under; input errors are `input-error`.
+pub fn code_of(d: &Diagnostic) -> &'static str {
+    d.code.unwrap_or(INPUT_ERROR)
+}
+
+/// The code of input errors (unreadable or malformed input) in JSON, SARIF
+/// and rustc-JSON output.
+pub const INPUT_ERROR: &str = "input-error";
+
+/// One rustc JSON diagnostic per line (`--format rustc-json`), the format
+/// rust-analyzer's `check.overrideCommand` reads, so findings show inline in
+/// the editor.
+pub fn rustc_json(diags: &[Diagnostic]) -> String {
+    use serde_json::json;
+    let mut out = String::new();
+    for d in diags {
+        let span = |loc: &kompat_lint::Location, primary: bool, label: Option<&str>| {
+            let (Some((line, column)), Some(range)) = (loc.line_col(), loc.range()) else { return None };
+            let text = loc.snippet().unwrap_or("");
+            let end_line = line + text.matches('\n').count();
+            let end_column = match text.rfind('\n') {
+                Some(i) => text[i + 1..].chars().count() + 1,
+                None => column + text.chars().count(),
+            };
+            Some(json!({
+                "file_name": loc.path().display().to_string(),
+                "byte_start": range.start,
+                "byte_end": range.end,
+                "line_start": line,
+                "line_end": end_line,
+                "column_start": column,
+                "column_end": end_column,
+                "is_primary": primary,
+                "text": [],
+                "label": label,
+                "suggested_replacement": null,
+                "suggestion_applicability": null,
+                "expansion": null,
+            }))
+        };
+        let mut spans: Vec<serde_json::Value> = Vec::new();
+        if let Some(loc) = &d.location {
+            spans.extend(span(loc, true, None));
+        }
+        for label in &d.labels {
+            spans.extend(span(&label.location, false, Some(&label.message)));
+        }
+        let mut children: Vec<serde_json::Value> = d
+            .notes
+            .iter()
+            .map(|n| json!({ "message": n, "code": null, "level": "note", "spans": [], "children": [], "rendered": null }))
+            .collect();
+        if let Some(loc) = d.location.as_ref().filter(|l| l.range().is_none()) {
+            children.push(json!({ "message": format!("in {}", loc.display()), "code": null, "level": "note", "spans": [], "children": [], "rendered": null }));
+        }
+        let rendered = crate::report::render(std::slice::from_ref(d), false);
+        let line = json!({
+            "$message_type": "diagnostic",
+            "message": d.message,
+            "code": { "code": code_of(d), "explanation": null },
+            "level": d.severity.as_str(),
+            "spans": spans,
+            "children": children,
+            "rendered": rendered,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// A stable hash (FNV-1a, 64 bits) of code, subject and file.
+fn fingerprint(d: &Diagnostic) -> String {
+    let file = d.location.as_ref().map(|l| uri(l.path())).unwrap_or_default();
+    let key = format!("{}\u{0}{}\u{0}{}", code_of(d), d.subject.as_deref().unwrap_or(&d.message), file);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}

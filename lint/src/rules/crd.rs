@@ -1,0 +1,54 @@
+//! CRD versioning checks from `kompat-crd`: single manifests, old -> new
+//! pairs (`--baseline old.yaml new.yaml`) and conversions files
+//! (`<name>.conversions.toml` next to a manifest).
+
+use kompat_crd::{check_conversions, check_crd, check_upgrade, Conversions, Crd, Finding};
+use kompat_project::SourceFile;
+
+use super::Pass;
+use crate::{Context, Diagnostic};
+
+/// One CRD manifest file with what it is checked against.
+pub struct CrdInput {
+    pub source: SourceFile,
+    pub crds: Vec<Crd>,
+    /// The same CRDs as previously released, when a baseline names them.
+    pub baseline: Vec<Crd>,
+    pub conversions: Option<(SourceFile, Conversions)>,
+}
+
+pub static PASS: Pass = Pass { rules: kompat_crd::rules(), check: Some(check) };
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for input in cx.crds {
+        let conversions = input.conversions.as_ref().map(|(_, c)| c);
+        for crd in &input.crds {
+            let mut findings = check_crd(crd, conversions);
+            let old = input
+                .baseline
+                .iter()
+                .find(|o| o.id() == crd.id())
+                .or_else(|| input.baseline.iter().find(|o| o.kind.value == crd.kind.value));
+            if let Some(old) = old {
+                findings.extend(check_upgrade(old, crd, conversions));
+            }
+            out.extend(findings.into_iter().map(|f| diagnostic(&input.source, f)));
+            if let Some((source, conversions)) = &input.conversions {
+                out.extend(check_conversions(crd, conversions).into_iter().map(|f| diagnostic(source, f)));
+            }
+        }
+    }
+}
+
+fn diagnostic(source: &SourceFile, finding: Finding) -> Diagnostic {
+    let location = match finding.span {
+        Some(span) => source.locate(span.start, span.end),
+        None => source.whole(),
+    };
+    let mut diag =
+        Diagnostic { code: Some(finding.code), severity: finding.severity, ..Diagnostic::error(finding.message) }
+            .at(location)
+            .with_notes(finding.notes);
+    diag.subject = finding.subject;
+    diag
+}

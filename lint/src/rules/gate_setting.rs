@@ -1,0 +1,234 @@
+//! Gate settings in deployment material that components at the target
+//! binary version reject: `removed-gate-setting`, `unknown-gate-setting`,
+//! `locked-gate-setting`, `prealpha-gate-setting`.
+
+use std::sync::Arc;
+
+use kompat_core::{FeatureGate, Stage};
+
+use super::Pass;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Checks `--feature-gates` flags (YAML, shell, Dockerfiles, Markdown) and `featureGates:` maps (kubelet, kind, kubeadm) against the target binary version, and reports settings of gates that the baseline has and the target no longer declares, pointing at the tombstone.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// Kubernetes components refuse to start when `--feature-gates` or `featureGates:` names a gate they do not accept: the upgrade that ships the new binary takes the node or control plane down.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # kubelet-config.yaml, upgrading to a release without LegacyPolling
+    /// featureGates:
+    ///   LegacyPolling: true
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// featureGates: {}
+    /// ```
+    pub REMOVED_GATE_SETTING, "removed-gate-setting", Error, "deployment material sets a gate the target version removed"
+}
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Reports gate settings whose name is declared nowhere (`unrecognized feature gate: X`).
+    ///
+    /// ### Why is this bad?
+    ///
+    /// Kubernetes components refuse to start when `--feature-gates` or `featureGates:` names a gate they do not accept: the upgrade that ships the new binary takes the node or control plane down.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// --feature-gates=WidgetCahce=true
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// --feature-gates=WidgetCache=true
+    /// ```
+    pub UNKNOWN_GATE_SETTING, "unknown-gate-setting", Error, "deployment material sets a gate no declaration knows"
+}
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Reports settings of a gate that is locked to its default at the target version to the other value.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// Kubernetes components refuse to start when `--feature-gates` or `featureGates:` names a gate they do not accept: the upgrade that ships the new binary takes the node or control plane down.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// --feature-gates=LegacyWidgetPolling=true   # locked to false at the target version
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # drop the setting
+    /// ```
+    pub LOCKED_GATE_SETTING, "locked-gate-setting", Error, "deployment material sets a locked gate to the other value"
+}
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Reports settings of a gate whose first spec is after the target version (PreAlpha there).
+    ///
+    /// ### Why is this bad?
+    ///
+    /// Kubernetes components refuse to start when `--feature-gates` or `featureGates:` names a gate they do not accept: the upgrade that ships the new binary takes the node or control plane down.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// --feature-gates=GadgetSharding=true   # introduced in 1.35, target 1.34
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # set it only on components of 1.35 and later
+    /// ```
+    pub PREALPHA_GATE_SETTING, "prealpha-gate-setting", Error, "deployment material sets a gate that does not exist yet at the target version"
+}
+
+pub static PASS: Pass = Pass {
+    rules: &[&REMOVED_GATE_SETTING, &UNKNOWN_GATE_SETTING, &LOCKED_GATE_SETTING, &PREALPHA_GATE_SETTING],
+    check: Some(check),
+};
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    if cx.settings.is_empty() {
+        return;
+    }
+    let Some(binary) = cx.binary else { return };
+    let set = Arc::new(cx.validated.set.clone());
+    let gate = FeatureGate::new(set.clone(), binary, None);
+    for setting in cx.settings {
+        let mut probe = gate.clone();
+        let Err(err) = probe.set(&format!("{}={}", setting.gate, setting.value)) else { continue };
+        let message = err.to_string();
+        let (rule, labels) = match set.index_of(&setting.gate) {
+            Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new()),
+            Some(_) => (&LOCKED_GATE_SETTING, Vec::new()),
+            None => match super::tombstone(cx, &setting.gate) {
+                Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb]),
+                None => (&UNKNOWN_GATE_SETTING, Vec::new()),
+            },
+        };
+        out.push(
+            rule.diag(format!("a {binary} component rejects this setting: {message}"), Some(setting.location.clone()))
+                .with_subject(setting.gate.clone())
+                .with_labels(labels),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn locked_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/Dockerfile
+FROM scratch
+ENTRYPOINT ["widgetd", "--feature-gates=Locked=false"]
+#                                       ^^^^^^^^^^^^ error[locked-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Locked to false, feature is locked to true
+//- features.toml
+[[feature]]
+name = "Locked"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.36", stage = "GA", default = true, lockToDefault = true },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn prealpha_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/README.md
+Run with `--feature-gates=Later=true`.
+#                         ^^^^^^^^^^ error[prealpha-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Later to true, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36
+//- features.toml
+[[feature]]
+name = "Later"
+specs = [
+  { version = "1.38", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn removed_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/baseline.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+
+[[feature]]
+name = "Gone"
+specs = [
+  { version = "1.30", stage = "Alpha", default = false },
+]
+//- deploy/kubelet.yaml
+kind: KubeletConfiguration
+featureGates:
+  Gone: true
+# ^^^^ error[removed-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Gone
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn unknown_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/run.sh
+exec widgetd --feature-gates=Kept=true,Typo=true
+#                                      ^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+}

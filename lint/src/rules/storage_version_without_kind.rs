@@ -1,0 +1,87 @@
+//! `storage-version-without-kind`: at some point of the window the storage
+//! version falls back to the group's top version, which lacks the kind.
+
+use kompat_core::api::{storage_versions, ApiField};
+
+use super::Pass;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Computes the storage version of every resource at every emulation and min-compatibility version in the window, and reports a resource whose storage version falls back to the group's top version while that version does not have the resource's kind.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// When every version of a kind was introduced after the emulation version, kube-apiserver falls back to the group's preferred version; if that version lacks the kind, building the resource's storage fails its codec check and the server does not start (kubernetes#141148).
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # WidgetPool exists only in v1beta1 (introduced 1.37); the group's top version v1 has no WidgetPool
+    /// # emulating 1.36 falls back to widgets.example.io/v1
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # pin the storage version while emulating older releases:
+    /// [storage_overrides]
+    /// "widgets.example.io/widgetpools" = "v1beta1"
+    /// ```
+    pub STORAGE_VERSION_WITHOUT_KIND, "storage-version-without-kind", Error, "the storage version of a resource lacks its kind at some emulation version"
+}
+
+pub static PASS: Pass = Pass { rules: &[&STORAGE_VERSION_WITHOUT_KIND], check: Some(check) };
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let (Some(set), Some(binary)) = (cx.apis, cx.binary) else { return };
+    let mut reported = std::collections::BTreeSet::new();
+    for (emu, mc) in cx.window.points(binary) {
+        for storage in storage_versions(set, emu, mc, Some(binary)) {
+            if storage.kind_in_storage_version || !reported.insert(storage.group_resource()) {
+                continue;
+            }
+            let api = set.apis().iter().find(|a| a.group() == storage.group && a.resource == storage.resource);
+            out.push(STORAGE_VERSION_WITHOUT_KIND.diag(format!(
+                    "at emulation version {emu} (min-compatibility {mc}) {} would be stored as {}, which has no kind {}",
+                    storage.group_resource(),
+                    storage.encoding_version(),
+                    storage.kind
+                ), api.and_then(|a| cx.decls.locate_api(a.index, ApiField::Introduced))).with_subject(storage.group_resource().to_string()).with_notes(vec!["kube-apiserver would fail to build this resource's storage (kubernetes#141148)".to_owned()]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn storage_version_without_kind() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "g.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+
+[[api]]
+group = "g.example.io"
+version = "v1beta1"
+kind = "Gadget"
+resource = "gadgets"
+introduced = "1.38"            # after the binary: every emulation version falls back
+#            ^^^^^^ error[storage-version-without-kind]: at emulation version 1.34 (min-compatibility 1.34) gadgets.g.example.io would be stored as g.example.io/v1, which has no kind Gadget
+deprecated = "1.41"
+removed = "1.44"
+"##,
+        );
+    }
+}

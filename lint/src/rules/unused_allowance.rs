@@ -1,0 +1,87 @@
+//! `unused-allowance`: a `[[lint.allow]]` entry in kompat.toml, or a
+//! `#[kompat(allow(...))]` attribute on a gate declared in Rust, that
+//! suppressed nothing or names no known code.
+//!
+//! Unlike the other rules it does not look at the declarations: it is
+//! reported while levels and allowances are applied to the findings of every
+//! other rule ([`crate::config`]), through the constructors here.
+
+use kompat_diag::declare_rule;
+use kompat_project::Location;
+
+use super::Pass;
+use crate::Diagnostic;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Reports `[[lint.allow]]` entries in kompat.toml, and `#[kompat(allow(...))]` attributes on gates declared in Rust, that suppressed nothing in this run or name no known code.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// A stale allowance silently hides the next real finding with the same code and subject.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// [[lint.allow]]
+    /// code = "removed-gate"
+    /// subject = "GoneLongAgo"
+    /// reason = "..."
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # delete the allowance
+    /// ```
+    pub UNUSED_ALLOWANCE, "unused-allowance", Warning, "an allowance in kompat.toml matches no finding"
+}
+
+pub static PASS: Pass = Pass { rules: &[&UNUSED_ALLOWANCE], check: None };
+
+/// A `[[lint.allow]]` entry that matched no finding.
+pub fn unused_config_allow(code: &str, subject: Option<&str>, location: Option<Location>) -> Diagnostic {
+    let on = subject.map(|s| format!(" on {s}")).unwrap_or_default();
+    let mut diag = UNUSED_ALLOWANCE.diag(format!("allowance for `{code}`{on} matches no finding"), location);
+    diag.subject = subject.map(str::to_owned);
+    diag
+}
+
+/// A `#[kompat(allow(...))]` on `gate` that matched no finding (`hint` is
+/// `None`) or names an unknown code (`hint` is the did-you-mean suffix).
+pub fn unused_source_allow(gate: &str, code: &str, unknown: Option<String>, location: Location) -> Diagnostic {
+    let message = match unknown {
+        None => format!("`#[kompat(allow(code = \"{code}\"))]` on {gate} matches no finding"),
+        Some(hint) => format!("`#[kompat(allow(...))]` on {gate} names unknown lint code `{code}`{hint}"),
+    };
+    UNUSED_ALLOWANCE.diag(message, location).with_subject(gate)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn unused_allowance() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+decls = ["features.toml"]
+
+[[lint.allow]]
+#@0 ^^^^^^^^^^^^^^ warning[unused-allowance]: allowance for `removed-gate` on LongGone matches no finding
+code = "removed-gate"
+subject = "LongGone"
+reason = "removed before the 1.0 release; kept here by mistake"
+//- features.toml
+[[feature]]
+name = "Kept"
+specs = [
+  { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+}

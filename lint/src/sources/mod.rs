@@ -1,0 +1,11 @@
+//! Sources beyond declaration files. Rust code is read by `kompat-project`
+//! while loading (declarations through `#[derive(FeatureGates)]`, every
+//! reference to a gate); deployment material (`--feature-gates` flags and
+//! `featureGates:` maps) is scanned by `kompat_decls::deploy` and located by
+//! `kompat-project`.
+
+pub use kompat_project::rust::RustScan;
+
+/// A gate set in deployment material (`--feature-gates=Gate=true`), located
+/// in its file.
+pub type GateSetting = kompat_decls::deploy::GateSetting<kompat_project::Location>;

@@ -1,0 +1,271 @@
+//! In-process rule tests with the expected findings written inline, under the
+//! offending line, in rust-analyzer's manner:
+//!
+//! ```text
+//! //- kompat.toml
+//! binary_version = "1.37"
+//! //- features.toml
+//! [[feature]]
+//! name = "Gadget"
+//! #       ^^^^^^^^ error[feature-without-specs]: feature Gadget has no version specs
+//! specs = []
+//! ```
+//!
+//! `//- PATH` starts a file. A line `# ^^^ severity[code]: message` (`//` in
+//! Rust sources) expects a finding whose span starts on the line above at the
+//! first caret's column and covers as many characters as there are carets
+//! (up to the end of that line); `#! severity[code]: message` expects a
+//! finding about the file without a span. Files under `baseline/` are the
+//! baseline; `kompat.toml` is the configuration; every other file is
+//! classified as `kompat lint` classifies its inputs (declarations,
+//! deployment material, ...). The fixture runs through [`crate::lint`], levels and allowances
+//! included, and the findings must be exactly the annotations.
+
+use std::path::Path;
+
+use kompat_project::{Config, Decls};
+
+use crate::{Diagnostic, Inputs};
+
+/// One expected or actual finding, in a form that compares and prints well.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Annotation {
+    file: String,
+    /// 1-based line of the annotated line; 0 for a file-level finding.
+    line: usize,
+    /// 0-based character column and width of the carets.
+    column: usize,
+    width: usize,
+    text: String,
+}
+
+/// Lints `fixture` and asserts that its findings are exactly its annotations.
+pub fn check(fixture: &str) {
+    let (expected, actual, annotated) = lint_fixture(fixture);
+    if expected != actual {
+        panic!(
+            "findings differ from the annotations\n--- expected\n{}--- actual\n{}--- fixture with the actual findings\n{annotated}",
+            list(&expected),
+            list(&actual),
+        );
+    }
+}
+
+/// The expected and actual findings of `fixture`, sorted, and the fixture
+/// annotated with the actual ones.
+fn lint_fixture(fixture: &str) -> (Vec<Annotation>, Vec<Annotation>, String) {
+    let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("tempdir: {err}"));
+    let files = split(fixture);
+    let mut expected = Vec::new();
+    for (path, text) in &files {
+        let full = dir.path().join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|err| panic!("{}: {err}", parent.display()));
+        }
+        std::fs::write(&full, text).unwrap_or_else(|err| panic!("{}: {err}", full.display()));
+        expected.extend(annotations(path, text));
+    }
+    let diags = run(dir.path(), &files);
+    let mut actual: Vec<Annotation> = diags.iter().map(|d| annotation_of(dir.path(), d)).collect();
+    expected.sort();
+    actual.sort();
+    let annotated = annotate(&files, &actual);
+    (expected, actual, annotated)
+}
+
+/// The files of a fixture, in order.
+fn split(fixture: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in fixture.lines() {
+        if let Some(path) = line.strip_prefix("//- ") {
+            files.push((path.trim().to_owned(), String::new()));
+        } else if let Some((_, text)) = files.last_mut() {
+            text.push_str(line);
+            text.push('\n');
+        } else if !line.trim().is_empty() {
+            panic!("fixture text before the first `//- PATH` line: {line:?}");
+        }
+    }
+    files
+}
+
+/// The comment marker of annotations in `path`.
+fn comment(path: &str) -> &'static str {
+    if path.ends_with(".rs") {
+        "//"
+    } else {
+        "#"
+    }
+}
+
+/// The annotation a comment line holds, if any: `(column, width)` of the
+/// carets (none for a file-level `#!`) and the expected text. A span that
+/// starts in column 0, where the comment marker stands, is written
+/// `#@0 ^^^ ...`.
+fn parse_annotation(marker: &str, line: &str) -> Option<(Option<(usize, usize)>, String)> {
+    let rest = line.trim_start().strip_prefix(marker)?;
+    if let Some(text) = rest.strip_prefix('!') {
+        return Some((None, text.trim().to_owned()));
+    }
+    let (column, carets) = match rest.strip_prefix("@0") {
+        Some(after) => (Some(0), after.trim_start()),
+        None => (None, rest.trim_start()),
+    };
+    if !carets.starts_with('^') {
+        return None;
+    }
+    let caret_start = line.len() - carets.len();
+    let width = carets.chars().take_while(|&c| c == '^').count();
+    let text = carets[width..].trim().to_owned();
+    Some((Some((column.unwrap_or_else(|| line[..caret_start].chars().count()), width)), text))
+}
+
+fn annotations(path: &str, text: &str) -> Vec<Annotation> {
+    let mut out = Vec::new();
+    let mut target = 0;
+    for (idx, line) in text.lines().enumerate() {
+        match parse_annotation(comment(path), line) {
+            Some((Some((column, width)), text)) => {
+                out.push(Annotation { file: path.to_owned(), line: target, column, width, text })
+            }
+            Some((None, text)) => out.push(Annotation { file: path.to_owned(), line: 0, column: 0, width: 0, text }),
+            None => target = idx + 1,
+        }
+    }
+    out
+}
+
+fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
+    let mut inputs = Vec::new();
+    let mut baseline = Vec::new();
+    let mut config = None;
+    for (path, _) in files {
+        let full = root.join(path);
+        if path == "kompat.toml" {
+            config = Some(full);
+        } else if path.starts_with("baseline/") {
+            baseline.push(full);
+        } else {
+            inputs.push(full);
+        }
+    }
+    let config: Option<Config> = config.map(|p| {
+        Config::discover(Some(&p)).unwrap_or_else(|err| panic!("{err}")).unwrap_or_else(|| panic!("no config"))
+    });
+    // Classified as `kompat lint` classifies its inputs.
+    let mut decl_inputs = Vec::new();
+    let mut settings = Vec::new();
+    let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
+    for input in classified.inputs {
+        if input.kind == kompat_project::inputs::Kind::Deployment {
+            settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
+        } else if input.is_declarations() {
+            decl_inputs.push(input);
+        }
+    }
+    let decls = Decls::from_inputs(decl_inputs, &classified.go_sources).unwrap_or_else(|err| panic!("{err}"));
+    let baseline =
+        (!baseline.is_empty()).then(|| kompat_project::load(&baseline).unwrap_or_else(|err| panic!("{err}")));
+    let inputs = Inputs {
+        config: config.as_ref(),
+        decls: &decls,
+        baseline: baseline.as_ref(),
+        binary: config.as_ref().and_then(|c| c.binary_version),
+        window: config.as_ref().map_or(kompat_core::WindowPolicy::DEFAULT, |c| c.window),
+        crds: &[],
+        settings: &settings,
+    };
+    let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
+    // A rule states its severity once: before levels apply, every finding
+    // has its rule's.
+    for d in &diags {
+        let rule = d.code.and_then(crate::rules::find).unwrap_or_else(|| panic!("unregistered code in {d:?}"));
+        let leveled =
+            config.as_ref().and_then(|c| c.lint.as_ref()).is_some_and(|l| l.levels.iter().any(|x| x.code == rule.code));
+        assert!(
+            leveled || d.severity == rule.severity,
+            "{} emitted at {:?}, declared {:?}",
+            rule.code,
+            d.severity,
+            rule.severity
+        );
+    }
+    diags
+}
+
+fn annotation_of(root: &Path, d: &Diagnostic) -> Annotation {
+    // Messages that name a place in another file name it relative to the
+    // fixture.
+    let message = d.message.replace(&format!("{}/", root.display()), "");
+    let text = format!("{}[{}]: {}", d.severity.as_str(), d.code(), message);
+    let Some(loc) = &d.location else {
+        return Annotation { file: String::new(), line: 0, column: 0, width: 0, text };
+    };
+    let file = loc.path().strip_prefix(root).unwrap_or(loc.path()).display().to_string();
+    match (loc.line_col(), loc.snippet()) {
+        (Some((line, col)), Some(snippet)) => {
+            let width = snippet.split('\n').next().unwrap_or("").chars().count().max(1);
+            Annotation { file, line, column: col - 1, width, text }
+        }
+        _ => Annotation { file, line: 0, column: 0, width: 0, text },
+    }
+}
+
+fn list(items: &[Annotation]) -> String {
+    items.iter().map(|a| format!("{}:{}:{} (+{}) {}\n", a.file, a.line, a.column, a.width, a.text)).collect()
+}
+
+/// The fixture with the actual findings as annotations, to copy into a test.
+fn annotate(files: &[(String, String)], actual: &[Annotation]) -> String {
+    let mut out = String::new();
+    for (path, text) in files {
+        out.push_str(&format!("//- {path}\n"));
+        let comment = comment(path);
+        for a in actual.iter().filter(|a| a.file == *path && a.line == 0) {
+            out.push_str(&format!("{comment}! {}\n", a.text));
+        }
+        for (idx, line) in text.lines().enumerate() {
+            if parse_annotation(comment, line).is_some() {
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+            for a in actual.iter().filter(|a| a.file == *path && a.line == idx + 1) {
+                let carets = "^".repeat(a.width);
+                match a.column.checked_sub(comment.len()) {
+                    Some(pad) => out.push_str(&format!("{comment}{}{carets} {}\n", " ".repeat(pad), a.text)),
+                    None => out.push_str(&format!("{comment}@0 {carets} {}\n", a.text)),
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_point_at_the_line_above() {
+        let text = "a = 1\nname = \"X\"\n#      ^^^ error[c]: m\n#! note[d]: whole\n";
+        let found = annotations("f.toml", text);
+        assert_eq!(
+            found,
+            [
+                Annotation { file: "f.toml".into(), line: 2, column: 7, width: 3, text: "error[c]: m".into() },
+                Annotation { file: "f.toml".into(), line: 0, column: 0, width: 0, text: "note[d]: whole".into() },
+            ]
+        );
+        // A comment without carets is not an annotation, and an attribute is
+        // not a comment in Rust.
+        assert!(annotations("f.toml", "# just a comment\n").is_empty());
+        assert!(annotations("f.rs", "#![allow(x)]\n#[derive(A)]\n").is_empty());
+        // Column 0 is written `@0`.
+        let found = annotations("f.toml", "[[x]]\n#@0 ^^^^^ warning[c]: m\n");
+        assert_eq!(
+            found,
+            [Annotation { file: "f.toml".into(), line: 1, column: 0, width: 5, text: "warning[c]: m".into() }]
+        );
+    }
+}

@@ -1,0 +1,309 @@
+//! Kubernetes built in, end to end: `kompat k8s-apis` on our own fixture
+//! tree (`fixtures/k8s/`, written in the shapes of kubernetes/api), and
+//! `kompat apis|storage|hash --kubernetes` on the embedded table, with
+//! expectations taken from the lifecycle facts and KEP-4330's serving rules.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{dir_with, kompat_in};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn generates_from_a_module_cache() {
+    let (code, stdout, stderr) = kompat_in(
+        &repo(),
+        &["k8s-apis", "--source", "fixtures/k8s/modcache", "--supplement", "fixtures/k8s/supplement.toml"],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert_eq!(stderr, "kompat k8s-apis: 9 API types from 3 module versions (5 API packages read)\n");
+    insta::assert_snapshot!("k8s_apis_fixture_tree", stdout);
+    // The generated table is a declaration file kompat reads.
+    let dir = dir_with(&[("apis.toml", &stdout)]);
+    let (code, served, stderr) =
+        kompat_in(dir.path(), &["apis", "--decls", "apis.toml", "--emulation-version", "1.28"]);
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(served.contains("widgets.example.io  v1beta1  widgets"), "{served}");
+}
+
+#[test]
+fn output_file_and_checkouts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A module directory without `@version` is a checkout.
+    let checkout = dir.path().join("api");
+    copy_dir(&repo().join("fixtures/k8s/modcache/k8s.io/api@v0.31.0"), &checkout);
+    let out = dir.path().join("out/apis.toml");
+    let (code, _, stderr) = kompat_in(
+        dir.path(),
+        &[
+            "k8s-apis",
+            "--source",
+            "api",
+            "--source",
+            &repo().join("fixtures/k8s/modcache/k8s.io/api@v0.30.0").display().to_string(),
+            "-o",
+            "out/apis.toml",
+        ],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    let text = std::fs::read_to_string(&out).expect("the table is written");
+    assert!(text.contains("# source: k8s.io/api v0.30.0 (1 version) and a checkout\n"), "{text}");
+    // The checkout is newer than any release: Pod's lifecycle comes from it.
+    assert!(text.contains("kind = \"Pod\"\nresource = \"pods\"\nintroduced = \"1.0\"\n"), "{text}");
+    // Without the supplement, Endpoints gets kube's default plural.
+    assert!(text.contains("resource = \"endpointses\""), "{text}");
+}
+
+/// Broken inputs: exit 2, located errors, nothing written.
+#[track_caller]
+fn check_error(files: &[(&str, &str)], expected: &str) {
+    let mut all = vec![("api@v0.30.0/go.mod", "module k8s.io/api\n")];
+    all.extend_from_slice(files);
+    let dir = dir_with(&all);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["k8s-apis", "--source", "api@v0.30.0", "-o", "apis.toml"]);
+    assert_eq!(code, 2, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(!dir.path().join("apis.toml").exists(), "a file was written");
+    let first: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error") || l.contains("-->")).collect();
+    assert_eq!(first.join("\n"), expected.trim(), "stderr:\n{stderr}");
+}
+
+const LIFECYCLE: &str =
+    "package v1\n\nfunc (in *Thing) APILifecycleIntroduced() (major, minor int) {\n\treturn 1, 30\n}\n";
+const REGISTER: &str =
+    "package v1\n\nvar SchemeGroupVersion = schema.GroupVersion{Group: \"things.example.io\", Version: \"v1\"}\n";
+
+#[test]
+fn problems_are_located() {
+    check_error(
+        &[(
+            "api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go",
+            "package v1\n\nfunc (in *Thing) APILifecycleIntroduced() (major, minor int) {\n\treturn 1 30\n}\n",
+        )],
+        "error: Go syntax error\n  --> api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go:4:9",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+        ],
+        "error: type Thing has a lifecycle but is not declared in the package\n  --> api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go:3:11",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/doc.go", "// +groupName=other.example.io\npackage v1\n"),
+        ],
+        "error: +groupName=other.example.io differs from the group \"things.example.io\" that register.go's SchemeGroupVersion registers\n  --> api@v0.30.0/things/v1/doc.go:1:1",
+    );
+    check_error(
+        &[("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE)],
+        "error: cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go\n  --> api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", "package v1\n\n// +genclient\ntype Thing struct {\n"),
+        ],
+        "error: Go syntax error\n  --> api@v0.30.0/things/v1/types.go:4:1",
+    );
+}
+
+#[test]
+fn sources_that_are_not_modules() {
+    let dir = dir_with(&[("empty/README", "nothing here\n")]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["k8s-apis", "--source", "empty"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: empty is neither a Go module (no go.mod) nor a Go module cache"), "{stderr}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["k8s-apis", "--source", "missing"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: "), "{stderr}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let entry = entry.expect("dir entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy fixture");
+        }
+    }
+}
+
+/// `(group, version, resource)` served for `args` (JSON output).
+fn served(args: &[&str]) -> Vec<(String, String, String)> {
+    let mut all = vec!["apis", "--kubernetes", "--format", "json"];
+    all.extend_from_slice(args);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (code, stdout, stderr) = kompat_in(dir.path(), &all);
+    assert_eq!(code, 0, "args {args:?}\nstderr:\n{stderr}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout).expect("JSON output");
+    rows.iter()
+        .map(|r| {
+            let field = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+            (field("group"), field("version"), field("resource"))
+        })
+        .collect()
+}
+
+/// Checks that each `GROUP/VERSION/RESOURCE` is (`+`) or is not (`-`) served.
+#[track_caller]
+fn check_served(args: &[&str], expected: &[&str]) {
+    let got = served(args);
+    for item in expected {
+        let (want, gvr) = item.split_at(1);
+        let parts: Vec<&str> = gvr.split('/').collect();
+        let key = (parts[0].to_owned(), parts[1].to_owned(), parts[2].to_owned());
+        assert_eq!(got.contains(&key), want == "+", "{gvr} with {args:?}");
+    }
+}
+
+#[test]
+fn what_a_kube_apiserver_serves() {
+    // extensions/v1beta1 Ingress: removed in 1.22; before, an old beta on by default.
+    check_served(
+        &["--emulation-version", "1.21"],
+        &["+extensions/v1beta1/ingresses", "+networking.k8s.io/v1/ingresses"],
+    );
+    check_served(
+        &["--emulation-version", "1.22"],
+        &["-extensions/v1beta1/ingresses", "+networking.k8s.io/v1/ingresses"],
+    );
+    // policy/v1beta1 PodSecurityPolicy: removed in 1.25.
+    check_served(&["--emulation-version", "1.24"], &["+policy/v1beta1/podsecuritypolicies"]);
+    check_served(&["--emulation-version", "1.25"], &["-policy/v1beta1/podsecuritypolicies"]);
+    // flowcontrol v1beta3: introduced 1.26 yet on by default (the supplement's exception), removed 1.32.
+    check_served(
+        &["--emulation-version", "1.31"],
+        &["+flowcontrol.apiserver.k8s.io/v1beta3/flowschemas", "+flowcontrol.apiserver.k8s.io/v1/flowschemas"],
+    );
+    check_served(&["--emulation-version", "1.32"], &["-flowcontrol.apiserver.k8s.io/v1beta3/flowschemas"]);
+    // A beta introduced after 1.23 is off by default; --runtime-config turns it on.
+    check_served(
+        &["--binary-version", "1.36", "--emulation-version", "1.33"],
+        &["-resource.k8s.io/v1beta2/resourceclaims"],
+    );
+    check_served(
+        &["--binary-version", "1.36", "--emulation-version", "1.33", "--runtime-config", "api/beta=true"],
+        &["+resource.k8s.io/v1beta2/resourceclaims", "-resource.k8s.io/v1/resourceclaims"],
+    );
+    // resource.k8s.io/v1 is introduced in 1.34: a 1.36 binary emulating 1.33
+    // serves it only forward-compatibly, above an enabled beta.
+    check_served(
+        &[
+            "--binary-version",
+            "1.36",
+            "--emulation-version",
+            "1.33",
+            "--runtime-config",
+            "resource.k8s.io/v1beta2=true",
+        ],
+        &["+resource.k8s.io/v1beta2/resourceclaims", "-resource.k8s.io/v1/resourceclaims"],
+    );
+    check_served(
+        &[
+            "--binary-version",
+            "1.36",
+            "--emulation-version",
+            "1.33",
+            "--runtime-config",
+            "resource.k8s.io/v1beta2=true",
+            "--emulation-forward-compatible",
+        ],
+        &["+resource.k8s.io/v1/resourceclaims"],
+    );
+    // Alpha: never by default.
+    check_served(&["--binary-version", "1.36"], &["-resource.k8s.io/v1alpha3/devicetaintrules", "+/v1/pods"]);
+}
+
+#[test]
+fn kubernetes_errors_and_declared_apis() {
+    let dir = dir_with(&[
+        (
+            "crd.toml",
+            "[[api]]\ngroup = \"widgets.example.io\"\nversion = \"v1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.30\"\n",
+        ),
+        (
+            "dup.toml",
+            "[[api]]\ngroup = \"apps\"\nversion = \"v1\"\nkind = \"Deployment\"\nresource = \"deployments\"\nintroduced = \"1.9\"\n",
+        ),
+    ]);
+    let (code, _, stderr) = kompat_in(
+        dir.path(),
+        &[
+            "apis",
+            "--kubernetes",
+            "--binary-version",
+            "1.36",
+            "--emulation-version",
+            "1.33",
+            "--runtime-config",
+            "resource.k8s.io/v1=true",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr.trim(),
+        "error: cannot enable version resource.k8s.io/v1 in runtime-config because all the resources have been introduced after the current version 1.33. Consider setting --runtime-config-emulation-forward-compatible=true"
+    );
+    // Declared APIs are served besides the built-in ones.
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["apis", "--kubernetes", "--decls", "crd.toml", "--emulation-version", "1.36"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("widgets.example.io") && stdout.contains("apps "), "{stdout}");
+    // Declaring a built-in type again is an error, located.
+    let (code, _, stderr) =
+        kompat_in(dir.path(), &["apis", "--kubernetes", "--decls", "dup.toml", "--emulation-version", "1.36"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: duplicate declaration of apps/v1/Deployment (first declared at dup.toml:1:1)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn storage_and_hash() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["storage", "--kubernetes", "--binary-version", "1.36", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout).expect("JSON output");
+    let find = |group: &str, resource: &str| {
+        rows.iter().find(|r| r["group"] == group && r["resource"] == resource).map(|r| {
+            (
+                r["storage_version"].as_str().unwrap_or_default().to_owned(),
+                r["hash"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+    };
+    // Pods in v1, with the hash discovery shows (`kompat hash /v1/Pod`).
+    assert_eq!(find("", "pods"), Some(("v1".to_owned(), "xPOwRZ+Yhw8=".to_owned())));
+    assert_eq!(find("apps", "deployments").map(|r| r.0), Some("apps/v1".to_owned()));
+    let (code, stdout, _) = kompat_in(dir.path(), &["hash", "--kubernetes", "/v1/Pod"]);
+    assert_eq!((code, stdout.as_str()), (0, "xPOwRZ+Yhw8=\n"));
+    let (code, _, stderr) = kompat_in(dir.path(), &["hash", "--kubernetes", "apps/v1/Deploymnt"]);
+    assert_eq!((code, stderr.trim()), (2, "error: apps/v1/Deploymnt is not one of Kubernetes' built-in API types"));
+}
+
+#[test]
+fn export_toml_is_canonical_and_headed() {
+    let (code, stdout, stderr) =
+        kompat_in(&repo(), &["export", "--decls", "fixtures/features.toml", "--format", "toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!("export_toml_fixture_features", stdout);
+    // The export reads back to the same export (facts survive; header and
+    // order are canonical).
+    let dir = dir_with(&[("features.toml", &stdout)]);
+    let (code, again, stderr) = kompat_in(dir.path(), &["export", "--decls", "features.toml", "--format", "toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let body = |text: &str| text.lines().skip_while(|l| l.starts_with("# ")).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&again), body(&stdout));
+}

@@ -1,0 +1,18 @@
+//! The parsing half of kompat's derives, shared by the proc macros
+//! (`kompat-macros`) and kompat's source reader (`kompat-project`), so that
+//! `kompat lint` reads a `#[derive(FeatureGates)]` enum or a
+//! `#[derive(ApiLifecycle)]` type exactly as the compiler does (like serde's
+//! `serde_derive_internals`).
+//!
+//! Phases (thiserror's split, serde's error accumulator): [`ast`] (the typed
+//! IR of an item, linked to its `syn` input for spans, and its conversion into
+//! `kompat-core` declarations) is built by [`attr`] (attribute parsing and
+//! local checks), with every mistake recorded in a [`ctxt::Ctxt`]. Validation
+//! and expansion are the macro crate's.
+//!
+//! Uses only `syn`/`proc_macro2`, never `proc_macro`, so it runs outside a
+//! proc macro too. Not a stable API: versioned with the derives.
+
+pub mod ast;
+pub mod attr;
+pub mod ctxt;

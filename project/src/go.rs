@@ -1,0 +1,328 @@
+//! Go sources: `k8s.io/component-base/featuregate` `VersionedSpecs` maps are
+//! feature declarations, discovered and read as Kubernetes'
+//! `compatibility_lifecycle` tool does (see `kompat-go`), and `features.X`
+//! selectors naming a declared gate are references for the linter.
+//!
+//! Reading is parallel. A file is parsed only when its bytes contain the
+//! quoted featuregate import path, the exact text the tool compares imports
+//! with; every other file is skipped after one byte search. References are
+//! read later, and only by the linter ([`references`]), from the files that
+//! import a package declaring gates.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use kompat_decls::api_toml::ApiFile;
+use kompat_go::{GatePackage, GoFile};
+
+use crate::error::{Diagnostic, Error, Result};
+use crate::load::{Decls, SourceFile};
+use crate::rust::GateRef;
+
+/// What the Go sources among the inputs hold besides declarations (those are
+/// in [`Decls::features`]).
+#[derive(Debug, Clone, Default)]
+pub struct GoScan {
+    /// Every Go source of the inputs, in order: the files references are
+    /// looked for in.
+    pub files: Vec<PathBuf>,
+    /// The packages that declare gates, by import path.
+    packages: Vec<(Importer, GatePackage)>,
+}
+
+/// How files import a package that declares gates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Importer {
+    /// By this import path (from `go.mod`, or the path below `vendor/`).
+    Path(String),
+    /// No module found: by any import path ending in this directory name.
+    DirName(String),
+}
+
+impl GoScan {
+    fn resolve(&self, import: &str) -> Option<&GatePackage> {
+        self.packages.iter().find_map(|(importer, package)| {
+            let hit = match importer {
+                Importer::Path(p) => p == import,
+                Importer::DirName(d) => import.rsplit('/').next() == Some(d.as_str()),
+            };
+            hit.then_some(package)
+        })
+    }
+
+    /// The bytes a file importing one of the packages must contain.
+    fn needles(&self) -> Vec<String> {
+        self.packages
+            .iter()
+            .map(|(importer, _)| match importer {
+                Importer::Path(p) => format!("\"{p}\""),
+                Importer::DirName(d) => format!("/{d}\""),
+            })
+            .collect()
+    }
+}
+
+/// True for a Go file the tool reads: `.go`, not `_test.go`, not
+/// `zz_generated*`.
+pub fn is_go_source(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    name.ends_with(".go") && !name.ends_with("_test.go") && !name.starts_with("zz_generated")
+}
+
+/// True when `file`, found by walking `root`, lies below a `vendor` or
+/// `testdata` directory under `root` (skipped unless named).
+pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
+    let relative = file.strip_prefix(root).unwrap_or(file);
+    let dirs = relative.parent().map(|p| p.components().collect::<Vec<_>>()).unwrap_or_default();
+    dirs.iter().any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "testdata")))
+}
+
+/// Reads every Go file (in parallel), adds the declared gates to `decls`
+/// (features declared in several maps or files folded into one, as the tool
+/// does), and records the declaring packages for [`references`].
+pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
+    let results = parallel(files, |path| -> Result<Option<(SourceFile, GoFile)>> {
+        let bytes = read_regular(path)?;
+        if !kompat_go::mentions_featuregate(&bytes) {
+            return Ok(None);
+        }
+        check_size(path, &bytes)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
+        let source = SourceFile::new(path.to_owned(), text);
+        let file = kompat_go::parse_file(&source.text).map_err(|errors| source.parse_errors(errors))?;
+        Ok(file.imports_featuregate().then_some((source, file)))
+    });
+    let mut failures = Vec::new();
+    let mut parsed = Vec::new();
+    for result in results {
+        match result {
+            Ok(Some(file)) => parsed.push(file),
+            Ok(None) => {}
+            Err(err) => failures.extend(err.diagnostics),
+        }
+    }
+    let go_files: Vec<&GoFile> = parsed.iter().map(|(_, f)| f).collect();
+    let (kept, conflicts) = kompat_go::merge(&go_files);
+    for conflict in conflicts {
+        let (first_source, second_source) = (&parsed[conflict.first.0].0, &parsed[conflict.second.0].0);
+        let first = first_source.locate(conflict.first.1.start, conflict.first.1.end);
+        let (line, col) = first.line_col().unwrap_or((1, 1));
+        failures.push(
+            Diagnostic::error(format!(
+                "{} (first declared at {}:{line}:{col})",
+                conflict.message,
+                first.path().display()
+            ))
+            .at(Some(second_source.locate(conflict.second.1.start, conflict.second.1.end))),
+        );
+    }
+    if !failures.is_empty() {
+        return Err(Error { diagnostics: failures });
+    }
+
+    let mut scan = GoScan { files: files.to_vec(), packages: Vec::new() };
+    let mut by_dir: BTreeMap<PathBuf, GatePackage> = BTreeMap::new();
+    for (source, file) in &parsed {
+        let dir = source.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let package = by_dir.entry(dir).or_default();
+        package.package.clone_from(&file.package);
+        package.gates.extend(file.features.features().iter().map(|f| f.name.clone()));
+        package.gates.extend(file.constants.iter().map(|c| c.name.clone()));
+    }
+    let mut modules = ModuleCache::default();
+    for (dir, package) in by_dir {
+        scan.packages.push((modules.importer(&dir), package));
+    }
+    for ((source, _), features) in parsed.into_iter().zip(kept) {
+        if !features.is_empty() {
+            decls.add_parsed(source, features, ApiFile::default());
+        }
+    }
+    Ok(scan)
+}
+
+/// Every reference to a declared gate in the scanned Go files, in file order.
+/// Only files that import a declaring package are parsed.
+pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
+    if scan.packages.is_empty() {
+        return Ok(Vec::new());
+    }
+    let needles: Vec<String> = scan.needles();
+    let finders: Vec<memchr::memmem::Finder<'_>> =
+        needles.iter().map(|n| memchr::memmem::Finder::new(n.as_bytes())).collect();
+    let results = parallel(&scan.files, |path| -> Result<Vec<GateRef>> {
+        let bytes = read_regular(path)?;
+        if !finders.iter().any(|f| f.find(&bytes).is_some()) {
+            return Ok(Vec::new());
+        }
+        check_size(path, &bytes)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
+        let source = SourceFile::new(path.to_owned(), text);
+        let refs = kompat_go::references(&source.text, |import| scan.resolve(import))
+            .map_err(|errors| source.parse_errors(errors))?;
+        Ok(refs
+            .into_iter()
+            .map(|r| GateRef { gate: r.gate, location: source.locate(r.span.start, r.span.end) })
+            .collect())
+    });
+    let mut refs = Vec::new();
+    let mut failures = Vec::new();
+    for result in results {
+        match result {
+            Ok(found) => refs.extend(found),
+            Err(err) => failures.extend(err.diagnostics),
+        }
+    }
+    if failures.is_empty() {
+        Ok(refs)
+    } else {
+        Err(Error { diagnostics: failures })
+    }
+}
+
+/// The largest Go file parsed. Parsing time grows with size, steeply on
+/// malformed text (about 3 s per MiB of garbage); real declaration and gate
+/// checking files are far smaller (Kubernetes' `kube_features.go`: 110 KiB).
+const MAX_PARSED: usize = 4 << 20;
+
+fn check_size(path: &Path, bytes: &[u8]) -> Result<()> {
+    if bytes.len() > MAX_PARSED {
+        return Err(Error::in_file(
+            path,
+            format!(
+                "{} has {} bytes; kompat parses Go files of at most {MAX_PARSED} bytes",
+                path.display(),
+                bytes.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A regular file's bytes; anything else (a FIFO, a device) is an error
+/// instead of a read that may block.
+fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
+    if !meta.is_file() {
+        return Err(Error::in_file(path, format!("cannot read {}: not a regular file", path.display())));
+    }
+    std::fs::read(path).map_err(|err| Error::io(path, &err))
+}
+
+/// Runs `f` over `items` on every core, returning the results in order.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let idx = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(idx) else { break };
+                        done.push((idx, f(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    });
+    results.sort_by_key(|(idx, _)| *idx);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Import paths of directories: the `module` of the nearest `go.mod` joined
+/// with the directory's path below it; below a `vendor` directory, the path
+/// after it.
+#[derive(Default)]
+struct ModuleCache {
+    modules: BTreeMap<PathBuf, Option<String>>,
+}
+
+impl ModuleCache {
+    fn importer(&mut self, dir: &Path) -> Importer {
+        let components: Vec<String> =
+            dir.components().filter_map(|c| c.as_os_str().to_str().map(str::to_owned)).collect();
+        if let Some(at) = components.iter().rposition(|c| c == "vendor") {
+            let below = &components[at + 1..];
+            if !below.is_empty() {
+                return Importer::Path(below.join("/"));
+            }
+        }
+        let absolute = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+        for ancestor in absolute.ancestors() {
+            if let Some(module) = self.module(ancestor) {
+                let rest = absolute.strip_prefix(ancestor).unwrap_or(Path::new(""));
+                let mut path = module;
+                for part in rest.components().filter_map(|c| c.as_os_str().to_str()) {
+                    path.push('/');
+                    path.push_str(part);
+                }
+                return Importer::Path(path);
+            }
+        }
+        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        Importer::DirName(name.to_owned())
+    }
+
+    /// The module path declared by `dir/go.mod`, if there is one.
+    fn module(&mut self, dir: &Path) -> Option<String> {
+        if let Some(known) = self.modules.get(dir) {
+            return known.clone();
+        }
+        let found = std::fs::read_to_string(dir.join("go.mod")).ok().and_then(|text| module_directive(&text));
+        self.modules.insert(dir.to_owned(), found.clone());
+        found
+    }
+}
+
+/// The path of a go.mod's `module` directive (`module example.io/x`, quoted
+/// or not, comments allowed after it).
+fn module_directive(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("module")?;
+        if !rest.starts_with([' ', '\t']) {
+            return None;
+        }
+        let rest = rest.split("//").next().unwrap_or_default().trim();
+        let path = rest.trim_matches('"').trim_matches('`');
+        (!path.is_empty()).then(|| path.to_owned())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_mod_module_directive() {
+        let cases = [
+            ("module example.io/kube\n\ngo 1.24\n", Some("example.io/kube")),
+            ("// comment\nmodule \"k8s.io/apiserver\" // trailing\n", Some("k8s.io/apiserver")),
+            ("go 1.24\n", None),
+            ("modules x\n", None),
+            ("module\n", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(module_directive(text).as_deref(), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn skipped_directories_and_files() {
+        let root = Path::new("/repo");
+        assert!(is_skipped_dir(root, Path::new("/repo/vendor/k8s.io/x/a.go")));
+        assert!(is_skipped_dir(root, Path::new("/repo/pkg/testdata/a.go")));
+        assert!(!is_skipped_dir(Path::new("/repo/vendor/k8s.io/x"), Path::new("/repo/vendor/k8s.io/x/a.go")));
+        assert!(!is_skipped_dir(root, Path::new("/repo/pkg/vendor.go")));
+        assert!(is_go_source(Path::new("a/kube_features.go")));
+        assert!(!is_go_source(Path::new("a/kube_features_test.go")));
+        assert!(!is_go_source(Path::new("a/zz_generated.deepcopy.go")));
+        assert!(!is_go_source(Path::new("a/features.rs")));
+    }
+}

@@ -1,0 +1,255 @@
+//! The one input classification of the workspace: what each input file is,
+//! read once. Every command that takes paths (`--decls`, `kompat lint`'s
+//! positional paths, `--baseline`) goes through [`classify`]; what it returns
+//! carries the file's text, so nothing reads a file twice, and every I/O error
+//! is reported with the file it is about.
+//!
+//! The rules:
+//!
+//! - A `.rs` file is Rust source; a `.toml` file is kompat TOML.
+//! - A YAML file (`.yaml`, `.yml`) naming `CustomResourceDefinition` is a CRD
+//!   manifest; `versioned_feature_list.yaml` and `*.features.yaml`/`.yml` are
+//!   feature lists.
+//! - Deployment material: any other YAML, shell scripts, Markdown, unit and
+//!   env files, Dockerfiles and Containerfiles.
+//!
+//! A **named** file (given as a path) is always returned: a named YAML file is
+//! a feature list when it parses as one with features, and when it is not
+//! YAML at all (so it is reported as malformed rather than skimmed for
+//! flags). In a **directory** (walked in sorted order, respecting
+//! `.gitignore`, skipping hidden entries), a `.toml` file counts only when it
+//! has a top-level kompat key (or does not parse and is not a well-known
+//! tool file such as `Cargo.toml`); YAML counts by name or as a manifest or
+//! deployment material (a feature list by content alone does not count);
+//! files of any other kind are neither read nor returned.
+//!
+//! Go sources are declarations too ([`crate::go`]): a named `.go` file, and
+//! in a directory every `.go` file but `_test.go` and `zz_generated*` ones,
+//! outside `vendor/` and `testdata/` directories below it. They are listed,
+//! not read: the Go reader reads them in parallel and parses only those that
+//! import `k8s.io/component-base/featuregate`.
+
+use std::path::{Path, PathBuf};
+
+use kompat_decls::deploy::{gate_settings, GateSetting, Material};
+
+use crate::error::{Diagnostic, Error, Location, Result};
+use crate::load::{walk_files, SourceFile};
+
+/// What an input file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Kubernetes' `versioned_feature_list.yaml` format.
+    FeatureList,
+    /// kompat TOML: features, `[[stored_before_written]]` and APIs.
+    KompatToml,
+    /// Rust source: `#[derive(FeatureGates)]`/`#[derive(ApiLifecycle)]`
+    /// declarations and references to gates.
+    Rust,
+    /// A CustomResourceDefinition manifest.
+    CrdManifest,
+    /// Deployment material, read for `--feature-gates` flags and
+    /// `featureGates:` maps.
+    Deployment,
+    /// Anything else (only ever a named file).
+    Other,
+}
+
+/// One input file, read.
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub kind: Kind,
+    pub source: SourceFile,
+    /// Named as a path, not found by walking a directory.
+    pub named: bool,
+}
+
+impl Input {
+    /// Whether this input is read as declarations: every named file that is
+    /// not CRD or deployment material (which `kompat lint` reads as such), and
+    /// the declaration files of a directory.
+    pub fn is_declarations(&self) -> bool {
+        matches!(self.kind, Kind::FeatureList | Kind::KompatToml | Kind::Rust)
+            || (self.named && self.kind == Kind::Other)
+    }
+
+    /// Whether `kompat load` (every command but `lint`) reads this input as
+    /// declarations: a named file always, whatever it is.
+    pub fn is_loaded(&self) -> bool {
+        self.named || self.is_declarations()
+    }
+
+    /// Every gate setting in this file when it is deployment material,
+    /// located (the scanning is `kompat_decls::deploy`'s). YAML beyond the
+    /// parser's limits (an alias bomb, extreme nesting) is a located error.
+    pub fn gate_settings(&self) -> Result<Vec<GateSetting<Location>>> {
+        if self.kind != Kind::Deployment {
+            return Ok(Vec::new());
+        }
+        let material = if is_yaml(&self.source.path) { Material::Yaml } else { Material::Text };
+        let settings = gate_settings(&self.source.text, material).map_err(|err| self.source.parse_errors(vec![err]))?;
+        Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
+    }
+}
+
+/// The inputs of a run: the files read and classified, and the Go sources,
+/// listed for the Go reader.
+#[derive(Debug, Clone, Default)]
+pub struct Classified {
+    pub inputs: Vec<Input>,
+    pub go_sources: Vec<PathBuf>,
+}
+
+/// Classifies every input: a path to a file is one input, a directory is
+/// every file below it that counts (see the module documentation). Each file
+/// is read once; every failure of every input is reported together.
+pub fn classify(paths: &[PathBuf]) -> Result<Classified> {
+    let (classified, failures) = classify_each(paths);
+    if failures.is_empty() {
+        Ok(classified)
+    } else {
+        Err(Error { diagnostics: failures })
+    }
+}
+
+/// Every input that could be read, and the failures of those that could not.
+pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) {
+    let mut inputs = Vec::new();
+    let mut go_sources = Vec::new();
+    let mut failures = Vec::new();
+    for path in paths {
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(err) => {
+                failures.extend(Error::io(path, &err).diagnostics);
+                continue;
+            }
+        };
+        let result = if meta.is_dir() {
+            classify_dir(path, &mut inputs, &mut go_sources)
+        } else if is_go(path) {
+            // Named: read whatever its name, never blocking on a special file.
+            crate::load::ensure_regular_file(path).map(|()| go_sources.push(path.clone()))
+        } else {
+            classify_named(path, &mut inputs)
+        };
+        if let Err(err) = result {
+            failures.extend(err.diagnostics);
+        }
+    }
+    (Classified { inputs, go_sources }, failures)
+}
+
+fn is_go(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "go")
+}
+
+fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
+    let source = SourceFile::read(path)?;
+    let kind = match by_name(path) {
+        Some(Kind::Deployment) if is_yaml(path) => named_yaml(&source.text),
+        Some(kind) => kind,
+        None => Kind::Other,
+    };
+    let kind = if kind == Kind::FeatureList && names_crd(&source) { Kind::CrdManifest } else { kind };
+    out.push(Input { kind, source, named: true });
+    Ok(())
+}
+
+fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>) -> Result<()> {
+    let mut failures = Vec::new();
+    for path in walk_files(dir)? {
+        if is_go(&path) {
+            if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
+                go_sources.push(path);
+            }
+            continue;
+        }
+        let Some(kind) = by_name(&path) else { continue };
+        let source = match SourceFile::read(&path) {
+            Ok(source) => source,
+            Err(err) => {
+                failures.extend(err.diagnostics);
+                continue;
+            }
+        };
+        let kind = match kind {
+            Kind::KompatToml if !is_kompat_toml(&path, &source.text) => continue,
+            Kind::FeatureList | Kind::Deployment if names_crd(&source) => Kind::CrdManifest,
+            // A feature list by content only counts when named.
+            Kind::Deployment if is_yaml(&path) && is_feature_list(&source.text) => continue,
+            kind => kind,
+        };
+        out.push(Input { kind, source, named: false });
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Error { diagnostics: failures })
+    }
+}
+
+/// What a file is by its name alone, before its content is looked at; `None`
+/// for files kompat does not read in a directory. YAML other than a feature
+/// list is `Deployment` here, refined by content.
+fn by_name(path: &Path) -> Option<Kind> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    match ext {
+        "rs" => Some(Kind::Rust),
+        "toml" => Some(Kind::KompatToml),
+        _ if name == "versioned_feature_list.yaml"
+            || name.ends_with(".features.yaml")
+            || name.ends_with(".features.yml") =>
+        {
+            Some(Kind::FeatureList)
+        }
+        "yaml" | "yml" | "sh" | "bash" | "md" | "service" | "env" | "conf" => Some(Kind::Deployment),
+        _ if name.starts_with("Dockerfile") || name.starts_with("Containerfile") => Some(Kind::Deployment),
+        _ => None,
+    }
+}
+
+/// A YAML file that names `CustomResourceDefinition` is a CRD manifest,
+/// whatever its name.
+fn names_crd(source: &SourceFile) -> bool {
+    is_yaml(&source.path) && source.text.contains("CustomResourceDefinition")
+}
+
+/// A named YAML file that is not a feature list by name: a CRD manifest, a
+/// feature list by content, malformed (reported as a feature list), or
+/// deployment material.
+fn named_yaml(text: &str) -> Kind {
+    if text.contains("CustomResourceDefinition") {
+        return Kind::CrdManifest;
+    }
+    if is_feature_list(text) || kompat_decls::yaml::parse_documents(text).is_err() {
+        Kind::FeatureList
+    } else {
+        Kind::Deployment
+    }
+}
+
+/// YAML that parses as a feature list with features.
+fn is_feature_list(text: &str) -> bool {
+    kompat_decls::parse_k8s_yaml(text).is_ok_and(|file| !file.is_empty())
+}
+
+/// Well-known tool files that are not kompat declarations even when they do
+/// not parse.
+const TOOL_TOML: [&str; 5] = ["Cargo.toml", "kompat.toml", "rustfmt.toml", "clippy.toml", "deny.toml"];
+
+/// A `.toml` file in a directory is kompat TOML when it has a top-level
+/// kompat key; one that is not TOML at all counts (and is reported when it is
+/// parsed) unless it is a well-known tool file.
+fn is_kompat_toml(path: &Path, text: &str) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    match toml::de::DeTable::parse(text) {
+        Ok(table) => kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| table.get_ref().contains_key(*k)),
+        Err(_) => !TOOL_TOML.contains(&name),
+    }
+}
+
+fn is_yaml(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}

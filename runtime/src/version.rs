@@ -1,0 +1,269 @@
+//! `MAJOR.MINOR` versions with numeric ordering, and version literals as written
+//! in declarations (which may carry a patch component that validation rejects).
+
+use std::fmt;
+
+/// A `MAJOR.MINOR` version. Ordering is numeric per component, so `0.10 > 0.5`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// The major version.
+    pub major: u32,
+    /// The minor version.
+    pub minor: u32,
+}
+
+/// Why a version string was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionError {
+    /// The rejected input, as given.
+    pub input: String,
+    /// Why it was rejected, e.g. `expected MAJOR.MINOR`.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for VersionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid version {:?}: {}", self.input, self.reason)
+    }
+}
+
+impl std::error::Error for VersionError {}
+
+impl Version {
+    /// The version `major.minor`.
+    pub const fn new(major: u32, minor: u32) -> Version {
+        Version { major, minor }
+    }
+
+    /// Parses a strict `MAJOR.MINOR` string, as used in declarations.
+    pub fn parse(input: &str) -> Result<Version, VersionError> {
+        let lit = VersionLit::parse(input)?;
+        match lit.as_major_minor() {
+            Some(v) => Ok(v),
+            None => Err(VersionError { input: input.to_owned(), reason: "expected MAJOR.MINOR" }),
+        }
+    }
+
+    /// Parses a version given on a command line the way Kubernetes' version
+    /// flags do: an optional `v` prefix and a `.0` patch are accepted, any other
+    /// patch is rejected.
+    pub fn parse_flag(input: &str) -> Result<Version, VersionError> {
+        let trimmed = input.trim();
+        let body = trimmed.strip_prefix('v').unwrap_or(trimmed);
+        let lit =
+            VersionLit::parse(body).map_err(|err| VersionError { input: input.to_owned(), reason: err.reason })?;
+        match lit.components() {
+            [major, minor] | [major, minor, 0] => Ok(Version::new(*major, *minor)),
+            [_, _, _] => Err(VersionError { input: input.to_owned(), reason: "patch version not allowed" }),
+            _ => Err(VersionError { input: input.to_owned(), reason: "expected MAJOR.MINOR" }),
+        }
+    }
+
+    /// `SubtractMinor`: keeps the major, floors the minor at 0.
+    pub fn subtract_minor(self, n: u32) -> Version {
+        Version::new(self.major, self.minor.saturating_sub(n))
+    }
+
+    /// `AddMinor`: keeps the major.
+    pub fn add_minor(self, n: u32) -> Version {
+        Version::new(self.major, self.minor.saturating_add(n))
+    }
+
+    /// Every version from `self` to `last` inclusive, stepping minors within a
+    /// major (a window never crosses a major version).
+    pub fn range_to(self, last: Version) -> impl Iterator<Item = Version> {
+        let major = self.major;
+        let end = if last.major == major { Some(last.minor) } else { None };
+        let start = self.minor;
+        (start..=end.unwrap_or(start)).filter(move |_| end.is_some()).map(move |minor| Version::new(major, minor))
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl std::str::FromStr for Version {
+    type Err = VersionError;
+
+    fn from_str(s: &str) -> Result<Version, VersionError> {
+        Version::parse(s)
+    }
+}
+
+/// A version literal as written in a declaration: dot-separated numeric
+/// components, at least two. Validation rejects any literal that is not
+/// exactly `MAJOR.MINOR` with the Kubernetes message.
+///
+/// **Invariant:** at least two components, so [`VersionLit::major_minor`]
+/// always exists; built only by [`VersionLit::parse`] and from a [`Version`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VersionLit {
+    components: Vec<u32>,
+}
+
+impl VersionLit {
+    /// Parses dot-separated non-negative integers without leading zeros, at
+    /// least two of them.
+    pub fn parse(input: &str) -> Result<VersionLit, VersionError> {
+        let err = |reason| VersionError { input: input.to_owned(), reason };
+        if input.is_empty() {
+            return Err(err("empty version"));
+        }
+        let mut components = Vec::new();
+        for part in input.split('.') {
+            if part.is_empty() {
+                return Err(err("empty version component"));
+            }
+            if !part.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(err("version components must be non-negative integers"));
+            }
+            if part.len() > 1 && part.starts_with('0') {
+                return Err(err("version components must not have leading zeros"));
+            }
+            let value: u32 = part.parse().map_err(|_| err("version component out of range"))?;
+            components.push(value);
+        }
+        if components.len() < 2 {
+            return Err(err("expected MAJOR.MINOR"));
+        }
+        Ok(VersionLit { components })
+    }
+
+    /// The components as written, at least two.
+    pub fn components(&self) -> &[u32] {
+        &self.components
+    }
+
+    /// The version, if the literal is exactly `MAJOR.MINOR`.
+    pub fn as_major_minor(&self) -> Option<Version> {
+        match self.components.as_slice() {
+            [major, minor] => Some(Version::new(*major, *minor)),
+            _ => None,
+        }
+    }
+
+    /// The numeric `MAJOR.MINOR` part, ignoring any further component (used for
+    /// ordering comparisons, which Kubernetes makes on all components).
+    pub fn major_minor(&self) -> Version {
+        match self.components.as_slice() {
+            [major, minor, ..] => Version::new(*major, *minor),
+            // Unreachable: every constructor keeps at least two components.
+            [major] => Version::new(*major, 0),
+            [] => Version::new(0, 0),
+        }
+    }
+}
+
+impl From<Version> for VersionLit {
+    fn from(v: Version) -> VersionLit {
+        VersionLit { components: vec![v.major, v.minor] }
+    }
+}
+
+impl fmt::Display for VersionLit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (idx, c) in self.components.iter().enumerate() {
+            if idx > 0 {
+                f.write_str(".")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl PartialOrd for VersionLit {
+    fn partial_cmp(&self, other: &VersionLit) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for VersionLit {
+    /// Component-wise numeric comparison; missing components count as 0, so
+    /// `1.4 == 1.4.0`, as in apimachinery's `util/version`.
+    fn cmp(&self, other: &VersionLit) -> std::cmp::Ordering {
+        let n = self.components.len().max(other.components.len());
+        for idx in 0..n {
+            let a = self.components.get(idx).copied().unwrap_or(0);
+            let b = other.components.get(idx).copied().unwrap_or(0);
+            match a.cmp(&b) {
+                std::cmp::Ordering::Equal => (),
+                ord => return ord,
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(input: &str, expected: Result<(u32, u32), &str>) {
+        let got = Version::parse(input).map(|v| (v.major, v.minor));
+        let got = got.map_err(|e| e.to_string());
+        assert_eq!(got, expected.map_err(|s| s.to_owned()), "input {input:?}");
+    }
+
+    #[test]
+    fn parses_major_minor() {
+        check("1.31", Ok((1, 31)));
+        check("0.10", Ok((0, 10)));
+        check("0.0", Ok((0, 0)));
+        check("1", Err("invalid version \"1\": expected MAJOR.MINOR"));
+        check("1.31.2", Err("invalid version \"1.31.2\": expected MAJOR.MINOR"));
+        check("1.x", Err("invalid version \"1.x\": version components must be non-negative integers"));
+        check("", Err("invalid version \"\": empty version"));
+        check("1.", Err("invalid version \"1.\": empty version component"));
+        check("1.031", Err("invalid version \"1.031\": version components must not have leading zeros"));
+        check("1.99999999999", Err("invalid version \"1.99999999999\": version component out of range"));
+        check("-1.2", Err("invalid version \"-1.2\": version components must be non-negative integers"));
+    }
+
+    #[test]
+    fn orders_numerically() {
+        let v = |s| Version::parse(s).unwrap();
+        assert!(v("0.10") > v("0.5"));
+        assert!(v("1.9") < v("1.10"));
+        assert!(v("2.0") > v("1.99"));
+        let mut all = [v("1.10"), v("0.5"), v("1.2"), v("0.10")];
+        all.sort();
+        let printed: Vec<String> = all.iter().map(|v| v.to_string()).collect();
+        assert_eq!(printed, ["0.5", "0.10", "1.2", "1.10"]);
+    }
+
+    #[test]
+    fn flag_versions() {
+        let p = |s| Version::parse_flag(s).map(|v| v.to_string()).map_err(|e| e.to_string());
+        assert_eq!(p("v1.31"), Ok("1.31".to_owned()));
+        assert_eq!(p("1.31.0"), Ok("1.31".to_owned()));
+        assert_eq!(p("1.31.2"), Err("invalid version \"1.31.2\": patch version not allowed".to_owned()));
+        assert_eq!(p("1.31.2.1"), Err("invalid version \"1.31.2.1\": expected MAJOR.MINOR".to_owned()));
+    }
+
+    #[test]
+    fn minor_arithmetic() {
+        let v = Version::new(1, 2);
+        assert_eq!(v.subtract_minor(3), Version::new(1, 0));
+        assert_eq!(v.subtract_minor(1), Version::new(1, 1));
+        assert_eq!(v.add_minor(3), Version::new(1, 5));
+        let window: Vec<String> = Version::new(1, 31).range_to(Version::new(1, 34)).map(|v| v.to_string()).collect();
+        assert_eq!(window, ["1.31", "1.32", "1.33", "1.34"]);
+        assert_eq!(Version::new(1, 3).range_to(Version::new(2, 0)).count(), 0);
+    }
+
+    #[test]
+    fn literal_comparison_pads_with_zero() {
+        let l = |s| VersionLit::parse(s).unwrap();
+        assert_eq!(l("1.4").cmp(&l("1.4.0")), std::cmp::Ordering::Equal);
+        assert!(l("1.4.1") > l("1.4"));
+        assert_eq!(l("1.31.2").to_string(), "1.31.2");
+        assert_eq!(l("1.31.2").components(), [1, 31, 2]);
+        assert_eq!(l("1.31.2").major_minor(), Version::new(1, 31));
+        assert_eq!(VersionLit::from(Version::new(0, 7)).components(), [0, 7]);
+    }
+}
