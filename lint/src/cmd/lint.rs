@@ -4,15 +4,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::WindowPolicy;
+use kompat_core::api::{RuntimeConfig, ServeOptions};
+use kompat_core::{Version, WindowPolicy};
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_project::inputs::Kind;
-use kompat_project::{Config, Decls, Error, Result, SourceFile};
+use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
 
 use super::flag_version;
 use crate::cli::{LintArgs, WindowProfile};
 use kompat_lint::rules::crd::CrdInput;
-use kompat_lint::Diagnostic;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let outcome = collect(&args);
@@ -43,8 +43,11 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let mut decl_inputs = Vec::new();
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
+    let mut manifests = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
+        // Deployment material and CRD manifests are Kubernetes manifests too.
+        manifests.extend(input.manifest_objects()?);
         match input.kind {
             Kind::CrdManifest => crd_sources.push(input.source),
             Kind::Deployment => settings.extend(input.gate_settings()?),
@@ -80,6 +83,17 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
+    let serve = serve_options(args, binary, window)?;
+    if serve.is_none() && !manifests.is_empty() {
+        eprintln!(
+            "note: Kubernetes manifests are not checked: no target version (--binary-version, or binary_version in kompat.toml)"
+        );
+    }
+    if binary.is_some() && kompat_lint::uses_builtin_gates(&decls, &settings) {
+        eprintln!(
+            "note: no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates"
+        );
+    }
     kompat_lint::lint(&kompat_lint::Inputs {
         config: config.as_ref(),
         decls: &decls,
@@ -88,7 +102,37 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         window,
         crds: &crds,
         settings: &settings,
+        manifests: &manifests,
+        serve: serve.as_ref(),
     })
+}
+
+/// The API server manifests are checked against: the binary version (or
+/// `--emulation-version` alone), emulating `--emulation-version` within the
+/// window, with `--runtime-config` and the forward-compatibility flags.
+fn serve_options(args: &LintArgs, binary: Option<Version>, window: WindowPolicy) -> Result<Option<ServeOptions>> {
+    let emulation = args.emulation_version.as_deref().map(|v| flag_version("emulation-version", v)).transpose()?;
+    let emulation = match (binary, emulation) {
+        (Some(binary), emulation) => {
+            window
+                .resolve(binary, emulation, None)
+                .map_err(|errors| Error { diagnostics: errors.into_iter().map(Diagnostic::error).collect() })?
+                .emulation
+        }
+        (None, Some(emulation)) => emulation,
+        (None, None) => return Ok(None),
+    };
+    let mut runtime_config = RuntimeConfig::new();
+    for value in &args.runtime_config {
+        runtime_config.set(value);
+    }
+    Ok(Some(ServeOptions {
+        binary,
+        emulation,
+        runtime_config,
+        emulation_forward_compatible: args.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible: args.runtime_config_emulation_forward_compatible,
+    }))
 }
 
 /// The baseline: a named CRD manifest is CRDs only; otherwise its
