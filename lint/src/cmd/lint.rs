@@ -44,10 +44,13 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut unchecked_objects = false;
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
         // Deployment material and CRD manifests are Kubernetes manifests too.
-        manifests.extend(input.manifest_objects()?);
+        let objects = input.manifest_objects()?;
+        unchecked_objects |= input.kind != Kind::CrdManifest && !objects.is_empty();
+        manifests.extend(objects);
         match input.kind {
             Kind::CrdManifest => crd_sources.push(input.source),
             Kind::Deployment => settings.extend(input.gate_settings()?),
@@ -84,7 +87,8 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
     let serve = serve_options(args, binary, window)?;
-    if serve.is_none() && !manifests.is_empty() {
+    // (CRD manifests have their own checks; only other objects deserve the note.)
+    if serve.is_none() && unchecked_objects {
         eprintln!(
             "note: Kubernetes manifests are not checked: no target version (--binary-version, or binary_version in kompat.toml)"
         );

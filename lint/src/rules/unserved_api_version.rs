@@ -11,7 +11,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.33 serves what 1.33 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.33), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them.
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.35 serves what 1.35 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.35), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them.
     ///
     /// ### Why is this bad?
     ///
@@ -20,18 +20,18 @@ declare_rule! {
     /// ### Example
     ///
     /// ```toml
-    /// # kompat lint claim.yaml --binary-version 1.37 --emulation-version 1.33
-    /// apiVersion: resource.k8s.io/v1   # introduced in 1.34
-    /// kind: ResourceClaim
+    /// # kompat lint policy.yaml --binary-version 1.37 --emulation-version 1.35
+    /// apiVersion: admissionregistration.k8s.io/v1   # introduced in 1.36
+    /// kind: MutatingAdmissionPolicy
     /// ```
     ///
     /// ### Use instead
     ///
     /// ```toml
-    /// # apply it once the emulation version is 1.34, or use a version 1.33 serves
-    /// # (with --runtime-config=resource.k8s.io/v1beta1=true)
-    /// apiVersion: resource.k8s.io/v1beta1
-    /// kind: ResourceClaim
+    /// # apply it once the emulation version is 1.36, or use a version 1.35
+    /// # serves (with --runtime-config=admissionregistration.k8s.io/v1beta1=true)
+    /// apiVersion: admissionregistration.k8s.io/v1beta1
+    /// kind: MutatingAdmissionPolicy
     /// ```
     pub UNSERVED_API_VERSION, "unserved-api-version", Error, "a manifest uses an API version the target server does not serve yet"
 }
