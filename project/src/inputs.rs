@@ -107,14 +107,18 @@ impl Input {
     /// located by its `apiVersion` value. Templated YAML that does not parse
     /// has no objects; YAML beyond the parser's limits is a located error, and
     /// so is standard input that does not parse (it is manifests by intent).
+    /// The CustomResourceDefinitions of a CRD manifest are left out: the CRD
+    /// checks (`kompat-crd`, `removed-crd-api-version` among them) are theirs.
     pub fn manifest_objects(&self) -> Result<Vec<ManifestObject<Location>>> {
         if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&self.source.path) {
             return Ok(Vec::new());
         }
         match manifest_objects(&self.source.text) {
-            Ok(objects) => {
-                Ok(objects.into_iter().map(|o| o.map_location(|s| self.source.locate(s.start, s.end))).collect())
-            }
+            Ok(objects) => Ok(objects
+                .into_iter()
+                .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
+                .map(|o| o.map_location(|s| self.source.locate(s.start, s.end)))
+                .collect()),
             Err(err) if kompat_decls::yaml::is_limit_error(&err) || is_stdin(&self.source.path) => {
                 Err(self.source.parse_errors(vec![err]))
             }
@@ -293,6 +297,10 @@ fn is_kompat_toml(path: &Path, text: &str) -> bool {
 
 fn is_yaml(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}
+
+fn is_crd_object<L>(object: &ManifestObject<L>) -> bool {
+    object.group == "apiextensions.k8s.io" && object.kind == "CustomResourceDefinition"
 }
 
 fn is_json(path: &Path) -> bool {
