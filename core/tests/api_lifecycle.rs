@@ -279,3 +279,21 @@ fn group_priority() {
     assert!(s.is_group_registered("w.io"));
     assert!(!s.is_group_registered(""));
 }
+
+/// `KubeVersion` is core's one parser of version names; its order is the
+/// release order, where `compare_kube_aware` is the order of preference.
+#[test]
+fn kube_versions_parse_and_order_by_release() {
+    use kompat_core::api::{KubeVersion, Stability};
+    let parsed = |s: &str| KubeVersion::parse(s).map(|v| (v.major, v.stability, v.minor));
+    assert_eq!(parsed("v2beta3"), Some((2, Stability::Beta, 3)));
+    assert_eq!(parsed("v1"), Some((1, Stability::Ga, 0)));
+    for not_kube in ["", "v", "1", "v1alpha", "v1gamma1", "v1beta1x", "foo"] {
+        assert_eq!(parsed(not_kube), None, "{not_kube}");
+    }
+    let mut names = ["v2", "v1", "v2alpha1", "v1beta1"];
+    names.sort_by_key(|n| KubeVersion::parse(n));
+    assert_eq!(names, ["v1beta1", "v1", "v2alpha1", "v2"]);
+    sort_kube_aware(&mut names);
+    assert_eq!(names, ["v2", "v1", "v1beta1", "v2alpha1"]);
+}

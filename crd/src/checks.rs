@@ -5,11 +5,10 @@
 use std::collections::BTreeMap;
 
 use crate::conversions::{ChangeKind, Channel, Conversion, Conversions};
-use crate::model::{Crd, CrdVersion, V1BETA1};
+use crate::model::{release_order, Crd, CrdVersion, V1BETA1};
 use crate::rules::finding;
 use crate::schema::{self, Field, Path};
 use crate::{Finding, Span};
-use kompat_core::api::compare_kube_aware;
 
 /// Checks one CRD: storage and served versions, version names, schemas,
 /// conversion strategy, pruning, deprecations, and (for CRDs with more than
@@ -137,8 +136,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         let conversions = conversions.filter(|c| c.crd.as_ref().is_none_or(|name| name.value == id));
         let experimental = is_experimental(crd, conversions);
         let mut served: Vec<&CrdVersion> = crd.served_versions().filter(|v| v.schema.is_some()).collect();
-        // Least preferred first (Kubernetes' kube-aware version priority).
-        served.sort_by(|a, b| compare_kube_aware(&a.name.value, &b.name.value));
+        served.sort_by(|a, b| release_order(&a.name.value, &b.name.value));
         served.dedup_by(|a, b| a.name.value == b.name.value);
         for pair in served.windows(2) {
             if let [older, newer] = pair {

@@ -400,3 +400,59 @@ impl Reader {
         Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: item.clone() })
     }
 }
+
+/// Orders version names as they are released, oldest (least stable) first:
+/// Kubernetes version names (`kompat-core`'s parser) by major, then alpha <
+/// beta < GA, then minor; every other name sorts before them, by bytes.
+pub(crate) fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
+    use kompat_core::api::KubeVersion;
+    match (KubeVersion::parse(a), KubeVersion::parse(b)) {
+        (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (None, None) => a.cmp(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::release_order;
+
+    /// The release order of version names, as the conversion chain and the
+    /// migration plan list them (docs/crd.md).
+    #[test]
+    fn versions_in_release_order() {
+        let mut names = [
+            "v2",
+            "foo",
+            "v1",
+            "v10beta3",
+            "v1beta1",
+            "v11alpha2",
+            "v1alpha1",
+            "v2beta1",
+            "v1beta2",
+            "bar",
+            "v2alpha1",
+        ];
+        names.sort_by(|a, b| release_order(a, b));
+        assert_eq!(
+            names,
+            [
+                "bar",
+                "foo",
+                "v1alpha1",
+                "v1beta1",
+                "v1beta2",
+                "v1",
+                "v2alpha1",
+                "v2beta1",
+                "v2",
+                "v10beta3",
+                "v11alpha2"
+            ]
+        );
+        // Equal as versions, still a total order.
+        assert_eq!(release_order("v01", "v1"), "v01".cmp("v1"));
+    }
+}

@@ -6,9 +6,7 @@
 use std::fmt;
 use std::fmt::Write as _;
 
-use kompat_core::api::compare_kube_aware;
-
-use crate::model::Crd;
+use crate::model::{release_order, Crd};
 
 /// Whether the old manifest already reflects a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,8 +119,7 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
     let (stored, _) = old.stored_or_storage();
     let mut remove: Vec<String> = old.versions.iter().map(|v| v.name.value.clone()).chain(stored).collect();
     remove.retain(|v| *v != target && !new.version(v).is_some_and(|nv| nv.served.value));
-    // Least preferred (Kubernetes' kube-aware priority) first.
-    remove.sort_by(|a, b| compare_kube_aware(a, b));
+    remove.sort_by(|a, b| release_order(a, b));
     remove.dedup();
     if remove.is_empty() {
         return Err(PlanError::NothingToRemove { crd });

@@ -254,22 +254,12 @@ impl Diff<'_> {
                 continue;
             }
             let span = entry_span(new, key, anchor);
-            self.keyword(path, key, o, n, old, new, span, anchor);
+            self.keyword(KeywordChange { path, key, o, n, old, new, span, anchor });
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn keyword(
-        &mut self,
-        path: &Path,
-        key: &str,
-        o: Option<&Node>,
-        n: Option<&Node>,
-        old: &Node,
-        new: &Node,
-        span: Span,
-        anchor: Span,
-    ) {
+    fn keyword(&mut self, change: KeywordChange<'_>) {
+        let KeywordChange { path, key, o, n, old, new, span, anchor } = change;
         let v = self.version;
         match key {
             _ if DOC_KEYWORDS.contains(&key) => {}
@@ -518,6 +508,20 @@ impl Diff<'_> {
             }
         }
     }
+}
+
+/// One schema keyword that differs between the old and the new node at
+/// `path`: its old and new values (`o`, `n`), the nodes that hold them, where
+/// to point (`span`) and where the node is named (`anchor`).
+struct KeywordChange<'a> {
+    path: &'a Path,
+    key: &'a str,
+    o: Option<&'a Node>,
+    n: Option<&'a Node>,
+    old: &'a Node,
+    new: &'a Node,
+    span: Span,
+    anchor: Span,
 }
 
 #[cfg(test)]

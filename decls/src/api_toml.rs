@@ -61,21 +61,59 @@ pub struct ApiSpans {
     pub enabled_by_default: Option<Span>,
 }
 
-/// The API declarations of one file, with their spans.
+/// The API declarations of one file, with their spans. The declarations and
+/// their spans are parallel and private: an `[[api]]` entry is added with its
+/// spans ([`ApiFile::push`]) and never apart.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ApiFile {
-    pub config: ApiConfig,
+    config: ApiConfig,
     /// Parallel to `config.apis`.
-    pub spans: Vec<ApiSpans>,
+    spans: Vec<ApiSpans>,
     /// Group → span of its `priority` array.
-    pub priority_spans: BTreeMap<String, Span>,
+    priority_spans: BTreeMap<String, Span>,
     /// Group → span of each `priority` entry.
-    pub priority_entry_spans: BTreeMap<String, Vec<Span>>,
+    priority_entry_spans: BTreeMap<String, Vec<Span>>,
     /// Override key → span of the key.
-    pub override_spans: BTreeMap<String, Span>,
+    override_spans: BTreeMap<String, Span>,
 }
 
 impl ApiFile {
+    /// Appends an API declaration with where it is written.
+    pub fn push(&mut self, decl: ApiDecl, spans: ApiSpans) {
+        self.config.apis.push(decl);
+        self.spans.push(spans);
+    }
+
+    /// The declarations, group priorities and storage overrides of the file.
+    pub fn config(&self) -> &ApiConfig {
+        &self.config
+    }
+
+    /// The configuration, without its spans.
+    pub fn into_config(self) -> ApiConfig {
+        self.config
+    }
+
+    /// Where API declaration `index` (as in `config().apis`) is written.
+    pub fn spans(&self, index: usize) -> Option<&ApiSpans> {
+        self.spans.get(index)
+    }
+
+    /// Where the `priority` array of `group` is written.
+    pub fn priority_span(&self, group: &str) -> Option<Span> {
+        self.priority_spans.get(group).copied()
+    }
+
+    /// Where entry `entry` of the `priority` array of `group` is written.
+    pub fn priority_entry_span(&self, group: &str, entry: usize) -> Option<Span> {
+        self.priority_entry_spans.get(group)?.get(entry).copied()
+    }
+
+    /// Where the key of the storage override of `key` is written.
+    pub fn override_span(&self, key: &str) -> Option<Span> {
+        self.override_spans.get(key).copied()
+    }
+
     /// True if the file declares no API, priority or override.
     pub fn is_empty(&self) -> bool {
         self.config == ApiConfig::default()
@@ -137,8 +175,7 @@ pub(crate) fn parse_apis(api: &Spanned<DeValue<'_>>, file: &mut ApiFile, errors:
             continue;
         };
         if let Some((decl, spans)) = parse_api(table, span(entry), errors) {
-            file.config.apis.push(decl);
-            file.spans.push(spans);
+            file.push(decl, spans);
         }
     }
 }

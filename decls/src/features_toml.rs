@@ -223,8 +223,10 @@ fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), Pars
     Ok((spec, spans))
 }
 
-/// A TOML error as a located parse error, with serde's unknown-field message
-/// in the one unknown-key wording ([`unknown_key_message`], with its hint).
+/// A TOML error as a located parse error, with serde's unknown-field and
+/// missing-field messages in the wording of every other text format: the one
+/// unknown-key message ([`unknown_key_message`], with its hint) and
+/// ``missing key `x` ``.
 pub fn toml_error(err: &toml::de::Error) -> ParseError {
     let mut error = toml_syntax_error(err);
     if let Some(rest) = err.message().strip_prefix("unknown field `") {
@@ -232,6 +234,8 @@ pub fn toml_error(err: &toml::de::Error) -> ParseError {
             let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
             error.message = unknown_key_message(field, &known);
         }
+    } else if let Some(rest) = error.message.strip_prefix("missing field `") {
+        error.message = format!("missing key `{rest}");
     }
     error
 }

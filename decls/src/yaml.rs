@@ -12,7 +12,7 @@
 //! [`MAX_DEPTH`]. Plain scalars are resolved with the YAML 1.2
 //! core schema, so `1`, `1.0` and `"1"` compare as YAML says they do.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
 
@@ -294,6 +294,47 @@ struct Anchored {
     height: usize,
 }
 
+/// The anchored nodes of a stream. An anchored collection is kept here once
+/// and stands in the tree as a placeholder (an empty collection of the same
+/// kind and span) until the stream is read: copying it where it is written
+/// would copy every anchored collection it contains again, and nested
+/// anchors would cost their depth times their size.
+#[derive(Default)]
+struct Anchors {
+    nodes: BTreeMap<usize, Anchored>,
+    /// Placeholder span -> anchor.
+    placeholders: HashMap<Span, usize>,
+}
+
+impl Anchors {
+    /// The anchored collection `node` stands for, if it is a placeholder.
+    fn behind(&self, node: &Node) -> Option<&Anchored> {
+        let span = match node {
+            Node::Seq(items, span) if items.is_empty() => span,
+            Node::Map(entries, span) if entries.is_empty() => span,
+            _ => return None,
+        };
+        let anchored = self.nodes.get(self.placeholders.get(span)?)?;
+        let same_kind =
+            matches!((node, &anchored.node), (Node::Seq(..), Node::Seq(..)) | (Node::Map(..), Node::Map(..)));
+        same_kind.then_some(anchored)
+    }
+
+    /// Replaces every placeholder in `node` by a copy of what it stands for.
+    /// The copies make up the tree the alias budget admitted, so the work is
+    /// bounded by it; the depth is bounded by [`MAX_DEPTH`].
+    fn resolve(&self, node: &mut Node) {
+        if let Some(anchored) = self.behind(node) {
+            *node = anchored.node.clone();
+        }
+        match node {
+            Node::Seq(items, _) => items.iter_mut().for_each(|item| self.resolve(item)),
+            Node::Map(entries, _) => entries.iter_mut().for_each(|(_, value)| self.resolve(value)),
+            Node::Scalar(_) => {}
+        }
+    }
+}
+
 /// Parses every document of a YAML stream. An empty document is a null
 /// scalar.
 ///
@@ -305,7 +346,7 @@ struct Anchored {
 pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
     let offsets = ByteOffsets::new(text);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: BTreeMap<usize, Anchored> = BTreeMap::new();
+    let mut anchors = Anchors::default();
     let mut budget = AliasBudget::default();
     let mut docs = Vec::new();
     let mut parser = Parser::new_from_str(text);
@@ -329,7 +370,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
             }
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => continue,
             Event::Alias(id) => {
-                let Some(anchored) = anchors.get(&id) else {
+                let Some(anchored) = anchors.nodes.get(&id) else {
                     return Err(ParseError::at(span, "invalid YAML: unknown alias"));
                 };
                 let name = alias_name(text, span);
@@ -392,16 +433,29 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
                 let whole = Span::new(frame.start, end.max(frame.start));
                 let (weight, height, anchor) = (frame.weight, frame.height + 1, frame.anchor);
                 let node = if frame.is_map {
-                    Node::Map(map_entries(frame.items, &frame.merge_keys)?, whole)
+                    Node::Map(map_entries(frame.items, &frame.merge_keys, &anchors, &mut budget)?, whole)
                 } else {
                     Node::Seq(frame.items, whole)
                 };
                 (node, anchor, weight, height, false)
             }
         };
-        if anchor != 0 {
-            anchors.insert(anchor, Anchored { node: node.clone(), weight, height });
-        }
+        let node = match node {
+            _ if anchor == 0 => node,
+            Node::Scalar(_) => {
+                anchors.nodes.insert(anchor, Anchored { node: node.clone(), weight, height });
+                node
+            }
+            Node::Seq(_, span) | Node::Map(_, span) => {
+                let placeholder = match node {
+                    Node::Seq(..) => Node::Seq(Vec::new(), span),
+                    _ => Node::Map(Vec::new(), span),
+                };
+                anchors.placeholders.insert(span, anchor);
+                anchors.nodes.insert(anchor, Anchored { node, weight, height });
+                placeholder
+            }
+        };
         match stack.last_mut() {
             Some(frame) => {
                 if merge_key && frame.is_map && frame.items.len() % 2 == 0 {
@@ -413,6 +467,9 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
             }
             None => docs.push(node),
         }
+    }
+    for doc in &mut docs {
+        anchors.resolve(doc);
     }
     Ok(docs)
 }
@@ -427,7 +484,12 @@ fn alias_name(text: &str, span: Span) -> &str {
 
 /// The entries of a mapping from its items (key, value, key, value...), with
 /// merge keys applied: the items at `merge_keys` are plain `<<` keys.
-fn map_entries(items: Vec<Node>, merge_keys: &[usize]) -> Result<Vec<(Scalar, Node)>, ParseError> {
+fn map_entries(
+    items: Vec<Node>,
+    merge_keys: &[usize],
+    anchors: &Anchors,
+    budget: &mut AliasBudget,
+) -> Result<Vec<(Scalar, Node)>, ParseError> {
     let mut written: Vec<(Scalar, Node)> = Vec::with_capacity(items.len() / 2);
     let mut seen: HashSet<String> = HashSet::new();
     // Merged mappings, each with the index in `written` they go before.
@@ -457,9 +519,27 @@ fn map_entries(items: Vec<Node>, merge_keys: &[usize]) -> Result<Vec<(Scalar, No
         while let Some((_, entry)) = written.next_if(|(idx, _)| *idx < before) {
             entries.push(entry);
         }
-        let sources = match value {
-            Node::Map(..) => vec![value],
-            Node::Seq(items, _) if items.iter().all(|i| matches!(i, Node::Map(..))) => items,
+        // An anchored mapping written in place (`<<: &b {...}`) is merged
+        // from a copy, counted like an alias.
+        let mut unfold = |node: Node| -> Result<Node, ParseError> {
+            let Some(anchored) = anchors.behind(&node) else { return Ok(node) };
+            if !budget.admit(anchored.weight) {
+                return Err(ParseError::at(
+                    node.span(),
+                    format!(
+                        "{EXCESSIVE_ALIASING}: merging this mapping copies {} nodes, beyond the budget of the \
+                         document's size",
+                        anchored.weight
+                    ),
+                ));
+            }
+            Ok(anchored.node.clone())
+        };
+        let sources = match unfold(value)? {
+            value @ Node::Map(..) => vec![value],
+            Node::Seq(items, _) if items.iter().all(|i| matches!(i, Node::Map(..))) => {
+                items.into_iter().map(&mut unfold).collect::<Result<Vec<_>, _>>()?
+            }
             other => {
                 return Err(ParseError::at(other.span(), "map merge requires map or sequence of maps as the value"))
             }

@@ -2,7 +2,8 @@
 //! this test binary counts every allocation (a counting global allocator)
 //! and records the peak of live bytes while each bomb is parsed.
 //!
-//! One test function only, so no other test allocates concurrently.
+//! Each test holds `SERIAL` throughout, so no other test allocates while one
+//! measures.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,6 +36,8 @@ static ALLOCATOR: Counting = Counting;
 
 /// The most any bomb may hold live at once, beyond what was live before.
 const CAP: usize = 4 << 20;
+
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Peak live bytes above the starting point while `f` runs.
 fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
@@ -71,6 +74,7 @@ fn bomb(levels: usize, width: usize, shape: &str) -> String {
 
 #[test]
 fn alias_bombs_fail_within_a_few_mb() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let fixture = include_str!("../../fixtures/hostile/billion-laughs.yaml");
     let cases: Vec<(&str, String)> = vec![
         ("fixture", fixture.to_owned()),
@@ -95,4 +99,27 @@ fn alias_bombs_fail_within_a_few_mb() {
         assert!(result.is_err(), "{name}: feature list parsed");
         assert!(peak < CAP, "{name} as a feature list: peak {peak} bytes");
     }
+}
+
+/// Nested anchors cost nothing extra: each anchored collection is kept once,
+/// not copied at every level that contains it (which cost depth times size).
+#[test]
+fn nested_anchors_are_not_copied() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let depth = 300;
+    let mut text: String = (0..depth).map(|i| format!("{}- &a{i}\n", " ".repeat(i))).collect();
+    text.push_str(&format!("{}- [{}]\n", " ".repeat(depth), vec!["1"; 2000].join(", ")));
+    text.push_str(&format!("- *a{}\n", depth - 1));
+    let (result, peak) = peak_of(|| kompat_decls::yaml::parse_documents(&text));
+    let docs = result.unwrap_or_else(|err| panic!("{}", err.message));
+    // The innermost list is there twice: where it is written and at the alias.
+    let mut node = &docs[0];
+    for _ in 0..depth {
+        node = &node.as_seq().unwrap_or_default()[0];
+    }
+    assert_eq!(node.as_seq().map(<[_]>::len), Some(1));
+    let last = docs[0].as_seq().and_then(|s| s.last()).and_then(|n| n.as_seq()).and_then(|s| s.first());
+    assert_eq!(last.and_then(|n| n.as_seq()).map(<[_]>::len), Some(2000));
+    assert!(peak < CAP, "peak {peak} bytes");
+    println!("nested anchors: peak {peak} bytes");
 }

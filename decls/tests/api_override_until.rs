@@ -10,11 +10,12 @@ fn check(overrides: &str, expected: &str) {
     let text = format!("[storage_overrides]\n{overrides}");
     let got = match parse_toml(&text).map(|file| file.apis) {
         Ok(file) => file
-            .config
+            .config()
             .storage_overrides
             .iter()
             .map(|(k, v)| {
-                let until = file.config.storage_override_until.get(k).map_or_else(|| "-".to_owned(), |u| u.to_string());
+                let until =
+                    file.config().storage_override_until.get(k).map_or_else(|| "-".to_owned(), |u| u.to_string());
                 format!("{k}={v} until {until}")
             })
             .collect::<Vec<_>>()

@@ -86,7 +86,7 @@ priority = ["v1", "v1beta1"]
 #[test]
 fn parses_every_field() {
     let file = parse(CRONJOB);
-    let apis = &file.config.apis;
+    let apis = &file.config().apis;
     assert_eq!(apis.len(), 2);
     let c = &apis[0];
     assert_eq!(
@@ -101,15 +101,15 @@ fn parses_every_field() {
         (p.group.as_str(), p.deprecated, p.removed, p.replacement.as_deref(), p.enabled_by_default),
         ("", None, None, None, None)
     );
-    assert_eq!(file.config.priorities["batch"], ["v1", "v1beta1"]);
-    assert_eq!(file.config.storage_overrides["batch/cronjobs"], "v1beta1");
+    assert_eq!(file.config().priorities["batch"], ["v1", "v1beta1"]);
+    assert_eq!(file.config().storage_overrides["batch/cronjobs"], "v1beta1");
     assert!(!file.is_empty());
 }
 
 #[test]
 fn spans_per_entry_and_field() {
     let file = parse(CRONJOB);
-    let s = &file.spans[0];
+    let s = file.spans(0).expect("spans of entry 0");
     assert_eq!(text_of(CRONJOB, s.group), "\"batch\"");
     assert_eq!(text_of(CRONJOB, s.version), "\"v1beta1\"");
     assert_eq!(text_of(CRONJOB, s.kind), "\"CronJob\"");
@@ -123,12 +123,12 @@ fn spans_per_entry_and_field() {
     let entry = text_of(CRONJOB, Some(s.entry));
     assert!(entry.contains("group = \"batch\"") && entry.contains("enabled_by_default = true"), "{entry:?}");
     assert!(!entry.contains("\"Pod\""), "{entry:?}");
-    let pod = &file.spans[1];
+    let pod = file.spans(1).expect("spans of entry 1");
     assert_eq!(text_of(CRONJOB, pod.group), "\"\"");
     assert_eq!(text_of(CRONJOB, pod.deprecated), "<none>");
-    assert_eq!(text_of(CRONJOB, file.priority_spans.get("batch").copied()), "[\"v1\", \"v1beta1\"]");
-    assert_eq!(text_of(CRONJOB, file.priority_entry_spans["batch"].get(1).copied()), "\"v1beta1\"");
-    assert_eq!(text_of(CRONJOB, file.override_spans.get("batch/cronjobs").copied()), "\"batch/cronjobs\"");
+    assert_eq!(text_of(CRONJOB, file.priority_span("batch")), "[\"v1\", \"v1beta1\"]");
+    assert_eq!(text_of(CRONJOB, file.priority_entry_span("batch", 1)), "\"v1beta1\"");
+    assert_eq!(text_of(CRONJOB, file.override_span("batch/cronjobs")), "\"batch/cronjobs\"");
 }
 
 /// Features are the other half of the same file: they declare no API.

@@ -71,3 +71,31 @@ fn api_toml_parser_never_panics() {
     }
     assert!(accepted > 0 && built > 0, "accepted {accepted}, built {built}");
 }
+
+const DEPLOY_SEED: &str = "kind: KubeletConfiguration\nfeatureGates:\n  A: true\n  \"B\": \"false\"\napiServer:\n  extraArgs:\n    feature-gates: \"C=true,D=false\"\n  extra:\n  - name: feature-gates\n    value: E=1\nspec:\n  containers:\n  - args: [\"--feature-gates=F=true,G=false\", '--feature-gates H=T']\n";
+
+/// Deployment material: no mutation makes the gate-setting scanner panic,
+/// as YAML or as text, every setting it finds is inside the text, and a
+/// limit error is located.
+#[test]
+fn deployment_scanner_never_panics() {
+    use kompat_decls::deploy::{gate_settings, Material};
+    let mut rng = Rng(0x6b6f_6d70_6174_0004);
+    let mut found = 0;
+    for _ in 0..mutate::iterations(3000) {
+        let input = mutate(DEPLOY_SEED, &mut rng);
+        for material in [Material::Yaml, Material::Text] {
+            match gate_settings(&input, material) {
+                Ok(settings) => {
+                    for setting in settings {
+                        found += 1;
+                        let span = setting.location;
+                        assert!(span.start <= span.end && span.end <= input.len(), "{span:?}\n{input}");
+                    }
+                }
+                Err(err) => assert!(err.span.is_some(), "unlocated: {}\n{input}", err.message),
+            }
+        }
+    }
+    assert!(found > 0, "the mutations never kept a setting");
+}

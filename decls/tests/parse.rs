@@ -130,7 +130,7 @@ fn toml_errors_are_located() {
     check_toml("", "ok 0");
     check_toml("[[feature]]\nname = \"A\"\nspecs = []\n", "ok 1");
     check_toml("[[feature]]\nname = \"A\"\nspec = []\n", "3:1: unknown key `spec`, expected one of `name`, `description`, `dependencies`, `ratchet`, `specs` (did you mean `specs`?)");
-    check_toml("[[feature]]\nspecs = []\n", "1:1: missing field `name`");
+    check_toml("[[feature]]\nspecs = []\n", "1:1: missing key `name`");
     check_toml(
         "[[feature]]\nname = \"A\"\nspecs = [{ version = \"1.30\", stage = \"alpha\", default = false }]\n",
         "3:38: unknown stage `alpha`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated` (did you mean `Alpha`?)",

@@ -1,13 +1,12 @@
-//! API declarations in TOML, and `ApiSet::build` with every check on what
+//! API declarations in kompat TOML (one parse of the whole file), and `ApiSet::build` with every check on what
 //! parses: no panic, every problem located in the input.
 #![no_main]
 
-use kompat_decls::api_toml::parse_api_toml;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let errors = match parse_api_toml(text) {
+    let errors = match kompat_decls::parse_toml(text).map(|file| file.apis) {
         Ok(file) => match file.build() {
             Ok(_) => return,
             Err(errors) => errors,

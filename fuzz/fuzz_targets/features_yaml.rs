@@ -9,10 +9,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match parse_k8s_yaml(text) {
         Ok(file) => {
-            let _ = kompat_core::validate(&file.features);
-            let rendered = render_k8s_yaml(&file.features);
+            let _ = kompat_core::validate(file.features());
+            let rendered = render_k8s_yaml(file.features());
             let again = parse_k8s_yaml(&rendered).expect("rendered YAML parses");
-            assert_eq!(render_k8s_yaml(&again.features), rendered);
+            assert_eq!(render_k8s_yaml(again.features()), rendered);
         }
         Err(errors) => {
             assert!(!errors.is_empty());

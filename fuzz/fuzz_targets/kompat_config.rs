@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let source = SourceFile::new(std::path::PathBuf::from("kompat.toml"), text.to_owned());
     if let Err(err) = Config::parse(source) {
-        for failure in &err.failures {
+        for failure in &err.diagnostics {
             assert!(failure.location.is_some(), "unlocated: {}", failure.message);
         }
     }

@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Err(err) => {
-            for failure in &err.failures {
+            for failure in &err.diagnostics {
                 assert!(failure.location.is_some(), "unlocated: {}", failure.message);
             }
         }

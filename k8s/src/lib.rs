@@ -57,7 +57,7 @@ pub fn api_file() -> Result<ApiFile, Vec<ParseError>> {
 pub fn api_config() -> &'static ApiConfig {
     static CONFIG: OnceLock<ApiConfig> = OnceLock::new();
     // The embedded table is checked by this crate's tests to parse and build.
-    CONFIG.get_or_init(|| api_file().map(|f| f.config).unwrap_or_default())
+    CONFIG.get_or_init(|| api_file().map(|f| f.into_config()).unwrap_or_default())
 }
 
 /// Kubernetes' built-in API set, validated and completed (`ApiSet::build`).

@@ -23,10 +23,10 @@ fn entries() -> Vec<Entry> {
 #[test]
 fn parses_and_builds() {
     let file = api_file().unwrap_or_else(|errors| panic!("the embedded table does not parse: {errors:?}"));
-    assert!(file.config.apis.len() > 100, "only {} API types", file.config.apis.len());
+    assert!(file.config().apis.len() > 100, "only {} API types", file.config().apis.len());
     let built = file.build().unwrap_or_else(|errors| panic!("the embedded table does not build: {errors:?}"));
-    assert_eq!(built.apis().len(), file.config.apis.len());
-    assert_eq!(apis().apis().len(), file.config.apis.len(), "apis() is the embedded table");
+    assert_eq!(built.apis().len(), file.config().apis.len());
+    assert_eq!(apis().apis().len(), file.config().apis.len(), "apis() is the embedded table");
 }
 
 #[test]

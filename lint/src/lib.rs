@@ -15,7 +15,7 @@ pub mod sources;
 #[cfg(test)]
 mod test_support;
 
-use kompat_core::api::{ApiSet, ServeOptions};
+use kompat_core::api::{ApiProblemKind, ApiSet, ServeOptions};
 use kompat_core::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
 
@@ -30,6 +30,9 @@ pub struct Context<'a> {
     pub binary: Option<Version>,
     pub window: WindowPolicy,
     pub apis: Option<&'a ApiSet>,
+    /// Problems with the API declarations, located, with their kinds (`apis`
+    /// holds everything well declared).
+    pub api_problems: &'a [(ApiProblemKind, Diagnostic)],
     pub crds: &'a [rules::crd::CrdInput],
     /// What Rust sources say, when some were scanned.
     pub rust: Option<&'a sources::RustScan>,
@@ -85,12 +88,20 @@ pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> b
 pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
     let decls = inputs.decls;
     let code = code_references(decls)?;
-    let apis = if decls.has_apis() { Some(decls.api_set()?) } else { None };
+    let (apis, api_problems) = if decls.has_apis() {
+        let (set, problems) = decls.api_set_partial();
+        (Some(set), problems)
+    } else {
+        (None, Vec::new())
+    };
     let validated = validate(decls.features());
     let builtin_gates = uses_builtin_gates(decls, inputs.settings).then(|| validate(kompat_k8s::features()));
     let manifests = match inputs.serve {
         Some(serve) if !inputs.manifests.is_empty() => {
-            Some(sources::manifests::Manifests::check(inputs.manifests, decls, serve)?)
+            // The project's APIs join the built-in set when they are sound
+            // (their problems are findings of their own).
+            let project = (decls.has_apis() && api_problems.is_empty()).then(|| decls.api_config());
+            Some(sources::manifests::Manifests::check(inputs.manifests, project.as_ref(), serve)?)
         }
         _ => None,
     };
@@ -103,6 +114,7 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         binary: inputs.binary,
         window: inputs.window,
         apis: apis.as_ref(),
+        api_problems: &api_problems,
         crds: inputs.crds,
         rust: code.as_ref(),
         settings: inputs.settings,

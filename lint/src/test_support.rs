@@ -201,7 +201,10 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
 }
 
 fn annotation_of(root: &Path, d: &Diagnostic) -> Annotation {
-    let text = format!("{}[{}]: {}", d.severity.as_str(), d.code(), d.message);
+    // Messages that name a place in another file name it relative to the
+    // fixture.
+    let message = d.message.replace(&format!("{}/", root.display()), "");
+    let text = format!("{}[{}]: {}", d.severity.as_str(), d.code(), message);
     let Some(loc) = &d.location else {
         return Annotation { file: String::new(), line: 0, column: 0, width: 0, text };
     };

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
+use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
 use kompat_decls::api_toml::ApiFile;
 use kompat_decls::{FeatureFile, LineIndex, ParseError};
@@ -195,14 +195,14 @@ impl Decls {
     pub fn api_config(&self) -> ApiConfig {
         let mut merged = ApiConfig::default();
         for (_, file) in &self.api_files {
-            merged.apis.extend(file.config.apis.iter().cloned());
-            for (group, priority) in &file.config.priorities {
+            merged.apis.extend(file.config().apis.iter().cloned());
+            for (group, priority) in &file.config().priorities {
                 merged.priorities.entry(group.clone()).or_insert_with(|| priority.clone());
             }
-            for (key, version) in &file.config.storage_overrides {
+            for (key, version) in &file.config().storage_overrides {
                 merged.storage_overrides.entry(key.clone()).or_insert_with(|| version.clone());
             }
-            for (key, until) in &file.config.storage_override_until {
+            for (key, until) in &file.config().storage_override_until {
                 merged.storage_override_until.entry(key.clone()).or_insert(*until);
             }
         }
@@ -215,65 +215,91 @@ impl Decls {
     }
 
     /// Builds the API set of all inputs; every problem is located in the file
-    /// that declares the offending entry. A group priority or storage override
-    /// given in two files is an error.
+    /// that declares the offending entry, and any problem is an error. A group
+    /// priority or storage override given in two files is one.
     pub fn api_set(&self) -> Result<ApiSet> {
-        let mut failures = Vec::new();
+        let (set, problems) = self.api_set_partial();
+        if problems.is_empty() {
+            Ok(set)
+        } else {
+            Err(Error { diagnostics: problems.into_iter().map(|(_, d)| d).collect() })
+        }
+    }
+
+    /// The API set of everything well declared, and every problem with the
+    /// declarations, located, with its kind: the linter reports them as
+    /// findings of their rules and checks the rest.
+    pub fn api_set_partial(&self) -> (ApiSet, Vec<(ApiProblemKind, Diagnostic)>) {
+        let mut problems = Vec::new();
         let mut seen_priority: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut seen_override: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for (source, file) in &self.api_files {
-            for group in file.config.priorities.keys() {
+            for group in file.config().priorities.keys() {
                 if let Some(first) = seen_priority.insert(group, *source) {
-                    failures.push(self.api_failure(
-                        *source,
-                        file,
-                        &ApiProblem {
-                            index: None,
-                            field: ApiField::Priority { group: group.clone(), entry: None },
-                            message: format!(
-                                "group `{group}` has a version priority in {} already",
-                                self.sources[first].path.display()
-                            ),
-                            first: None,
-                        },
-                    ));
+                    let problem = ApiProblem {
+                        kind: ApiProblemKind::UnusedPriority,
+                        index: None,
+                        field: ApiField::Priority { group: group.clone(), entry: None },
+                        message: format!(
+                            "group `{group}` has a version priority in {} already",
+                            self.sources[first].path.display()
+                        ),
+                        first: None,
+                    };
+                    problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(group)));
                 }
             }
-            for key in file.config.storage_overrides.keys() {
+            for key in file.config().storage_overrides.keys() {
                 if let Some(first) = seen_override.insert(key, *source) {
-                    failures.push(self.api_failure(
-                        *source,
-                        file,
-                        &ApiProblem {
-                            index: None,
-                            field: ApiField::StorageOverride { key: key.clone() },
-                            message: format!(
-                                "`{key}` has a storage override in {} already",
-                                self.sources[first].path.display()
-                            ),
-                            first: None,
-                        },
-                    ));
+                    let problem = ApiProblem {
+                        kind: ApiProblemKind::InvalidStorageOverride,
+                        index: None,
+                        field: ApiField::StorageOverride { key: key.clone() },
+                        message: format!(
+                            "`{key}` has a storage override in {} already",
+                            self.sources[first].path.display()
+                        ),
+                        first: None,
+                    };
+                    problems.push((problem.kind, self.api_failure(*source, file, &problem).with_subject(key)));
                 }
             }
         }
-        if !failures.is_empty() {
-            return Err(Error { diagnostics: failures });
+        let config = self.api_config();
+        let (set, found) = ApiSet::build_partial(&config);
+        problems.extend(found.iter().map(|p| (p.kind, self.locate_api_problem(p))));
+        // What each problem is about: the API (GROUP/VERSION/KIND), the
+        // group of a priority, or the key of an override.
+        for ((_, diag), problem) in problems.iter_mut().rev().zip(found.iter().rev()) {
+            diag.subject = match (&problem.field, problem.index.and_then(|i| config.apis.get(i))) {
+                (_, Some(d)) => {
+                    Some(kompat_core::api::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string())
+                }
+                (ApiField::Priority { group, .. }, None) => Some(group.clone()),
+                (ApiField::StorageOverride { key }, None) => Some(key.clone()),
+                _ => None,
+            };
         }
-        ApiSet::build(&self.api_config())
-            .map_err(|problems| Error { diagnostics: problems.iter().map(|p| self.locate_api_problem(p)).collect() })
+        (set, problems)
     }
 
     /// Where field `field` of API declaration `index` (its index in
     /// [`Decls::api_config`]) is written.
     pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
-        let problem = ApiProblem { index: Some(index), field, message: String::new(), first: None };
+        let problem = ApiProblem {
+            kind: ApiProblemKind::EmptyValue,
+            index: Some(index),
+            field,
+            message: String::new(),
+            first: None,
+        };
         self.locate_api_problem_only(&problem).location
     }
 
     /// Where the storage override of `key` (`GROUP/RESOURCE`) is written.
     pub fn locate_override(&self, key: &str) -> Option<Location> {
         let problem = ApiProblem {
+            kind: ApiProblemKind::InvalidStorageOverride,
             index: None,
             field: ApiField::StorageOverride { key: key.to_owned() },
             message: String::new(),
@@ -320,14 +346,14 @@ impl Decls {
     /// building the merged configuration.
     pub fn api_decl(&self, index: usize) -> Option<&ApiDecl> {
         let (_, file, local) = self.api_origin(index)?;
-        file.config.apis.get(local)
+        file.config().apis.get(local)
     }
 
     /// The source, file and position in that file of merged API entry `index`.
     fn api_origin(&self, index: usize) -> Option<(usize, &ApiFile, usize)> {
         let mut offset = 0;
         for (source, file) in &self.api_files {
-            let count = file.config.apis.len();
+            let count = file.config().apis.len();
             if index < offset + count {
                 return Some((*source, file, index - offset));
             }
@@ -543,9 +569,28 @@ fn walk_failure(dir: &Path, err: &ignore::Error) -> Error {
         Some(io) if io.kind() == std::io::ErrorKind::NotFound => {
             Error::in_file(path, format!("{} was removed while its directory was read", path.display()))
         }
-        Some(io) => Error::io(path, io),
+        // The walker wraps the OS error in its own text; report the OS's.
+        Some(io) => match os_error(io) {
+            Some(code) => Error::io(path, &std::io::Error::from_raw_os_error(code)),
+            None => Error::io(path, io),
+        },
         None => Error::in_file(path, format!("cannot walk {}: {err}", path.display())),
     }
+}
+
+/// The OS error code of an I/O error, looking through errors it wraps.
+fn os_error(io: &std::io::Error) -> Option<i32> {
+    if let Some(code) = io.raw_os_error() {
+        return Some(code);
+    }
+    let mut inner: Option<&(dyn std::error::Error + 'static)> = io.get_ref().map(|e| e as _);
+    while let Some(err) = inner {
+        if let Some(code) = err.downcast_ref::<std::io::Error>().and_then(std::io::Error::raw_os_error) {
+            return Some(code);
+        }
+        inner = err.source();
+    }
+    None
 }
 
 #[cfg(test)]

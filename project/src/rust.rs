@@ -356,8 +356,7 @@ fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
                 replacement: lit(&api.replacement),
                 enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(text, b.span)),
             };
-            scan.apis.config.apis.push(decl);
-            scan.apis.spans.push(spans);
+            scan.apis.push(decl, spans);
         }
     }
     let _ = cx.check();

@@ -53,7 +53,7 @@ fn unreadable_entries_are_located_errors() {
         let closed = dir.path().join("closed");
         let secret = dir.path().join("secret.toml");
         let expected = format!(
-            "{0}: cannot read {0}: permission denied\n{1}: cannot read {1}: permission denied",
+            "{0}: cannot read {0}: Permission denied\n{1}: cannot read {1}: Permission denied",
             closed.display(),
             secret.display()
         );

@@ -123,12 +123,67 @@ pub enum ApiField {
     },
 }
 
+/// What is wrong with an API declaration, each with a stable kebab-case code
+/// (the linter's rule for it), like [`crate::ProblemKind`] for features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ApiProblemKind {
+    /// `version`, `kind` or `resource` is empty.
+    EmptyValue,
+    /// No `introduced` version.
+    MissingIntroduced,
+    /// `replacement` is not `GROUP/VERSION/KIND` as prerelease-lifecycle-gen
+    /// writes it.
+    InvalidReplacement,
+    /// The same group, version and kind declared twice.
+    DuplicateKind,
+    /// The same resource declared twice in one group-version.
+    DuplicateResource,
+    /// A group's `priority` lists a version with no declaration, or one
+    /// version twice.
+    InvalidPriority,
+    /// A `priority` for a group nothing declares, or for one group in two
+    /// files.
+    UnusedPriority,
+    /// A storage override whose key is not `GROUP/RESOURCE`, pins a version
+    /// that does not declare the resource, or is given in two files.
+    InvalidStorageOverride,
+}
+
+impl ApiProblemKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ApiProblemKind; 8] = [
+        ApiProblemKind::EmptyValue,
+        ApiProblemKind::MissingIntroduced,
+        ApiProblemKind::InvalidReplacement,
+        ApiProblemKind::DuplicateKind,
+        ApiProblemKind::DuplicateResource,
+        ApiProblemKind::InvalidPriority,
+        ApiProblemKind::UnusedPriority,
+        ApiProblemKind::InvalidStorageOverride,
+    ];
+
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            ApiProblemKind::EmptyValue => "api-empty-value",
+            ApiProblemKind::MissingIntroduced => "api-missing-introduced",
+            ApiProblemKind::InvalidReplacement => "api-invalid-replacement",
+            ApiProblemKind::DuplicateKind => "api-duplicate-kind",
+            ApiProblemKind::DuplicateResource => "api-duplicate-resource",
+            ApiProblemKind::InvalidPriority => "api-invalid-priority",
+            ApiProblemKind::UnusedPriority => "api-unused-priority",
+            ApiProblemKind::InvalidStorageOverride => "storage-override-invalid",
+        }
+    }
+}
+
 /// A problem in the declarations. `index` is the `[[api]]` entry's position
 /// when the problem is about one; `first`, the position of the earlier entry
 /// a duplicate repeats. Its `Display` names that entry by position; a reader
 /// that knows where entries are written names the place instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiProblem {
+    pub kind: ApiProblemKind,
     pub index: Option<usize>,
     pub field: ApiField,
     pub message: String,
@@ -195,13 +250,27 @@ impl ApiSet {
     /// Validates and completes declarations. Every problem is reported, in
     /// declaration order, then priorities, then overrides.
     pub fn build(config: &ApiConfig) -> Result<ApiSet, Vec<ApiProblem>> {
+        let (set, problems) = ApiSet::build_partial(config);
+        if problems.is_empty() {
+            Ok(set)
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// Like [`ApiSet::build`], but also returns the set of everything that is
+    /// well declared: entries, priorities and overrides with a problem are
+    /// left out of it. The linter reports the problems as findings and checks
+    /// the rest.
+    pub fn build_partial(config: &ApiConfig) -> (ApiSet, Vec<ApiProblem>) {
         let mut problems = Vec::new();
         let mut apis = Vec::new();
         let mut seen_gvk: HashMap<GroupVersionKind, usize> = HashMap::new();
         let mut seen_gvr: HashMap<(String, String, String), usize> = HashMap::new();
         for (index, decl) in config.apis.iter().enumerate() {
-            let mut problem =
-                |field, message: String| problems.push(ApiProblem { index: Some(index), field, message, first: None });
+            let mut problem = |kind, field, message: String| {
+                problems.push(ApiProblem { kind, index: Some(index), field, message, first: None })
+            };
             let gvk = GroupVersionKind::new(&decl.group, &decl.version, &decl.kind);
             let mut ok = true;
             for (field, value, name) in [
@@ -210,19 +279,23 @@ impl ApiSet {
                 (ApiField::Resource, &decl.resource, "resource"),
             ] {
                 if value.is_empty() {
-                    problem(field, format!("{name} must not be empty"));
+                    problem(ApiProblemKind::EmptyValue, field, format!("{name} must not be empty"));
                     ok = false;
                 }
             }
             if decl.introduced.is_none() {
-                problem(ApiField::Introduced, format!("{gvk} missing introduced version"));
+                problem(
+                    ApiProblemKind::MissingIntroduced,
+                    ApiField::Introduced,
+                    format!("{gvk} missing introduced version"),
+                );
                 ok = false;
             }
             let replacement = match decl.replacement.as_deref().map(parse_replacement) {
                 None => None,
                 Some(Ok(gvk)) => Some(gvk),
                 Some(Err(message)) => {
-                    problem(ApiField::Replacement, message);
+                    problem(ApiProblemKind::InvalidReplacement, ApiField::Replacement, message);
                     ok = false;
                     None
                 }
@@ -232,6 +305,7 @@ impl ApiSet {
             }
             if let Some(first) = seen_gvk.insert(gvk.clone(), index) {
                 problems.push(ApiProblem {
+                    kind: ApiProblemKind::DuplicateKind,
                     index: Some(index),
                     field: ApiField::Entry,
                     message: format!("duplicate declaration of {gvk}"),
@@ -242,6 +316,7 @@ impl ApiSet {
             let gvr_key = (decl.group.clone(), decl.version.clone(), decl.resource.clone());
             if let Some(first) = seen_gvr.insert(gvr_key, index) {
                 problems.push(ApiProblem {
+                    kind: ApiProblemKind::DuplicateResource,
                     index: Some(index),
                     field: ApiField::Resource,
                     message: format!(
@@ -279,6 +354,7 @@ impl ApiSet {
                     let field = ApiField::Priority { group: group.clone(), entry: Some(entry) };
                     if !versions.contains(version) {
                         problems.push(ApiProblem {
+                            kind: ApiProblemKind::InvalidPriority,
                             index: None,
                             field,
                             message: format!(
@@ -290,6 +366,7 @@ impl ApiSet {
                         });
                     } else if ordered.contains(version) {
                         problems.push(ApiProblem {
+                            kind: ApiProblemKind::InvalidPriority,
                             index: None,
                             field,
                             message: format!(
@@ -312,6 +389,7 @@ impl ApiSet {
         for group in config.priorities.keys() {
             if !declared.contains_key(group) {
                 problems.push(ApiProblem {
+                    kind: ApiProblemKind::UnusedPriority,
                     index: None,
                     field: ApiField::Priority { group: group.clone(), entry: None },
                     message: format!("priority given for group {}, which has no declaration", go_quote(group)),
@@ -325,6 +403,7 @@ impl ApiSet {
             let field = ApiField::StorageOverride { key: key.clone() };
             let Some(gr) = GroupResource::parse_key(key) else {
                 problems.push(ApiProblem {
+                    kind: ApiProblemKind::InvalidStorageOverride,
                     index: None,
                     field,
                     message: format!("storage override key {} must be \"GROUP/RESOURCE\"", go_quote(key)),
@@ -336,6 +415,7 @@ impl ApiSet {
                 config.apis.iter().any(|d| d.group == gr.group && d.resource == gr.resource && &d.version == version);
             if !declares {
                 problems.push(ApiProblem {
+                    kind: ApiProblemKind::InvalidStorageOverride,
                     index: None,
                     field,
                     message: format!(
@@ -352,11 +432,7 @@ impl ApiSet {
             overrides.insert(gr, version.clone());
         }
 
-        if problems.is_empty() {
-            Ok(ApiSet { apis, groups, overrides })
-        } else {
-            Err(problems)
-        }
+        (ApiSet { apis, groups, overrides }, problems)
     }
 
     /// Every API, in declaration order.

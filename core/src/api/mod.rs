@@ -23,11 +23,12 @@ pub use agreement::{
     EncodingCondition, ResourceAgreement, ServerStorageVersion,
 };
 pub use decl::{
-    complete_lifecycle, parse_replacement, Api, ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet, Lifecycle,
+    complete_lifecycle, parse_replacement, Api, ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet,
+    Lifecycle,
 };
 pub use hash::storage_version_hash;
 pub use names::{kube_plural, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource};
-pub use order::{compare_kube_aware, is_alpha, is_beta, is_ga, sort_kube_aware};
+pub use order::{compare_kube_aware, is_alpha, is_beta, is_ga, sort_kube_aware, KubeVersion, Stability};
 pub use serving::{served_apis, RuntimeConfig, ServeError, ServeOptions, Served};
 pub use storage::{storage_version_for, storage_versions, ResourceStorage, StorageSource};
 pub use typed::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, StaticGvk};

@@ -20,11 +20,32 @@ pub fn is_alpha(version: &str) -> bool {
     matches!(parse_kube(version), Some((_, Stability::Alpha, _)))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Stability {
+/// The stability level a Kubernetes version name states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stability {
     Alpha,
     Beta,
     Ga,
+}
+
+/// A Kubernetes version name, `v<major>[alpha|beta<minor>]`, as
+/// `parseKubeVersion` reads it. Ordered as versions are released: by major,
+/// then alpha < beta < GA, then minor (`v1alpha1 < v1beta1 < v1 < v2alpha1`);
+/// [`compare_kube_aware`] is the other order, the one of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KubeVersion {
+    pub major: i64,
+    pub stability: Stability,
+    /// 0 for a GA version.
+    pub minor: i64,
+}
+
+impl KubeVersion {
+    /// `parseKubeVersion`; `None` for a name that is not a Kubernetes version.
+    pub fn parse(name: &str) -> Option<KubeVersion> {
+        let (major, stability, minor) = parse_kube(name)?;
+        Some(KubeVersion { major, stability, minor })
+    }
 }
 
 fn split_v(version: &str) -> Option<&str> {

@@ -228,7 +228,8 @@ pub fn simulate(plan: &Plan, apis: &ApiSet, features: Option<&FeatureSet>) -> Si
 
         let mut resource_states = Vec::new();
         for (gr, carry) in resources.iter().zip(carried.iter_mut()) {
-            let Some(state) = resource_step(apis, gr, step, plan, plan_step, &servers, carry, &mut findings) else {
+            let input = StepInput { apis, gr, step, plan, plan_step, servers: &servers };
+            let Some(state) = resource_step(input, carry, &mut findings) else {
                 continue;
             };
             resource_states.push(state);
@@ -278,17 +279,19 @@ fn participates(apis: &ApiSet, gr: &GroupResource, version: &EffectiveVersion) -
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn resource_step(
-    apis: &ApiSet,
-    gr: &GroupResource,
+/// What one resource's state at one step is computed from.
+struct StepInput<'a> {
+    apis: &'a ApiSet,
+    gr: &'a GroupResource,
+    /// 0 for the initial state.
     step: usize,
-    plan: &Plan,
-    plan_step: Option<&super::PlanStep>,
-    servers: &[ServerState],
-    carry: &mut Carried,
-    findings: &mut Vec<Finding>,
-) -> Option<ResourceState> {
+    plan: &'a Plan,
+    plan_step: Option<&'a super::PlanStep>,
+    servers: &'a [ServerState],
+}
+
+fn resource_step(input: StepInput<'_>, carry: &mut Carried, findings: &mut Vec<Finding>) -> Option<ResourceState> {
+    let StepInput { apis, gr, step, plan, plan_step, servers } = input;
     let resource_name = gr.to_string();
     let mut kind = None;
     let mut reports: Vec<ServerStorageVersion> = Vec::new();

@@ -3,6 +3,7 @@
 //! default severity, doc in clippy's template) and exposes them with its
 //! check as a [`Pass`].
 
+pub mod api_declaration;
 pub mod api_default_lifecycle;
 pub mod api_deprecated_without_replacement;
 pub mod api_lifecycle_order;
@@ -44,6 +45,7 @@ pub struct Pass {
 /// Every pass, in no particular order (findings are sorted afterwards).
 pub static PASSES: &[&Pass] = &[
     &registration::PASS,
+    &api_declaration::PASS,
     &feature_without_specs::PASS,
     &removed_gate::PASS,
     &rewritten_history::PASS,

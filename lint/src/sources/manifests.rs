@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use kompat_core::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
 use kompat_core::Version;
-use kompat_project::{Decls, Diagnostic, Error, Location};
+use kompat_project::{Diagnostic, Error, Location};
 
 /// One object of a manifest, located by its `apiVersion` value.
 pub type ManifestObject = kompat_decls::manifest::ManifestObject<Location>;
@@ -38,17 +38,20 @@ pub struct Manifests {
 
 impl Manifests {
     /// Checks every object against Kubernetes' built-in API set (and the
-    /// project's declared APIs, when it has some) as a server with `serve`
-    /// serves them. Errors are input errors: `--runtime-config` that the
+    /// project's declared APIs, `project`, when given) as a server with
+    /// `serve` serves them. Errors are input errors: `--runtime-config` that the
     /// server would refuse, declared APIs that conflict with built-in ones.
-    pub fn check(objects: &[ManifestObject], decls: &Decls, serve: &ServeOptions) -> Result<Manifests, Error> {
+    pub fn check(
+        objects: &[ManifestObject],
+        project: Option<&ApiConfig>,
+        serve: &ServeOptions,
+    ) -> Result<Manifests, Error> {
         if objects.is_empty() {
             return Ok(Manifests { serve: serve.clone(), checked: Vec::new() });
         }
-        let set: Cow<'_, ApiSet> = if decls.has_apis() {
-            Cow::Owned(with_project(&decls.api_config())?)
-        } else {
-            Cow::Borrowed(kompat_k8s::apis())
+        let set: Cow<'_, ApiSet> = match project {
+            Some(project) => Cow::Owned(with_project(project)?),
+            None => Cow::Borrowed(kompat_k8s::apis()),
         };
         let served = served_apis(&set, serve)
             .map_err(|err| Error { diagnostics: err.messages.into_iter().map(Diagnostic::error).collect() })?;

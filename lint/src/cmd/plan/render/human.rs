@@ -68,8 +68,8 @@ pub fn human(plan: &str, report: &Report, lines: &[String]) -> String {
                 .collect();
             out.push_str(&format!("  rollback UNSAFE to step {}: {}\n", r.to_step, why.join("; ")));
         }
-        for (f, severity) in report.findings().filter(|(f, _)| f.step == state.step) {
-            out.push_str(&format!("  {}[{}]: {}\n", severity.as_str(), f.kind.code(), f.message));
+        for (_, diag) in report.findings().filter(|(f, _)| f.step == state.step) {
+            out.push_str(&format!("  {}\n", crate::report::short_line(diag)));
         }
         out.push('\n');
     }

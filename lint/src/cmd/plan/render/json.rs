@@ -2,7 +2,7 @@
 //! private serialisable counterparts of the core's types.
 
 use kompat_core::plan::{Finding, ResourceState, StepState, UndecodableSource};
-use kompat_lint::Severity;
+use kompat_lint::{Diagnostic, Severity};
 
 use super::Report;
 use kompat_core::FeatureSpec;
@@ -159,7 +159,7 @@ pub fn json(plan: &str, report: &Report) -> kompat_project::Result<String> {
         summary: JsonSummary { errors: report.count(Severity::Error), warnings: report.count(Severity::Warning) },
         servers,
         steps: sim.steps.iter().map(json_step).collect(),
-        findings: report.findings().map(|(f, severity)| json_finding(f, severity)).collect(),
+        findings: report.findings().map(|(f, diag)| json_finding(f, diag)).collect(),
     };
     crate::cmd::to_json(&doc)
 }
@@ -249,11 +249,11 @@ fn json_resource(r: &ResourceState) -> JsonResource<'_> {
     }
 }
 
-fn json_finding(f: &Finding, severity: Severity) -> JsonFinding<'_> {
+fn json_finding<'a>(f: &'a Finding, diag: &Diagnostic) -> JsonFinding<'a> {
     JsonFinding {
         step: f.step,
-        severity: severity.as_str(),
-        code: f.kind.code(),
+        severity: diag.severity.as_str(),
+        code: diag.code(),
         server: f.server.as_deref(),
         resource: f.resource.as_deref(),
         message: &f.message,

@@ -121,12 +121,12 @@ pub fn markdown(plan: &str, report: &Report) -> String {
     } else {
         let rows: Vec<Vec<String>> = report
             .findings()
-            .map(|(f, severity)| {
+            .map(|(f, diag)| {
                 vec![
                     f.step.to_string(),
-                    severity.as_str().to_owned(),
-                    format!("`{}`", f.kind.code()),
-                    md_escape(&f.message),
+                    diag.severity.as_str().to_owned(),
+                    format!("`{}`", diag.code()),
+                    md_escape(&diag.message),
                 ]
             })
             .collect();

@@ -14,38 +14,42 @@ pub use markdown::markdown;
 
 use kompat_core::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
 use kompat_core::FeatureSpec;
-use kompat_lint::Severity;
+use kompat_lint::{Diagnostic, Severity};
 
-/// A simulation with each finding's severity: its rule's
-/// (`kompat_lint::rules::plan`), or what `[lint.levels]` makes it; findings
-/// of allowed codes are dropped.
+/// A simulation with each finding as the one diagnostic type: built through
+/// its rule (`kompat_lint::rules::plan`), at the rule's severity or what
+/// `[lint.levels]` makes it; findings of allowed codes are dropped.
 pub struct Report {
     pub sim: Simulation,
-    /// The severity of `sim.findings[i]`.
-    severities: Vec<Severity>,
+    /// The diagnostic of `sim.findings[i]`.
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl Report {
     /// `level` gives a kind's severity, `None` to drop its findings.
     pub fn new(mut sim: Simulation, level: impl Fn(FindingKind) -> Option<Severity>) -> Report {
-        let mut severities = Vec::new();
+        let mut diagnostics = Vec::new();
         sim.findings.retain(|f| match level(f.kind) {
             Some(severity) => {
-                severities.push(severity);
+                let mut diag = kompat_lint::rules::plan::rule_of(f.kind).diag(f.message.clone(), None);
+                diag.severity = severity;
+                diag.subject = f.resource.clone().or_else(|| f.server.clone());
+                diagnostics.push(diag);
                 true
             }
             None => false,
         });
-        Report { sim, severities }
+        Report { sim, diagnostics }
     }
 
-    /// Every finding with its severity, in order.
-    pub fn findings(&self) -> impl Iterator<Item = (&Finding, Severity)> {
-        self.sim.findings.iter().zip(self.severities.iter().copied())
+    /// Every finding (for its step, server and resource) with its
+    /// diagnostic, in order.
+    pub fn findings(&self) -> impl Iterator<Item = (&Finding, &Diagnostic)> {
+        self.sim.findings.iter().zip(&self.diagnostics)
     }
 
     pub fn count(&self, severity: Severity) -> usize {
-        self.severities.iter().filter(|s| **s == severity).count()
+        self.diagnostics.iter().filter(|d| d.severity == severity).count()
     }
 
     /// Safe: no error-level finding.
