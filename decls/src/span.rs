@@ -64,9 +64,34 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
+        LineIndex::shared(std::sync::Arc::from(text))
+    }
+
+    /// The index of a text already shared, without copying it.
+    pub fn shared(text: std::sync::Arc<str>) -> LineIndex {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts, text: std::sync::Arc::from(text) }
+        LineIndex { starts, text }
+    }
+
+    /// The byte offset of 1-based `line` and `column` (columns count
+    /// characters), the inverse of [`LineIndex::line_col`]: a column past the
+    /// end of its line is the line's end, a line past the last the text's
+    /// end. Costs a lookup plus, on a line that is not ASCII, a walk
+    /// along it.
+    pub fn offset(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let end = self.starts.get(line.max(1)).copied().unwrap_or(self.text.len());
+        let text = &self.text[start..end];
+        let chars = column.saturating_sub(1);
+        let ascii = chars.min(text.len());
+        if text.as_bytes()[..ascii].is_ascii() {
+            // One byte per character up to the column.
+            return start + ascii;
+        }
+        start + text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i)
     }
 
     /// The 1-based line and column of `offset` (clamped to the text).
@@ -120,6 +145,22 @@ mod tests {
             [(0, (1, 1)), (1, (1, 2)), (3, (2, 1)), (5, (2, 3)), (7, (2, 4)), (8, (3, 1)), (9, (4, 1)), (99, (4, 2))];
         for (offset, expected) in cases {
             assert_eq!(idx.line_col(offset), expected, "offset {offset}");
+        }
+    }
+
+    #[test]
+    fn offset_of_line_and_column() {
+        let text = "ab\ncdé\n\nx";
+        let idx = LineIndex::new(text);
+        // Every offset on a character boundary round-trips.
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            let (line, col) = idx.line_col(offset);
+            assert_eq!(idx.offset(line, col), offset, "offset {offset} at {line}:{col}");
+        }
+        // Past the end of a line, of the text, and line 0.
+        let cases = [((1, 9), 3), ((2, 9), 8), ((4, 5), 10), ((9, 1), 10), ((0, 2), 1), ((2, 0), 3)];
+        for ((line, col), expected) in cases {
+            assert_eq!(idx.offset(line, col), expected, "{line}:{col}");
         }
     }
 

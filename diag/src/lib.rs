@@ -13,18 +13,24 @@
 //! finding is built through its rule ([`Rule::diag`]), so a rule's severity
 //! is stated in exactly one place.
 //!
-//! **Architecture Invariant:** no I/O and no terminal knowledge here; the
-//! binary renders diagnostics (through codespan-reporting, over the
-//! [`FileTable`] this crate builds from their locations).
+//! [`render`] writes diagnostics as rustc-style text (through
+//! codespan-reporting, over the [`FileTable`] this crate builds from their
+//! locations): the `kompat` binary and `kompat_gen::Builder`'s errors print
+//! the same text.
+//!
+//! **Architecture Invariant:** no I/O and no terminal knowledge here: text is
+//! coloured only when the caller asks.
 
 mod diagnostic;
 mod files;
 mod location;
+mod render;
 mod rule;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use files::FileTable;
 pub use location::Location;
+pub use render::{render, short_line};
 pub use rule::Rule;
 
 /// Byte spans are `kompat-decls`' own, shared by every text format.

@@ -129,7 +129,11 @@ impl Builder {
     }
 
     /// Renders every output without writing anything.
-    pub fn files(&self) -> Result<Vec<GeneratedFile>, Error> {
+    pub fn files(&self) -> Result<Vec<GeneratedFile>, BuildError> {
+        Ok(self.render_files()?)
+    }
+
+    fn render_files(&self) -> Result<Vec<GeneratedFile>, Error> {
         let config_path = self.config.clone().unwrap_or_else(|| PathBuf::from(kompat_project::config::FILE_NAME));
         let config = Config::load(&config_path)?;
         let decls = kompat_project::load(&config.decls)?;
@@ -153,15 +157,59 @@ impl Builder {
     }
 
     /// Writes every output whose contents changed; all or nothing.
-    pub fn generate(&self) -> Result<WriteReport, Error> {
-        write_files(&self.files()?).map_err(file_error)
+    pub fn generate(&self) -> Result<WriteReport, BuildError> {
+        Ok(write_files(&self.files()?).map_err(file_error)?)
     }
 
     /// Compares every output with the file on disk; writes nothing.
-    pub fn check(&self) -> Result<Vec<Stale>, Error> {
-        check_files(&self.files()?).map_err(file_error)
+    pub fn check(&self) -> Result<Vec<Stale>, BuildError> {
+        Ok(check_files(&self.files()?).map_err(file_error)?)
     }
 }
+
+/// Why a [`Builder`] failed: the located diagnostics `kompat gen` would
+/// print, printed the same way. `Display` (and `Debug`, which is what a
+/// build script's `main() -> Result<(), Box<dyn Error>>` shows) is the
+/// rustc-style text of the `kompat` binary, the offending line quoted under
+/// its `--> file:line:col`; the alternate form (`{:#}`) is one
+/// `file:line:col: error: message` line per diagnostic.
+#[derive(Clone, PartialEq, Eq)]
+pub struct BuildError {
+    pub error: Error,
+}
+
+impl BuildError {
+    /// The diagnostics, in the order found.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.error.diagnostics
+    }
+}
+
+impl From<Error> for BuildError {
+    fn from(error: Error) -> BuildError {
+        BuildError { error }
+    }
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let diags = self.diagnostics();
+        if f.alternate() {
+            let lines: Vec<String> = diags.iter().map(kompat_diag::short_line).collect();
+            f.write_str(&lines.join("\n"))
+        } else {
+            f.write_str(kompat_diag::render(diags, false).trim_end())
+        }
+    }
+}
+
+impl std::fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {}
 
 /// A [`FileError`] as a located error.
 pub fn file_error(err: FileError) -> Error {

@@ -87,7 +87,8 @@ fn config_errors_are_located() {
         let path = dir.path().join("kompat.toml");
         std::fs::write(&path, toml).expect("write config");
         std::fs::write(dir.path().join("f.toml"), "").expect("write decls");
-        let got = Builder::new().config(&path).out_dir(dir.path()).files().map(|_| ()).map_err(|err| err.to_string());
+        let got =
+            Builder::new().config(&path).out_dir(dir.path()).files().map(|_| ()).map_err(|err| err.error.to_string());
         let got = got.map_err(|msg| msg.replace(&format!("{}/", dir.path().display()), ""));
         assert_eq!(got, Err(expected.to_owned()), "{toml}");
     };
@@ -125,4 +126,34 @@ fn config_errors_are_located() {
         "binary_version = \"1.2\"\n[gen]\nallow_outside = [\"\"]\n",
         "kompat.toml:3:18: empty directory in `allow_outside`",
     );
+}
+
+/// A `Builder` error prints as `kompat gen` prints it: rustc style with the
+/// offending line (Display and Debug alike, for `main() -> Result`), or one
+/// line per diagnostic with `{:#}`; never a dump of the error's fields.
+#[test]
+fn builder_errors_print_as_the_cli_prints_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("kompat.toml"),
+        "binary_version = \"1.37\"\ndecls = [\"f.toml\"]\n[[gen.output]]\nkind = \"json\"\npath = \"f.json\"\n",
+    )
+    .expect("write config");
+    std::fs::write(
+        dir.path().join("f.toml"),
+        "[[feature]]\nname = \"Widgets\"\nspecs = [\n  { version = \"1.36\", stage = \"Bta\", default = false },\n]\n",
+    )
+    .expect("write decls");
+    let err = match Builder::new().config(dir.path().join("kompat.toml")).out_dir(dir.path()).files() {
+        Ok(_) => panic!("a misspelt stage is an error"),
+        Err(err) => err,
+    };
+    let strip = |text: String| text.replace(&format!("{}/", dir.path().display()), "");
+    let shown = strip(err.to_string());
+    insta::assert_snapshot!(shown);
+    assert_eq!(strip(format!("{err:?}")), shown);
+    let short = strip(format!("{err:#}"));
+    assert!(short.starts_with("f.toml:4:"), "{short}");
+    assert!(short.contains(": error: "), "{short}");
+    assert!(!shown.contains("diagnostics") && !shown.contains("Location"), "{shown}");
 }

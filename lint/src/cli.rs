@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(name = "kompat", version, about = "Versioned feature gates and API lifecycles, checked the Kubernetes way")]
+#[command(name = "kompat", version = env!("KOMPAT_VERSION"), about = "Versioned feature gates and API lifecycles, checked the Kubernetes way")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -48,6 +48,34 @@ pub enum Command {
     /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
     #[command(name = "k8s-apis")]
     K8sApis(K8sApisArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print kompat's man page (roff), or write one page per subcommand.
+    Manpage(ManpageArgs),
+    /// Write a commented kompat.toml for the project in the working directory.
+    Init(InitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Print the kompat.toml that would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManpageArgs {
+    /// Write `kompat.1` and one `kompat-SUBCOMMAND.1` per subcommand into DIR
+    /// (created if missing) instead of printing `kompat.1` to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -82,8 +82,9 @@ impl SourceFile {
     }
 
     pub fn new(path: PathBuf, text: String) -> SourceFile {
-        let lines = LineIndex::new(&text);
-        SourceFile { path, text: Arc::from(text), lines }
+        // One copy of the text, shared by the line index.
+        let text: Arc<str> = Arc::from(text);
+        SourceFile { path, lines: LineIndex::shared(text.clone()), text }
     }
 
     /// A location in this file for a byte span.

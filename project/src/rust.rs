@@ -2,15 +2,18 @@
 //! (with their `#[kompat(allow(...))]` suppressions) and
 //! `#[derive(ApiLifecycle)]` types API declarations, at any depth of inline
 //! modules; every `Enum::Variant` path of such an enum, and every
-//! `enabled("Gate")`-style string use, is a reference to a gate. Files are
-//! parsed in parallel.
+//! `enabled("Gate")`-style string use, is a reference to a gate. Only files
+//! that a byte search finds able to declare or reference something are
+//! parsed, in parallel.
 
 use std::collections::BTreeMap;
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
+use aho_corasick::AhoCorasick;
 use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
+use proc_macro2::LineColumn;
 use syn::visit::Visit;
 
 // The derives' own parsing, shared so that kompat reads a
@@ -50,53 +53,46 @@ pub struct RustScan {
 /// Function and method names whose first string argument is a gate name.
 const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_enabled", "enabled_by_name"];
 
-/// Parses every file (already read; in parallel), adds the derive-declared
-/// gates to `decls`, and collects every reference to a gate.
-pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
-    // Parse and summarise in parallel, keeping file order so that everything
-    // after is deterministic. syn's trees are not `Send`; the summaries are.
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
-    let chunk = files.len().div_ceil(workers).max(1);
-    let results: Vec<Result<FileScan>> = std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        let mut failures = Vec::new();
-        for part in files.chunks(chunk) {
-            // syn recurses on nested syntax; `check_nesting` bounds how deep.
-            let spawned = std::thread::Builder::new()
-                .stack_size(SCAN_STACK_BYTES)
-                .spawn_scoped(scope, move || part.iter().map(scan_file).collect::<Vec<_>>());
-            match spawned {
-                Ok(handle) => handles.push((part, handle)),
-                Err(err) => failures.push(Err(Error::msg(format!("cannot start a thread: {err}")))),
-            }
-        }
-        let mut results: Vec<Result<FileScan>> = Vec::new();
-        for (part, handle) in handles {
-            match handle.join() {
-                Ok(scans) => results.extend(scans),
-                // Never silently: a file whose scan panicked is an error.
-                Err(_) => results
-                    .extend(part.iter().map(|p| Err(Error::in_file(&p.path, "internal error reading this file")))),
-            }
-        }
-        results.extend(failures);
-        results
-    });
-    let mut scans = Vec::new();
-    let mut failures = Vec::new();
-    for result in results {
-        match result {
-            Ok(scan) => scans.push(scan),
-            Err(err) => failures.extend(err.diagnostics),
-        }
-    }
-    if !failures.is_empty() {
-        return Err(Error { diagnostics: failures });
-    }
+/// Which files [`scan_with`] parses.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parse {
+    /// Only files whose bytes can hold a declaration or a reference (what
+    /// [`scan`] does).
+    Candidates,
+    /// Every file: the reference the prefilter is tested against.
+    Every,
+}
 
-    let mut out = RustScan { files: scans.len(), ..RustScan::default() };
+/// Scans the Rust files (already read; in parallel), adds the
+/// derive-declared gates to `decls`, and collects every reference to a gate.
+///
+/// Only files that can declare or reference something are parsed: a byte
+/// search first finds the files that name `FeatureGates` or `ApiLifecycle`
+/// (the declarations), then, with the declared enums known, the files where a
+/// derived enum's name is followed by `::` (or `<`, `>`, a comment) and those
+/// where a gate function's name is followed by `(` (or `::`, a comment).
+/// Everything else cannot change the result; it is neither parsed nor
+/// checked for syntax (that is the compiler's job).
+pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
+    scan_with(files, decls, Parse::Candidates)
+}
+
+/// [`scan`], parsing the files `parse` says.
+#[doc(hidden)]
+pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<RustScan> {
+    // First the files that can declare: their enums decide which paths of
+    // the other files are references.
+    let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"])
+        .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
+    let all: Vec<usize> = (0..files.len()).collect();
+    let mut results = parallel(files, &all, |file| {
+        (parse == Parse::Every || declares.is_match(file.text.as_bytes())).then(|| scan_file(file, None))
+    });
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for scan in &mut scans {
+    let mut out = RustScan { files: files.len(), ..RustScan::default() };
+    for (file, result) in files.iter().zip(&mut results) {
+        let Some(Ok(scan)) = result else { continue };
         if scan.features.is_empty() && scan.apis.is_empty() {
             continue;
         }
@@ -104,24 +100,46 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
             enums.insert(name, variants);
         }
         out.allows.append(&mut scan.allows);
-        decls.add_parsed(scan.source.clone(), std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
+        decls.add_parsed(file.clone(), std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
     }
-    for scan in &scans {
-        for (owner, variant, span) in &scan.paths {
-            if let Some(gate) = enums.get(owner).and_then(|v| v.get(variant)) {
-                out.refs.push(GateRef { gate: gate.clone(), location: scan.source.locate(span.start, span.end) });
+
+    // Then the files that can reference: only their paths whose owner is a
+    // derived enum are kept.
+    let refers = Refers::new(enums.keys())?;
+    let pending: Vec<usize> = (0..files.len()).filter(|&i| results[i].is_none()).collect();
+    let later = parallel(files, &pending, |file| {
+        (parse == Parse::Every || refers.is_match(file.text.as_bytes())).then(|| scan_file(file, Some(&enums)))
+    });
+    for (&i, result) in pending.iter().zip(later) {
+        results[i] = result;
+    }
+
+    let mut failures = Vec::new();
+    for (file, result) in files.iter().zip(results) {
+        match result {
+            None => {}
+            Some(Err(err)) => failures.extend(err.diagnostics),
+            Some(Ok(scan)) => {
+                for (owner, variant, start, end) in &scan.paths {
+                    if let Some(gate) = enums.get(owner).and_then(|v| v.get(variant)) {
+                        let (start, end) = (offset(file, *start), offset(file, *end));
+                        out.refs.push(GateRef { gate: gate.clone(), location: file.locate(start, end) });
+                    }
+                }
+                for (gate, span) in scan.strings {
+                    out.refs.push(GateRef { gate, location: file.locate(span.start, span.end) });
+                }
             }
         }
-        for (gate, span) in &scan.strings {
-            out.refs.push(GateRef { gate: gate.clone(), location: scan.source.locate(span.start, span.end) });
-        }
+    }
+    if !failures.is_empty() {
+        return Err(Error { diagnostics: failures });
     }
     Ok(out)
 }
 
 /// What one file holds, in plain (sendable) values.
 struct FileScan {
-    source: SourceFile,
     /// Its `#[derive(FeatureGates)]` enums as declarations with spans.
     features: FeatureFile,
     /// Its `#[derive(ApiLifecycle)]` types as declarations with spans.
@@ -129,10 +147,111 @@ struct FileScan {
     /// Enum name -> variant -> gate name.
     enums: Vec<(String, BTreeMap<String, String>)>,
     allows: Vec<RustAllow>,
-    /// Every `Owner::Variant` path.
-    paths: Vec<(String, String, Span)>,
+    /// Every `Owner::Variant` path whose owner may be a derived enum, with
+    /// the variant's start and end; byte offsets are computed only for the
+    /// paths that turn out to be references.
+    paths: Vec<(String, String, LineColumn, LineColumn)>,
     /// Every `enabled("Gate")`-style string use.
     strings: Vec<(String, Span)>,
+}
+
+/// Runs `scan` over the files `pick` names on every core, each thread taking
+/// the next file when done with one (a slow file holds up only its own
+/// thread), and returns the results in `pick`'s order. A scan that panics is
+/// an error of its file, never a silently missing one.
+fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<FileScan>>>
+where
+    F: Fn(&SourceFile) -> Option<Result<FileScan>> + Sync,
+{
+    let count = pick.len();
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(count);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count {
+                break done;
+            }
+            let file = &files[pick[i]];
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scan(file)))
+                .unwrap_or_else(|_| Some(Err(Error::in_file(&file.path, "internal error reading this file"))));
+            // Spans index a per-thread map of every source lexed; what a scan
+            // keeps is converted already, so the map is emptied.
+            proc_macro2::extra::invalidate_current_thread_spans();
+            done.push((i, result));
+        }
+    };
+    let mut results: Vec<Option<Result<FileScan>>> = (0..count).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for _ in 0..workers {
+            // syn recurses on nested syntax; `check_nesting` bounds how deep.
+            match std::thread::Builder::new().stack_size(SCAN_STACK_BYTES).spawn_scoped(scope, work) {
+                Ok(handle) => handles.push(handle),
+                // Fewer threads: the ones started take all the work.
+                Err(_) => break,
+            }
+        }
+        let mut finished = Vec::new();
+        if handles.is_empty() {
+            for (i, &file) in pick.iter().enumerate() {
+                let failure = Error::in_file(&files[file].path, "cannot start a thread to read this file");
+                finished.push((i, Some(Err(failure))));
+            }
+        }
+        for handle in handles {
+            if let Ok(done) = handle.join() {
+                finished.extend(done);
+            }
+        }
+        for (i, result) in finished {
+            results[i] = result;
+        }
+    });
+    results
+}
+
+/// The byte search that finds the files that can reference a gate: a
+/// derived enum's name as a whole identifier followed by `::` (or by what
+/// may come between: generic arguments `<`, the end `>` of a qualified
+/// path's type, a comment, Unicode whitespace), or a gate function's name
+/// (every one ends in `enabled` or `enabled_by_name`) followed by `(` (or a
+/// turbofish `::`, a comment, Unicode whitespace). It never misses a file
+/// that holds a reference; it may name a few that do not.
+struct Refers {
+    search: AhoCorasick,
+    /// Patterns from this index on are the gate functions'.
+    functions: usize,
+}
+
+impl Refers {
+    fn new<'a>(enums: impl Iterator<Item = &'a String>) -> Result<Refers> {
+        let mut patterns: Vec<&str> = enums.map(String::as_str).collect();
+        let functions = patterns.len();
+        patterns.push("enabled");
+        let search = AhoCorasick::new(&patterns)
+            .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
+        Ok(Refers { search, functions })
+    }
+
+    fn is_match(&self, text: &[u8]) -> bool {
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        self.search.find_overlapping_iter(text).any(|found| {
+            let mut end = found.end();
+            let next = |end: usize| text[end..].iter().copied().find(|b| !b.is_ascii_whitespace());
+            if found.pattern().as_usize() >= self.functions {
+                if text[end..].starts_with(b"_by_name") {
+                    end += "_by_name".len();
+                }
+                matches!(next(end), Some(b'(' | b':' | b'/' | 0x80..))
+            } else {
+                let starts_ident = found.start() == 0 || !ident(text[found.start() - 1]);
+                starts_ident && matches!(next(end), Some(b':' | b'<' | b'>' | b'/' | 0x80..))
+            }
+        })
+    }
 }
 
 /// The stack of each scanning thread: room for syn's recursion up to the
@@ -248,21 +367,20 @@ fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (p
     Ok(())
 }
 
-fn scan_file(source: &SourceFile) -> Result<FileScan> {
-    let source = source.clone();
+/// Parses one file. With `enums`, only paths whose owner is one of them are
+/// kept (the others cannot be references); without, every two-segment path.
+fn scan_file(source: &SourceFile, enums: Option<&BTreeMap<String, BTreeMap<String, String>>>) -> Result<FileScan> {
     // A source that does not lex is reported by syn below.
     if let Ok(tokens) = source.text.parse::<proc_macro2::TokenStream>() {
         if let Err((span, message)) = check_nesting(tokens) {
-            let start = span.start();
-            let offset = offset_of(&source.text, start.line, start.column);
+            let offset = offset(source, span.start());
             let failure =
                 Diagnostic::error(format!("cannot parse Rust source: {message}")).at(source.locate(offset, offset));
             return Err(Error { diagnostics: vec![failure] });
         }
     }
     let file = syn::parse_file(&source.text).map_err(|err| {
-        let start = err.span().start();
-        let offset = offset_of(&source.text, start.line, start.column);
+        let offset = offset(source, err.span().start());
         Error {
             diagnostics: vec![
                 Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))
@@ -270,7 +388,6 @@ fn scan_file(source: &SourceFile) -> Result<FileScan> {
         }
     })?;
     let mut scan = FileScan {
-        source,
         features: FeatureFile::default(),
         apis: ApiFile::default(),
         enums: Vec::new(),
@@ -278,8 +395,8 @@ fn scan_file(source: &SourceFile) -> Result<FileScan> {
         paths: Vec::new(),
         strings: Vec::new(),
     };
-    scan_items(&file.items, &mut scan);
-    let mut visitor = Refs { text: &scan.source.text, paths: Vec::new(), strings: Vec::new() };
+    scan_items(source, &file.items, &mut scan);
+    let mut visitor = Refs { source, enums, paths: Vec::new(), strings: Vec::new() };
     visitor.visit_file(&file);
     scan.paths = visitor.paths;
     scan.strings = visitor.strings;
@@ -289,46 +406,45 @@ fn scan_file(source: &SourceFile) -> Result<FileScan> {
 /// Collects the derive-declared gates and APIs of `items` and of the inline
 /// modules among them. Mistakes in the attributes are the compiler's to
 /// report: a type whose attributes do not parse declares nothing here.
-fn scan_items(items: &[syn::Item], scan: &mut FileScan) {
+fn scan_items(source: &SourceFile, items: &[syn::Item], scan: &mut FileScan) {
     for item in items {
         match item {
             syn::Item::Mod(module) => {
                 if let Some((_, items)) = &module.content {
-                    scan_items(items, scan);
+                    scan_items(source, items, scan);
                 }
             }
             syn::Item::Enum(item) if attr::derives(&item.attrs, "FeatureGates") => {
-                scan_feature_gates(&item.clone().into(), scan);
+                scan_feature_gates(source, &item.clone().into(), scan);
             }
             syn::Item::Enum(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
-                scan_api(&item.clone().into(), scan);
+                scan_api(source, &item.clone().into(), scan);
             }
             syn::Item::Struct(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
-                scan_api(&item.clone().into(), scan);
+                scan_api(source, &item.clone().into(), scan);
             }
             _ => {}
         }
     }
 }
 
-fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
+fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
     if let Some(parsed) = Input::from_syn(&cx, input) {
         let mut variants = BTreeMap::new();
         for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
             variants.insert(variant.ident.to_string(), decl.name.clone());
             for allow in &variant.attrs.allows {
-                let text = &scan.source.text;
-                let code = span_of(text, allow.code.span());
-                let whole = tokens_span(text, &allow.tokens).unwrap_or(code);
+                let code = span_of(source, allow.code.span());
+                let whole = tokens_span(source, &allow.tokens).unwrap_or(code);
                 scan.allows.push(RustAllow {
                     gate: decl.name.clone(),
                     code: allow.code.value(),
-                    location: scan.source.locate(whole.start, whole.end),
-                    code_location: scan.source.locate(code.start, code.end),
+                    location: source.locate(whole.start, whole.end),
+                    code_location: source.locate(code.start, code.end),
                 });
             }
-            let span = span_of(&scan.source.text, variant.ident.span());
+            let span = span_of(source, variant.ident.span());
             scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
         }
         scan.enums.push((input.ident.to_string(), variants));
@@ -336,16 +452,15 @@ fn scan_feature_gates(input: &syn::DeriveInput, scan: &mut FileScan) {
     let _ = cx.check();
 }
 
-fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
+fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
     if let Some(parsed) = ApiInput::from_syn(&cx, input) {
         if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
-            let text = &scan.source.text;
-            let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(text, l.span()));
-            let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(text, r.lit.span()));
-            let ident = span_of(text, input.ident.span());
+            let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(source, l.span()));
+            let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(source, r.lit.span()));
+            let ident = span_of(source, input.ident.span());
             let spans = ApiSpans {
-                entry: tokens_span(text, &api.tokens).unwrap_or(ident),
+                entry: tokens_span(source, &api.tokens).unwrap_or(ident),
                 group: lit(&api.group),
                 version: lit(&api.version),
                 kind: lit(&api.kind).or(Some(ident)),
@@ -354,7 +469,7 @@ fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
                 deprecated: release(&api.deprecated),
                 removed: release(&api.removed),
                 replacement: lit(&api.replacement),
-                enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(text, b.span)),
+                enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
             };
             scan.apis.push(decl, spans);
         }
@@ -363,16 +478,18 @@ fn scan_api(input: &syn::DeriveInput, scan: &mut FileScan) {
 }
 
 /// The byte range from the first to the last token of `tokens`.
-fn tokens_span(text: &str, tokens: &proc_macro2::TokenStream) -> Option<Span> {
+fn tokens_span(source: &SourceFile, tokens: &proc_macro2::TokenStream) -> Option<Span> {
     let mut iter = tokens.clone().into_iter();
-    let first = span_of(text, iter.next()?.span());
-    let last = iter.last().map_or(first, |t| span_of(text, t.span()));
+    let first = span_of(source, iter.next()?.span());
+    let last = iter.last().map_or(first, |t| span_of(source, t.span()));
     Some(Span::new(first.start, last.end))
 }
 
 struct Refs<'a> {
-    text: &'a str,
-    paths: Vec<(String, String, Span)>,
+    source: &'a SourceFile,
+    /// When known, the derived enums: other owners are not kept.
+    enums: Option<&'a BTreeMap<String, BTreeMap<String, String>>>,
+    paths: Vec<(String, String, LineColumn, LineColumn)>,
     strings: Vec<(String, Span)>,
 }
 
@@ -382,7 +499,7 @@ impl Refs<'_> {
             return;
         }
         if let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. })) = args.first() {
-            self.strings.push((lit.value(), span_of(self.text, lit.span())));
+            self.strings.push((lit.value(), span_of(self.source, lit.span())));
         }
     }
 }
@@ -391,12 +508,12 @@ impl<'ast> Visit<'ast> for Refs<'_> {
     fn visit_path(&mut self, path: &'ast syn::Path) {
         let n = path.segments.len();
         if n >= 2 {
-            let variant = &path.segments[n - 1].ident;
-            self.paths.push((
-                path.segments[n - 2].ident.to_string(),
-                variant.to_string(),
-                span_of(self.text, variant.span()),
-            ));
+            let owner = path.segments[n - 2].ident.to_string();
+            if self.enums.is_none_or(|enums| enums.contains_key(&owner)) {
+                let variant = &path.segments[n - 1].ident;
+                let span = variant.span();
+                self.paths.push((owner, variant.to_string(), span.start(), span.end()));
+            }
         }
         syn::visit::visit_path(self, path);
     }
@@ -417,15 +534,98 @@ impl<'ast> Visit<'ast> for Refs<'_> {
     }
 }
 
-/// The byte range of a span in `text` (proc-macro2 reports 1-based lines and
-/// 0-based character columns).
-fn span_of(text: &str, span: proc_macro2::Span) -> Span {
-    let (start, end) = (span.start(), span.end());
-    Span::new(offset_of(text, start.line, start.column), offset_of(text, end.line, end.column))
+/// The byte range of a span in `source`.
+fn span_of(source: &SourceFile, span: proc_macro2::Span) -> Span {
+    Span::new(offset(source, span.start()), offset(source, span.end()))
 }
 
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let rest = &text[line_start.min(text.len())..];
-    line_start + rest.char_indices().nth(column).map_or(rest.len(), |(i, _)| i)
+/// The byte offset of a proc-macro2 position (1-based line, 0-based
+/// character column), through the file's line index: no walk from the
+/// file's start.
+fn offset(source: &SourceFile, at: LineColumn) -> usize {
+    source.lines.offset(at.line, at.column + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DECLARES: &str = r#"
+#[derive(kompat::FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
+    WatchList,
+}
+"#;
+
+    /// Whether the prefilter picks `text` as a file that may reference the
+    /// enum `Feature` or call a gate function.
+    fn check(text: &str, expected: bool) {
+        let refers = Refers::new(["Feature".to_owned()].iter()).map_err(|e| format!("{e:?}"));
+        assert_eq!(refers.map(|r| r.is_match(text.as_bytes())), Ok(expected), "{text}");
+    }
+
+    #[test]
+    fn prefilter() {
+        for text in [
+            "let x = Feature::WatchList;",
+            "let x = Feature :: WatchList;",
+            "let x = Feature /* c */ ::WatchList;",
+            "let x = crate::Feature\n::WatchList;",
+            "type T = Feature<u8>::X;",
+            "type T = <u8 as Feature>::X;",
+            "let x = r#Feature::WatchList;",
+            "if gates.enabled(\"A\") {}",
+            "if gates.enabled_by_name (\"A\") {}",
+            "if feature_enabled::<u8>(\"A\") {}",
+            "if is_enabled // why\n(\"A\") {}",
+        ] {
+            check(text, true);
+        }
+        for text in [
+            "",
+            "let x = MyFeature::WatchList;",
+            "let x = Feature;",
+            "struct Feature;",
+            "let enabled = true;",
+            "// enabled by default",
+            "let x = FeatureSet::new();",
+        ] {
+            check(text, false);
+        }
+    }
+
+    /// `files` scanned with and without the prefilter, rendered.
+    fn both(texts: &[&str]) -> (String, String) {
+        let files: Vec<SourceFile> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| SourceFile::new(format!("f{i}.rs").into(), (*t).to_owned()))
+            .collect();
+        let run = |parse| {
+            let mut decls = Decls::default();
+            let scan = scan_with(&files, &mut decls, parse);
+            format!("{scan:#?}\n{decls:#?}")
+        };
+        (run(Parse::Candidates), run(Parse::Every))
+    }
+
+    #[test]
+    fn prefilter_keeps_every_finding() {
+        let refs = "fn f(g: &G) { let _ = Feature :: WatchList; g.enabled(\"WatchList\"); other::Feature::WatchList; }";
+        let unrelated = "fn g() -> std::io::Result<()> { Self::new(); Ok(()) }";
+        let cases: [&[&str]; 4] = [
+            &[DECLARES, refs, unrelated],
+            &[refs, unrelated, DECLARES],
+            &[unrelated, "fn h() { enabled_by_name::<u8>(\"X\"); }"],
+            &[DECLARES, "fn broken( { Feature::WatchList"],
+        ];
+        for texts in cases {
+            let (fast, full) = both(texts);
+            assert_eq!(fast, full, "{texts:?}");
+        }
+        // Not vacuous: references are found and a broken candidate is an error.
+        assert_eq!(both(cases[0]).0.matches("GateRef {").count(), 3);
+        assert!(both(cases[3]).0.contains("cannot parse Rust source"));
+    }
 }

@@ -61,13 +61,22 @@ fn stmt(expr: String) -> String {
     format!("fn f() {{ let x = {expr}; }}\n")
 }
 
+/// `text` with a last line that makes it a file that may declare gates, so
+/// that it is parsed (and guarded).
+fn gated(text: &str) -> String {
+    format!("{text}// FeatureGates\n")
+}
+
 #[test]
 fn deep_rust() {
     let delimiters = "cannot parse Rust source: delimiters nest deeper than 256 levels";
     let syntax = "cannot parse Rust source: syntax nests deeper than 4096 levels";
-    check("parens.rs", &stmt(format!("{}1{}", "(".repeat(N), ")".repeat(N))), &format!("1:272 {delimiters}"));
-    check("mods.rs", &format!("{}{}\n", "mod a { ".repeat(N), "}".repeat(N)), delimiters);
-    check("brackets.rs", &format!("const X: () = {}{};\n", "[".repeat(N), "]".repeat(N)), delimiters);
+    let parens = stmt(format!("{}1{}", "(".repeat(N), ")".repeat(N)));
+    check("parens.rs", &gated(&parens), &format!("1:272 {delimiters}"));
+    check("mods.rs", &gated(&format!("{}{}\n", "mod a { ".repeat(N), "}".repeat(N))), delimiters);
+    check("brackets.rs", &gated(&format!("const X: () = {}{};\n", "[".repeat(N), "]".repeat(N))), delimiters);
+    // A file that can neither declare nor reference a gate is not parsed.
+    check("plain.rs", &parens, "ok");
     // Nesting without delimiters: just inside the limit reads, beyond it is an error.
     let shapes: [(&str, Shape); 10] = [
         ("unary", |n| stmt(format!("{}1", "-".repeat(n)))),
@@ -82,7 +91,7 @@ fn deep_rust() {
         ("closures", |n| stmt(format!("{}1", "|x| ".repeat(n / 2)))),
     ];
     for (name, shape) in shapes {
-        check(&format!("{name}.rs"), &shape(4000), "ok");
-        check(&format!("{name}.rs"), &shape(N), syntax);
+        check(&format!("{name}.rs"), &gated(&shape(4000)), "ok");
+        check(&format!("{name}.rs"), &gated(&shape(N)), syntax);
     }
 }

@@ -86,11 +86,15 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    let serve = serve_options(args, binary, window)?;
+    // kompat.toml's binary_version is the version the project releases
+    // next, not a Kubernetes release: manifests are checked against the
+    // Kubernetes release named by --binary-version (or --emulation-version).
+    let kube_binary = if args.binary_version.is_some() { binary } else { None };
+    let serve = serve_options(args, kube_binary, window)?;
     // (CRD manifests have their own checks; only other objects deserve the note.)
     if serve.is_none() && unchecked_objects {
         eprintln!(
-            "note: Kubernetes manifests are not checked: no target version (--binary-version, or binary_version in kompat.toml)"
+            "note: Kubernetes manifests are not checked: no Kubernetes version (--binary-version or --emulation-version)"
         );
     }
     if binary.is_some() && kompat_lint::uses_builtin_gates(&decls, &settings) {

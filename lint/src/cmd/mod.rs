@@ -1,12 +1,14 @@
 //! One module per subcommand; `run` dispatches.
 
 mod api;
+mod complete;
 mod crd_plan;
 mod explain;
 mod export;
 mod features;
 mod findings;
 mod gen;
+mod init;
 mod k8s_apis;
 mod lint;
 mod plan;
@@ -33,6 +35,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
         Command::K8sApis(args) => k8s_apis::run(args),
+        Command::Completions(args) => complete::completions(args),
+        Command::Manpage(args) => complete::manpage(args),
+        Command::Init(args) => init::run(args),
     }
 }
 

@@ -1,0 +1,244 @@
+//! `kompat init`: a commented `kompat.toml` for the project in the working
+//! directory.
+//!
+//! What it finds decides what it writes: a Rust crate (`Cargo.toml`) has its
+//! declarations in `src`; a Go module (`go.mod`) in the top-level directories
+//! holding Go files that import `k8s.io/component-base/featuregate` (`pkg`
+//! when none does); Kubernetes manifests, CRDs and Helm charts are listed too,
+//! so `kompat lint` checks them. Each file is opened once and only its first
+//! [`SNIFF_BYTES`] are read. An existing `kompat.toml` is never replaced.
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+use kompat_project::{Error, Result};
+
+use super::print_stdout;
+use crate::cli::InitArgs;
+
+/// How much of each file is read to tell what it is.
+const SNIFF_BYTES: u64 = 64 * 1024;
+
+/// The import that marks a Go file as declaring feature gates.
+const FEATUREGATE_IMPORT: &str = "\"k8s.io/component-base/featuregate\"";
+
+pub fn run(args: InitArgs) -> Result<ExitCode> {
+    let dir = PathBuf::from(".");
+    let target = Path::new(kompat_project::config::FILE_NAME);
+    if !args.dry_run && std::fs::symlink_metadata(target).is_ok() {
+        return Err(Error::in_file(
+            target,
+            "kompat.toml already exists; `kompat init` never replaces it (`kompat init --dry-run` prints what it would write)",
+        ));
+    }
+    let project = detect(&dir)?;
+    let text = render(&project);
+    if args.dry_run {
+        print_stdout(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    write_new(target, &text)?;
+    anstream::eprintln!("kompat init: wrote kompat.toml ({})", project.kinds.join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `detect` found.
+#[derive(Debug, Default)]
+struct Project {
+    /// `Rust crate`, `Go module`, `Kubernetes manifests`, ...
+    kinds: Vec<&'static str>,
+    /// The `decls` entries, relative to the project directory.
+    decls: BTreeSet<String>,
+    /// Manifests at the top of the project: `decls` takes a named file as
+    /// declarations, so these are given to `kompat lint` on the command line.
+    top_manifests: Vec<String>,
+    /// Where Kubernetes keeps its feature list, when the layout is theirs.
+    feature_list: &'static str,
+}
+
+fn detect(dir: &Path) -> Result<Project> {
+    let mut project = Project { feature_list: "versioned_feature_list.yaml", ..Project::default() };
+    let rust = dir.join("Cargo.toml").is_file();
+    let go = dir.join("go.mod").is_file();
+    if rust {
+        project.kinds.push("Rust crate");
+        if dir.join("src").is_dir() {
+            project.decls.insert("src".into());
+        }
+    }
+    let mut go_dirs = BTreeSet::new();
+    let mut manifests = BTreeSet::new();
+    let mut charts = BTreeSet::new();
+    for path in kompat_project::walk_files(dir)? {
+        let Ok(rel) = path.strip_prefix(dir) else { continue };
+        let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(entry) = top_entry(rel) else { continue };
+        if go && is_declaring_go(rel, name) && sniff(&path)?.contains(FEATUREGATE_IMPORT) {
+            go_dirs.insert(entry.clone());
+        } else if name == "Chart.yaml" {
+            charts.insert(entry);
+        } else if (name.ends_with(".yaml") || name.ends_with(".yml")) && is_manifest(&sniff(&path)?) {
+            manifests.insert(entry);
+        }
+    }
+    if go {
+        project.kinds.push("Go module");
+        if go_dirs.is_empty() && dir.join("pkg").is_dir() {
+            go_dirs.insert("pkg".into());
+        }
+        if dir.join("test/compatibility_lifecycle/reference").is_dir() {
+            project.feature_list = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml";
+        }
+        project.decls.extend(go_dirs);
+    }
+    if !manifests.is_empty() {
+        project.kinds.push("Kubernetes manifests");
+        for entry in manifests {
+            if dir.join(&entry).is_dir() {
+                project.decls.insert(entry);
+            } else {
+                project.top_manifests.push(entry);
+            }
+        }
+    }
+    if !charts.is_empty() {
+        project.kinds.push("Helm charts");
+        project.decls.extend(charts);
+    }
+    if project.decls.is_empty() && !project.top_manifests.is_empty() {
+        // Nothing else: the manifests are the project.
+        project.decls.insert(".".into());
+        project.top_manifests.clear();
+    }
+    if project.decls.is_empty() {
+        return Err(Error::msg(
+            "nothing to configure here: no Cargo.toml with a src directory, no go.mod, no Kubernetes manifests or charts \
+             (run `kompat init` in the project's root directory)",
+        ));
+    }
+    Ok(project)
+}
+
+/// The first component of `rel` when it is a directory below the project,
+/// else `rel` itself (a file at the top): what goes into `decls`.
+fn top_entry(rel: &Path) -> Option<String> {
+    let mut components = rel.components();
+    let first = match components.next()? {
+        Component::Normal(first) => first.to_str()?,
+        _ => return None,
+    };
+    match components.next() {
+        Some(_) => Some(first.to_owned()),
+        None => Some(rel.to_str()?.to_owned()),
+    }
+}
+
+/// A Go file the Go reader reads for declarations (not tests, not
+/// generated, not vendored or test data).
+fn is_declaring_go(rel: &Path, name: &str) -> bool {
+    name.ends_with(".go")
+        && !name.ends_with("_test.go")
+        && !name.starts_with("zz_generated")
+        && !rel.components().any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "testdata")))
+}
+
+/// A Kubernetes object: some line starts with `apiVersion:` and some with
+/// `kind:`.
+fn is_manifest(text: &str) -> bool {
+    let mut api_version = false;
+    let mut kind = false;
+    for line in text.lines() {
+        api_version |= line.starts_with("apiVersion:");
+        kind |= line.starts_with("kind:");
+    }
+    api_version && kind
+}
+
+/// The first [`SNIFF_BYTES`] of a file, lossily as text.
+fn sniff(path: &Path) -> Result<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(SNIFF_BYTES).read_to_end(&mut bytes))
+        .map_err(|err| Error::io(path, &err))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A TOML string literal.
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+fn render(project: &Project) -> String {
+    let decls: Vec<String> = project.decls.iter().map(|d| quoted(d)).collect();
+    let list = quoted(project.feature_list);
+    let top = match project.top_manifests.is_empty() {
+        true => String::new(),
+        false => format!(
+            "# Manifests at the top level are checked when named:\n#   kompat lint {}\n",
+            project.top_manifests.join(" ")
+        ),
+    };
+    format!(
+        r#"# kompat.toml, written by `kompat init` for: {kinds}.
+# Paths are relative to this file. `kompat lint` checks the project,
+# `kompat gen` writes the outputs below and `kompat gen --check` (in CI)
+# fails when one is stale.
+
+# The version this project releases next (MAJOR.MINOR; set yours): the
+# version window (emulation versions down to N-3), the removal rules and
+# `kompat gen` work from it.
+binary_version = "1.0"
+
+# Where the declarations are: Rust sources (#[derive(FeatureGates)],
+# #[derive(ApiLifecycle)]), Go featuregate specs, kompat TOML files and
+# feature lists. `kompat lint` also checks the CRD manifests and the
+# deployment material (--feature-gates flags, featureGates: maps) found here.
+decls = [{decls}]
+{top}
+# The feature list as last released: the removal and history rules compare
+# the declarations with it.
+# baseline = {list}
+
+# [window]
+# profile = "kubernetes"   # N-3, floored at 1.31; or "default" (N-3)
+
+# `kompat gen` writes the feature list in Kubernetes' format; commit it, so
+# reviews show every lifecycle change.
+[[gen.output]]
+kind = "k8s-yaml"
+path = {list}
+
+# Rule levels (`kompat explain --list` lists the rules):
+# [lint.levels]
+# locked-gate-cleanup = "deny"   # allow | warn | deny
+#
+# Suppress one finding, with a reason:
+# [[lint.allow]]
+# code = "removed-gate"
+# subject = "SomeFeature"
+# reason = "why this is fine"
+"#,
+        kinds = project.kinds.join(", "),
+        decls = decls.join(", "),
+    )
+}
+
+/// Creates `path` with `text`; never replaces a file (even one created since
+/// the check), and leaves no partial file behind.
+fn write_new(path: &Path, text: &str) -> Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
+        if err.kind() == std::io::ErrorKind::AlreadyExists {
+            Error::in_file(path, "kompat.toml already exists; `kompat init` never replaces it")
+        } else {
+            Error::io(path, &err)
+        }
+    })?;
+    if let Err(err) = file.write_all(text.as_bytes()).and_then(|()| file.sync_all()) {
+        drop(file);
+        let _ = std::fs::remove_file(path);
+        return Err(Error::io(path, &err));
+    }
+    Ok(())
+}
