@@ -13,6 +13,7 @@ pub mod deploy;
 mod features_toml;
 mod features_yaml;
 mod kompat_toml;
+pub mod manifest;
 pub mod plan;
 mod render;
 pub mod span;

@@ -95,7 +95,8 @@ pub struct K8sApisArgs {
 
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// Declaration files or directories, and CRD manifests (default: `decls` in kompat.toml).
+    /// Declaration files or directories, CRD and Kubernetes manifests, deployment material;
+    /// `-` reads manifests from standard input (default: `decls` in kompat.toml).
     pub paths: Vec<PathBuf>,
     /// More declaration inputs; repeatable.
     #[arg(long = "decls", value_name = "PATH")]
@@ -112,6 +113,22 @@ pub struct LintArgs {
     /// The version window profile (default: from kompat.toml, else `default`).
     #[arg(long, value_enum)]
     pub profile: Option<WindowProfile>,
+    /// The version the API server emulates when Kubernetes manifests are
+    /// checked (default: the binary version).
+    #[arg(long, value_name = "X.Y")]
+    pub emulation_version: Option<String>,
+    /// kube-apiserver's --runtime-config for manifest checks
+    /// (`api/beta=true,batch/v1beta1=false`); repeatable.
+    #[arg(long, value_name = "K=V,...")]
+    pub runtime_config: Vec<String>,
+    /// Manifest checks: the server serves future, higher-priority versions of
+    /// beta+ APIs enabled at the emulation version.
+    #[arg(long)]
+    pub emulation_forward_compatible: bool,
+    /// Manifest checks: --runtime-config may enable APIs introduced after
+    /// the emulation version.
+    #[arg(long)]
+    pub runtime_config_emulation_forward_compatible: bool,
     #[arg(long, value_enum, default_value_t = LintFormat::Human)]
     pub format: LintFormat,
     /// Allow CODE: drop its findings (repeatable; `warnings` drops every

@@ -15,7 +15,7 @@ pub mod sources;
 #[cfg(test)]
 mod test_support;
 
-use kompat_core::api::{ApiProblemKind, ApiSet};
+use kompat_core::api::{ApiProblemKind, ApiSet, ServeOptions};
 use kompat_core::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
 
@@ -38,6 +38,11 @@ pub struct Context<'a> {
     pub rust: Option<&'a sources::RustScan>,
     /// Gate settings found in deployment material.
     pub settings: &'a [sources::GateSetting],
+    /// The features gate settings are checked against: the declarations', or
+    /// Kubernetes' own when nothing declares features ([`uses_builtin_gates`]).
+    pub setting_gates: &'a Validated,
+    /// The Kubernetes manifests, checked against the target server.
+    pub manifests: Option<&'a sources::manifests::Manifests>,
 }
 
 /// Runs every rule and returns the findings sorted by file, line, column,
@@ -62,6 +67,18 @@ pub struct Inputs<'a> {
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
     pub settings: &'a [sources::GateSetting],
+    /// Objects of Kubernetes manifests.
+    pub manifests: &'a [sources::manifests::ManifestObject],
+    /// The API server manifests are checked against; `None` (no target
+    /// version) leaves them unchecked.
+    pub serve: Option<&'a ServeOptions>,
+}
+
+/// Whether gate settings are checked against Kubernetes' own feature gates
+/// (`kompat_k8s::features()`): there are settings and no declared feature,
+/// as when linting a kind or kubeadm configuration alone.
+pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> bool {
+    decls.features().is_empty() && !settings.is_empty()
 }
 
 /// Runs every rule over `inputs`, then applies `#[kompat(allow(...))]`
@@ -78,6 +95,16 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         (None, Vec::new())
     };
     let validated = validate(decls.features());
+    let builtin_gates = uses_builtin_gates(decls, inputs.settings).then(|| validate(kompat_k8s::features()));
+    let manifests = match inputs.serve {
+        Some(serve) if !inputs.manifests.is_empty() => {
+            // The project's APIs join the built-in set when they are sound
+            // (their problems are findings of their own).
+            let project = (decls.has_apis() && api_problems.is_empty()).then(|| decls.api_config());
+            Some(sources::manifests::Manifests::check(inputs.manifests, project.as_ref(), serve)?)
+        }
+        _ => None,
+    };
     let all_rules = rules::all();
     let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
     let cx = Context {
@@ -91,6 +118,8 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         crds: inputs.crds,
         rust: code.as_ref(),
         settings: inputs.settings,
+        setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
+        manifests: manifests.as_ref(),
     };
     let mut diags = run(&cx);
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that

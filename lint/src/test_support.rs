@@ -18,7 +18,8 @@
 //! finding about the file without a span. Files under `baseline/` are the
 //! baseline; `kompat.toml` is the configuration; every other file is
 //! classified as `kompat lint` classifies its inputs (declarations,
-//! deployment material, ...). The fixture runs through [`crate::lint`], levels and allowances
+//! deployment material, Kubernetes manifests, ...); manifests are checked
+//! against a server of kompat.toml's `binary_version`. The fixture runs through [`crate::lint`], levels and allowances
 //! included, and the findings must be exactly the annotations.
 
 use std::path::Path;
@@ -155,8 +156,10 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     // Classified as `kompat lint` classifies its inputs.
     let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
+    let mut manifests = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
     for input in classified.inputs {
+        manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
         if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
         } else if input.is_declarations() {
@@ -166,6 +169,8 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let decls = Decls::from_inputs(decl_inputs, &classified.go_sources).unwrap_or_else(|err| panic!("{err}"));
     let baseline =
         (!baseline.is_empty()).then(|| kompat_project::load(&baseline).unwrap_or_else(|err| panic!("{err}")));
+    // Manifests are checked against a server of the configured binary version.
+    let serve = config.as_ref().and_then(|c| c.binary_version).map(kompat_core::api::ServeOptions::new);
     let inputs = Inputs {
         config: config.as_ref(),
         decls: &decls,
@@ -174,6 +179,8 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         window: config.as_ref().map_or(kompat_core::WindowPolicy::DEFAULT, |c| c.window),
         crds: &[],
         settings: &settings,
+        manifests: &manifests,
+        serve: serve.as_ref(),
     };
     let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding

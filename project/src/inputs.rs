@@ -11,7 +11,15 @@
 //!   manifest; `versioned_feature_list.yaml` and `*.features.yaml`/`.yml` are
 //!   feature lists.
 //! - Deployment material: any other YAML, shell scripts, Markdown, unit and
-//!   env files, Dockerfiles and Containerfiles.
+//!   env files, Dockerfiles and Containerfiles; and JSON files that hold a
+//!   Kubernetes object (a mapping with `apiVersion` and `kind`).
+//! - `-` is standard input (`helm template ... | kompat lint -`), read as
+//!   YAML deployment material.
+//!
+//! Deployment material and CRD manifests are also Kubernetes manifests:
+//! [`Input::manifest_objects`] returns their objects (a static pod manifest
+//! both sets gates and is an object to check), [`Input::gate_settings`] the
+//! gates they set.
 //!
 //! A **named** file (given as a path) is always returned: a named YAML file is
 //! a feature list when it parses as one with features, and when it is not
@@ -32,9 +40,10 @@
 use std::path::{Path, PathBuf};
 
 use kompat_decls::deploy::{gate_settings, GateSetting, Material};
+use kompat_decls::manifest::{has_objects, manifest_objects, ManifestObject};
 
 use crate::error::{Diagnostic, Error, Location, Result};
-use crate::load::{walk_files, SourceFile};
+use crate::load::{walk_files, SourceFile, STDIN_NAME};
 
 /// What an input file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,9 +95,35 @@ impl Input {
         if self.kind != Kind::Deployment {
             return Ok(Vec::new());
         }
-        let material = if is_yaml(&self.source.path) { Material::Yaml } else { Material::Text };
+        let material = if is_structured(&self.source.path) { Material::Yaml } else { Material::Text };
         let settings = gate_settings(&self.source.text, material).map_err(|err| self.source.parse_errors(vec![err]))?;
         Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
+    }
+}
+
+impl Input {
+    /// Every Kubernetes object in this file when it is YAML or JSON
+    /// deployment material or a CRD manifest (a `List`'s items in its place),
+    /// located by its `apiVersion` value. Templated YAML that does not parse
+    /// has no objects; YAML beyond the parser's limits is a located error, and
+    /// so is standard input that does not parse (it is manifests by intent).
+    /// The CustomResourceDefinitions of a CRD manifest are left out: the CRD
+    /// checks (`kompat-crd`, `removed-crd-api-version` among them) are theirs.
+    pub fn manifest_objects(&self) -> Result<Vec<ManifestObject<Location>>> {
+        if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&self.source.path) {
+            return Ok(Vec::new());
+        }
+        match manifest_objects(&self.source.text) {
+            Ok(objects) => Ok(objects
+                .into_iter()
+                .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
+                .map(|o| o.map_location(|s| self.source.locate(s.start, s.end)))
+                .collect()),
+            Err(err) if kompat_decls::yaml::is_limit_error(&err) || is_stdin(&self.source.path) => {
+                Err(self.source.parse_errors(vec![err]))
+            }
+            Err(_) => Ok(Vec::new()),
+        }
     }
 }
 
@@ -118,6 +153,13 @@ pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) 
     let mut go_sources = Vec::new();
     let mut failures = Vec::new();
     for path in paths {
+        if path.as_os_str() == "-" {
+            match SourceFile::read_stdin() {
+                Ok(source) => inputs.push(Input { kind: Kind::Deployment, source, named: true }),
+                Err(err) => failures.extend(err.diagnostics),
+            }
+            continue;
+        }
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             Err(err) => {
@@ -148,6 +190,7 @@ fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
     let source = SourceFile::read(path)?;
     let kind = match by_name(path) {
         Some(Kind::Deployment) if is_yaml(path) => named_yaml(&source.text),
+        Some(Kind::Deployment) if is_json(path) && !has_objects(&source.text) => Kind::Other,
         Some(kind) => kind,
         None => Kind::Other,
     };
@@ -178,6 +221,8 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
             Kind::FeatureList | Kind::Deployment if names_crd(&source) => Kind::CrdManifest,
             // A feature list by content only counts when named.
             Kind::Deployment if is_yaml(&path) && is_feature_list(&source.text) => continue,
+            // JSON counts only as a Kubernetes object.
+            Kind::Deployment if is_json(&path) && !has_objects(&source.text) => continue,
             kind => kind,
         };
         out.push(Input { kind, source, named: false });
@@ -204,7 +249,7 @@ fn by_name(path: &Path) -> Option<Kind> {
         {
             Some(Kind::FeatureList)
         }
-        "yaml" | "yml" | "sh" | "bash" | "md" | "service" | "env" | "conf" => Some(Kind::Deployment),
+        "yaml" | "yml" | "json" | "sh" | "bash" | "md" | "service" | "env" | "conf" => Some(Kind::Deployment),
         _ if name.starts_with("Dockerfile") || name.starts_with("Containerfile") => Some(Kind::Deployment),
         _ => None,
     }
@@ -252,4 +297,21 @@ fn is_kompat_toml(path: &Path, text: &str) -> bool {
 
 fn is_yaml(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}
+
+fn is_crd_object<L>(object: &ManifestObject<L>) -> bool {
+    object.group == "apiextensions.k8s.io" && object.kind == "CustomResourceDefinition"
+}
+
+fn is_json(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "json")
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN_NAME
+}
+
+/// YAML, JSON (YAML 1.2) or standard input: read through the YAML tree.
+fn is_structured(path: &Path) -> bool {
+    is_yaml(path) || is_json(path) || is_stdin(path)
 }

@@ -32,6 +32,9 @@ pub struct SourceFile {
 /// memory.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// The name standard input is shown under (`kompat lint -`).
+pub const STDIN_NAME: &str = "<stdin>";
+
 /// The longest line kompat reads: 1 MiB. Diagnostics show whole lines.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
@@ -43,9 +46,21 @@ impl SourceFile {
     pub fn read(path: &Path) -> Result<SourceFile> {
         ensure_regular_file(path)?;
         let file = std::fs::File::open(path).map_err(|err| Error::io(path, &err))?;
+        SourceFile::read_from(path, file)
+    }
+
+    /// Reads standard input (`kompat lint -`) under the same limits as
+    /// [`SourceFile::read`]; it is shown as [`STDIN_NAME`] in messages.
+    pub fn read_stdin() -> Result<SourceFile> {
+        SourceFile::read_from(Path::new(STDIN_NAME), std::io::stdin().lock())
+    }
+
+    /// Reads at most [`MAX_FILE_BYTES`] (and one more, to tell) from `reader`
+    /// as the text of `path`, checking the size, UTF-8 and line limits.
+    fn read_from(path: &Path, reader: impl std::io::Read) -> Result<SourceFile> {
         let mut bytes = Vec::new();
         use std::io::Read;
-        file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|err| Error::io(path, &err))?;
+        reader.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|err| Error::io(path, &err))?;
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return Err(Error::in_file(
                 path,

@@ -109,3 +109,65 @@ fn io_errors_are_reported_with_their_file() {
         .collect();
     assert_eq!(got, [(Some(missing.as_path()), true), (Some(not_utf8.as_path()), false)], "{err}");
 }
+
+/// Lists the objects of every input as `path GROUP/VERSION/KIND line:col`.
+#[track_caller]
+fn check_objects(files: &[(&str, &str)], expected: &[&str]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    let inputs = classify(&[dir.path().to_owned()]).unwrap_or_else(|err| panic!("{err}"));
+    let mut got = Vec::new();
+    for input in &inputs.inputs {
+        let rel = input.source.path.strip_prefix(dir.path()).unwrap_or(Path::new("?")).display().to_string();
+        for o in input.manifest_objects().unwrap_or_else(|err| panic!("{err}")) {
+            let (line, col) = o.location.line_col().unwrap_or((0, 0));
+            got.push(format!("{rel} {}/{}/{} {line}:{col}", o.group, o.version, o.kind));
+        }
+    }
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn manifests_in_yaml_json_and_crd_files() {
+    check_objects(
+        &[
+            // The CRD itself is kompat-crd's to check; other objects are not.
+            (
+                "crd.yaml",
+                "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n---\napiVersion: batch/v1beta1\nkind: CronJob\n",
+            ),
+            ("ingress.json", "{\n  \"apiVersion\": \"extensions/v1beta1\", \"kind\": \"Ingress\"\n}\n"),
+            ("package.json", "{\"name\": \"x\"}\n"),
+            ("pod.yaml", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - args: [--feature-gates=A=true]\n"),
+            ("template.yaml", "apiVersion: v1\nkind: {{ .Kind }\n"),
+            ("values.yaml", "replicas: 1\n"),
+        ],
+        &[
+            "crd.yaml batch/v1beta1/CronJob 4:13",
+            "ingress.json extensions/v1beta1/Ingress 2:17",
+            "pod.yaml /v1/Pod 1:13",
+        ],
+    );
+    // A JSON file without an object is not read in a directory, and is
+    // "other" when named.
+    check(&[("package.json", "{\"name\": \"x\"}\n")], None, &[]);
+    check(&[("package.json", "{\"name\": \"x\"}\n")], Some("package.json"), &["package.json Other named"]);
+    check(&[("pod.json", "{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}")], None, &["pod.json Deployment"]);
+}
+
+#[test]
+fn manifests_beyond_the_limits_are_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deep = format!("apiVersion: v1\nkind: Pod\nx: {}{}\n", "[".repeat(5000), "]".repeat(5000));
+    std::fs::write(dir.path().join("deep.yaml"), deep).expect("write");
+    let inputs = classify(&[dir.path().join("deep.yaml")]).unwrap_or_else(|err| panic!("{err}"));
+    // Named and unparsable: reported as malformed when loaded as a feature list.
+    assert!(inputs.inputs.iter().all(|i| i.manifest_objects().is_ok()));
+    let inputs = classify(&[dir.path().to_owned()]).unwrap_or_else(|err| panic!("{err}"));
+    let errors: Vec<String> =
+        inputs.inputs.iter().filter_map(|i| i.manifest_objects().err()).map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("deep.yaml"), "{errors:?}");
+}

@@ -4,15 +4,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::WindowPolicy;
+use kompat_core::api::{RuntimeConfig, ServeOptions};
+use kompat_core::{Version, WindowPolicy};
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_project::inputs::Kind;
-use kompat_project::{Config, Decls, Error, Result, SourceFile};
+use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
 
 use super::flag_version;
 use crate::cli::{LintArgs, WindowProfile};
 use kompat_lint::rules::crd::CrdInput;
-use kompat_lint::Diagnostic;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let outcome = collect(&args);
@@ -43,8 +43,14 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let mut decl_inputs = Vec::new();
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
+    let mut manifests = Vec::new();
+    let mut unchecked_objects = false;
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
+        // Deployment material and CRD manifests are Kubernetes manifests too.
+        let objects = input.manifest_objects()?;
+        unchecked_objects |= input.kind != Kind::CrdManifest && !objects.is_empty();
+        manifests.extend(objects);
         match input.kind {
             Kind::CrdManifest => crd_sources.push(input.source),
             Kind::Deployment => settings.extend(input.gate_settings()?),
@@ -80,6 +86,22 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
+    // kompat.toml's binary_version is the version the project releases
+    // next, not a Kubernetes release: manifests are checked against the
+    // Kubernetes release named by --binary-version (or --emulation-version).
+    let kube_binary = if args.binary_version.is_some() { binary } else { None };
+    let serve = serve_options(args, kube_binary, window)?;
+    // (CRD manifests have their own checks; only other objects deserve the note.)
+    if serve.is_none() && unchecked_objects {
+        eprintln!(
+            "note: Kubernetes manifests are not checked: no Kubernetes version (--binary-version or --emulation-version)"
+        );
+    }
+    if binary.is_some() && kompat_lint::uses_builtin_gates(&decls, &settings) {
+        eprintln!(
+            "note: no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates"
+        );
+    }
     kompat_lint::lint(&kompat_lint::Inputs {
         config: config.as_ref(),
         decls: &decls,
@@ -88,7 +110,37 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         window,
         crds: &crds,
         settings: &settings,
+        manifests: &manifests,
+        serve: serve.as_ref(),
     })
+}
+
+/// The API server manifests are checked against: the binary version (or
+/// `--emulation-version` alone), emulating `--emulation-version` within the
+/// window, with `--runtime-config` and the forward-compatibility flags.
+fn serve_options(args: &LintArgs, binary: Option<Version>, window: WindowPolicy) -> Result<Option<ServeOptions>> {
+    let emulation = args.emulation_version.as_deref().map(|v| flag_version("emulation-version", v)).transpose()?;
+    let emulation = match (binary, emulation) {
+        (Some(binary), emulation) => {
+            window
+                .resolve(binary, emulation, None)
+                .map_err(|errors| Error { diagnostics: errors.into_iter().map(Diagnostic::error).collect() })?
+                .emulation
+        }
+        (None, Some(emulation)) => emulation,
+        (None, None) => return Ok(None),
+    };
+    let mut runtime_config = RuntimeConfig::new();
+    for value in &args.runtime_config {
+        runtime_config.set(value);
+    }
+    Ok(Some(ServeOptions {
+        binary,
+        emulation,
+        runtime_config,
+        emulation_forward_compatible: args.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible: args.runtime_config_emulation_forward_compatible,
+    }))
 }
 
 /// The baseline: a named CRD manifest is CRDs only; otherwise its

@@ -114,7 +114,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let Some(binary) = cx.binary else { return };
-    let set = Arc::new(cx.validated.set.clone());
+    let set = Arc::new(cx.setting_gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
     for setting in cx.settings {
         let mut probe = gate.clone();

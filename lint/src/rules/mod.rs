@@ -9,6 +9,7 @@ pub mod api_deprecated_without_replacement;
 pub mod api_lifecycle_order;
 pub mod api_replacement_unavailable;
 pub mod crd;
+pub mod deprecated_api_version;
 pub mod feature_without_specs;
 pub mod gate_reference;
 pub mod gate_setting;
@@ -16,6 +17,7 @@ pub mod locked_gate_cleanup;
 pub mod orphaned_gate;
 pub mod plan;
 pub mod registration;
+pub mod removed_api_version;
 pub mod removed_gate;
 pub mod rewritten_history;
 pub mod storage_not_decodable;
@@ -23,6 +25,7 @@ pub mod storage_override_expired;
 pub mod storage_version_without_kind;
 pub mod stored_before_written;
 pub mod unsafe_ratchet;
+pub mod unserved_api_version;
 pub mod unused_allowance;
 
 use kompat_core::Field;
@@ -60,6 +63,9 @@ pub static PASSES: &[&Pass] = &[
     &orphaned_gate::PASS,
     &gate_reference::PASS,
     &gate_setting::PASS,
+    &removed_api_version::PASS,
+    &deprecated_api_version::PASS,
+    &unserved_api_version::PASS,
     &unused_allowance::PASS,
     &plan::PASS,
 ];

@@ -1,0 +1,152 @@
+//! Kubernetes manifests: the objects of a YAML stream or JSON document (JSON
+//! is YAML 1.2, read through the same spanned tree, [`crate::yaml`]), each
+//! with its `apiVersion` and `kind` and the span of its `apiVersion` value.
+//!
+//! An object is a mapping whose `apiVersion` and `kind` are strings. A list
+//! (`kind: List`, or any kind ending in `List` with an `items` sequence, as
+//! `kubectl get -o yaml` writes them) is not an object of its own: its items
+//! are, recursively. Documents that are not objects (a Helm values file, a
+//! kubelet configuration without `apiVersion`) yield nothing.
+
+use crate::span::{ParseError, Span};
+use crate::yaml::{parse_documents, Node};
+
+/// One object of a manifest, located by its `apiVersion` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestObject<L = Span> {
+    /// The group, `""` for the core group (`apiVersion: v1`).
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    /// Where the `apiVersion` value is written.
+    pub location: L,
+}
+
+impl<L> ManifestObject<L> {
+    /// The same object with its location mapped (a span to a file position).
+    pub fn map_location<M>(self, f: impl FnOnce(L) -> M) -> ManifestObject<M> {
+        ManifestObject { group: self.group, version: self.version, kind: self.kind, location: f(self.location) }
+    }
+}
+
+/// Every object of every document of `text`, in order (a list's items in
+/// place of the list). A YAML (or JSON) syntax error, or input beyond the
+/// parser's limits, is the error.
+pub fn manifest_objects(text: &str) -> Result<Vec<ManifestObject>, ParseError> {
+    let docs = parse_documents(text)?;
+    let mut out = Vec::new();
+    for doc in &docs {
+        collect(doc, &mut out);
+    }
+    Ok(out)
+}
+
+/// Whether some document of `text` is a Kubernetes object or list (parses,
+/// and has a mapping with string `apiVersion` and `kind`).
+pub fn has_objects(text: &str) -> bool {
+    parse_documents(text).is_ok_and(|docs| docs.iter().any(|d| object_header(d).is_some()))
+}
+
+/// The `apiVersion` (with its span) and `kind` of a mapping, when both are
+/// non-empty strings.
+fn object_header(node: &Node) -> Option<(&str, Span, &str)> {
+    let api_version = match node.get("apiVersion")? {
+        Node::Scalar(s) if s.kind == crate::yaml::ScalarKind::String && !s.value.is_empty() => s,
+        _ => return None,
+    };
+    let kind = node.get("kind")?.as_str().filter(|k| !k.is_empty())?;
+    Some((&api_version.value, api_version.span, kind))
+}
+
+fn collect(node: &Node, out: &mut Vec<ManifestObject>) {
+    let Some((api_version, span, kind)) = object_header(node) else { return };
+    if kind.ends_with("List") {
+        if let Some(items) = node.get("items").and_then(Node::as_seq) {
+            for item in items {
+                collect(item, out);
+            }
+            return;
+        }
+    }
+    // `apiVersion: GROUP/VERSION`, or just `VERSION` for the core group.
+    let (group, version) = match api_version.split_once('/') {
+        Some((group, version)) => (group, version),
+        None => ("", api_version),
+    };
+    out.push(ManifestObject {
+        group: group.to_owned(),
+        version: version.to_owned(),
+        kind: kind.to_owned(),
+        location: span,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each object as `GROUP/VERSION/KIND@text-at-span`.
+    fn check(text: &str, expected: &[&str]) {
+        let objects = manifest_objects(text).unwrap_or_else(|err| panic!("{err:?}"));
+        let actual: Vec<String> = objects
+            .iter()
+            .map(|o| format!("{}/{}/{}@{}", o.group, o.version, o.kind, &text[o.location.start..o.location.end]))
+            .collect();
+        assert_eq!(actual, expected, "{text}");
+    }
+
+    #[test]
+    fn yaml_documents() {
+        check("apiVersion: v1\nkind: Pod\n", &["/v1/Pod@v1"]);
+        check(
+            "apiVersion: apps/v1\nkind: Deployment\n---\n# comment only\n---\napiVersion: extensions/v1beta1\nkind: Ingress\n",
+            &["apps/v1/Deployment@apps/v1", "extensions/v1beta1/Ingress@extensions/v1beta1"],
+        );
+        // Quoted values: the span covers what is written.
+        check("kind: Pod\napiVersion: \"v1\"\n", &["/v1/Pod@\"v1\""]);
+    }
+
+    #[test]
+    fn not_objects() {
+        check("replicas: 3\n", &[]);
+        check("apiVersion: v1\n", &[]);
+        check("apiVersion: 1\nkind: Pod\n", &[]);
+        check("apiVersion: v1\nkind: [Pod]\n", &[]);
+        check("- apiVersion: v1\n  kind: Pod\n", &[]);
+        check("", &[]);
+    }
+
+    #[test]
+    fn lists_recursively() {
+        check(
+            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n- apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: batch/v1beta1\n    kind: CronJob\n",
+            &["/v1/ConfigMap@v1", "batch/v1beta1/CronJob@batch/v1beta1"],
+        );
+        check("apiVersion: v1\nkind: PodList\nitems: []\n", &[]);
+        // A kind ending in List without items is an object.
+        check("apiVersion: example.com/v1\nkind: AllowList\n", &["example.com/v1/AllowList@example.com/v1"]);
+    }
+
+    #[test]
+    fn json_documents() {
+        check(
+            "{\n  \"apiVersion\": \"policy/v1beta1\",\n  \"kind\": \"PodSecurityPolicy\",\n  \"metadata\": {\"name\": \"x\"}\n}\n",
+            &["policy/v1beta1/PodSecurityPolicy@\"policy/v1beta1\""],
+        );
+        check(
+            r#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"apps/v1","kind":"Deployment"}]}"#,
+            &["apps/v1/Deployment@\"apps/v1\""],
+        );
+        assert!(has_objects(r#"{"apiVersion":"v1","kind":"Pod"}"#));
+        assert!(!has_objects(r#"{"name":"x","version":"1.0.0"}"#));
+    }
+
+    #[test]
+    fn errors_and_limits() {
+        assert!(manifest_objects("apiVersion: v1\nkind: Pod\n  bad: [\n").is_err());
+        assert!(manifest_objects("{\"apiVersion\": \"v1\",").is_err());
+        let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+        let err = manifest_objects(&deep).err().unwrap_or_else(|| panic!("deep nesting parsed"));
+        assert!(crate::yaml::is_limit_error(&err), "{err:?}");
+    }
+}

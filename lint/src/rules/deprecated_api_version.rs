@@ -1,0 +1,93 @@
+//! `deprecated-api-version`: a manifest object of an API version the target
+//! server still serves but has deprecated.
+
+use kompat_core::api::is_deprecated;
+
+use super::Pass;
+use crate::sources::manifests::replacement;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// The API server answers every request for it with a deprecation warning, and a later upgrade removes it: manifests still using it then fail to apply.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # kompat lint fc.yaml --binary-version 1.30
+    /// apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+    /// kind: FlowSchema
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// apiVersion: flowcontrol.apiserver.k8s.io/v1
+    /// kind: FlowSchema
+    /// ```
+    pub DEPRECATED_API_VERSION, "deprecated-api-version", Warning, "a manifest uses an API version the target version has deprecated"
+}
+
+pub static PASS: Pass = Pass { rules: &[&DEPRECATED_API_VERSION], check: Some(check) };
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(manifests) = cx.manifests else { return };
+    let emulation = manifests.emulation();
+    for c in &manifests.checked {
+        if !c.served || !is_deprecated(c.api.lifecycle.deprecated, emulation) {
+            continue;
+        }
+        // Kubernetes' `deprecation.WarningMessage`.
+        let Some(warning) =
+            kompat_core::api::warning_message(&c.api.gvk, c.api.lifecycle.deprecated, c.api.lifecycle.removed, None)
+        else {
+            continue;
+        };
+        out.push(
+            DEPRECATED_API_VERSION
+                .diag(format!("{warning}{}", replacement(&c.api)), Some(c.object.location.clone()))
+                .with_subject(c.api.gvk.to_string()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn deprecated_api_version() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.30"
+//- deploy/fc.yaml
+kind: PriorityLevelConfiguration
+apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3"
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+"##,
+        );
+    }
+
+    #[test]
+    fn not_before_the_deprecation() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.28"
+//- deploy/fc.yaml
+apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+kind: FlowSchema
+"##,
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! `removed-api-version`: a manifest object of a built-in (or declared) API
+//! version the target server no longer serves, because it was removed.
+
+use super::Pass;
+use crate::sources::manifests::{no_matches, replacement};
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Checks every object of the Kubernetes manifests linted (YAML and JSON files, `kind: List` items, `helm template` output on standard input) against Kubernetes' built-in API lifecycles, and reports objects whose `apiVersion` was removed at or before the target version (`--emulation-version`, else the binary version), with the release that removed it and the replacement.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// The API server does not serve a removed version at all: `kubectl apply` fails with `no matches for kind`, and a Helm upgrade stops half-way. The manifest must be migrated before the cluster is upgraded.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # kompat lint ingress.yaml --binary-version 1.37
+    /// apiVersion: extensions/v1beta1
+    /// kind: Ingress
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// apiVersion: networking.k8s.io/v1
+    /// kind: Ingress
+    /// ```
+    pub REMOVED_API_VERSION, "removed-api-version", Error, "a manifest uses an API version the target version no longer serves"
+}
+
+pub static PASS: Pass = Pass { rules: &[&REMOVED_API_VERSION], check: Some(check) };
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(manifests) = cx.manifests else { return };
+    let emulation = manifests.emulation();
+    for c in &manifests.checked {
+        let Some(removed) = c.api.lifecycle.removed.filter(|_| !c.api.served_at(emulation)) else { continue };
+        let message =
+            format!("{} on {}: removed in {removed}{}", no_matches(c), manifests.target(), replacement(&c.api));
+        out.push(
+            REMOVED_API_VERSION.diag(message, Some(c.object.location.clone())).with_subject(c.api.gvk.to_string()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn removed_api_version() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- deploy/ingress.yaml
+apiVersion: extensions/v1beta1
+#           ^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "Ingress" in version "extensions/v1beta1" on Kubernetes 1.37: removed in 1.22; use networking.k8s.io/v1 Ingress
+kind: Ingress
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+---
+apiVersion: example.com/v1alpha1
+kind: Widget
+//- deploy/psp.json
+{"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "policy/v1beta1", "kind": "PodSecurityPolicy"}
+#                ^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "PodSecurityPolicy" in version "policy/v1beta1" on Kubernetes 1.37: removed in 1.25
+]}
+"##,
+        );
+    }
+
+    #[test]
+    fn removed_at_the_emulation_version() {
+        // flowcontrol v1beta3 is removed in 1.32: a 1.37 binary emulating
+        // 1.31 still serves it (deprecated), emulating 1.32 it does not.
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.31"
+//- fc.yaml
+apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
+kind: FlowSchema
+"##,
+        );
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.32"
+//- fc.yaml
+apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "FlowSchema" in version "flowcontrol.apiserver.k8s.io/v1beta3" on Kubernetes 1.32: removed in 1.32; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
+kind: FlowSchema
+"##,
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! `unserved-api-version`: a manifest object of an API version the target
+//! server does not serve yet: introduced after the emulation version, or
+//! off by default (or turned off) under `--runtime-config`, per KEP-4330's
+//! serving rules (`kompat_core::api::served_apis`).
+
+use super::Pass;
+use crate::sources::manifests::no_matches;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.35 serves what 1.35 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.35), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// `kubectl apply` fails with `no matches for kind`: the manifest needs an API the cluster does not have yet. During an upgrade with `--emulation-version`, the new binary keeps serving the old release's APIs until the emulation version is raised.
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # kompat lint policy.yaml --binary-version 1.37 --emulation-version 1.35
+    /// apiVersion: admissionregistration.k8s.io/v1   # introduced in 1.36
+    /// kind: MutatingAdmissionPolicy
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// # apply it once the emulation version is 1.36, or use a version 1.35
+    /// # serves (with --runtime-config=admissionregistration.k8s.io/v1beta1=true)
+    /// apiVersion: admissionregistration.k8s.io/v1beta1
+    /// kind: MutatingAdmissionPolicy
+    /// ```
+    pub UNSERVED_API_VERSION, "unserved-api-version", Error, "a manifest uses an API version the target server does not serve yet"
+}
+
+pub static PASS: Pass = Pass { rules: &[&UNSERVED_API_VERSION], check: Some(check) };
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(manifests) = cx.manifests else { return };
+    let emulation = manifests.emulation();
+    for c in &manifests.checked {
+        if c.served || !c.api.served_at(emulation) {
+            continue;
+        }
+        let introduced = c.api.lifecycle.introduced;
+        let why = if introduced > emulation {
+            format!("introduced in {introduced}")
+        } else if !c.api.enabled_by_default {
+            format!("off by default; enable it with --runtime-config={}=true", c.api.group_version())
+        } else {
+            "turned off by --runtime-config".to_owned()
+        };
+        out.push(
+            UNSERVED_API_VERSION
+                .diag(format!("{} on {}: {why}", no_matches(c), manifests.target()), Some(c.object.location.clone()))
+                .with_subject(c.api.gvk.to_string()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn introduced_after_the_emulation_version() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.33"
+//- claim.yaml
+apiVersion: resource.k8s.io/v1
+#           ^^^^^^^^^^^^^^^^^^ error[unserved-api-version]: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1" on Kubernetes 1.33: introduced in 1.34
+kind: ResourceClaim
+"##,
+        );
+    }
+
+    #[test]
+    fn off_by_default() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- claim.yaml
+apiVersion: resource.k8s.io/v1beta2
+#           ^^^^^^^^^^^^^^^^^^^^^^^ error[unserved-api-version]: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2" on Kubernetes 1.37: off by default; enable it with --runtime-config=resource.k8s.io/v1beta2=true
+kind: ResourceClaim
+"##,
+        );
+    }
+}
