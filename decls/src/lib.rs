@@ -17,6 +17,7 @@ pub mod manifest;
 pub mod plan;
 mod render;
 pub mod span;
+pub mod window;
 pub mod yaml;
 
 use kompat_core::{FeatureDecl, Field};

@@ -30,6 +30,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::span::{toml_syntax_error, ParseError, Span};
+use crate::window::WindowTable;
 
 /// A parsed plan, with where its parts are written.
 #[derive(Debug)]
@@ -64,19 +65,11 @@ impl PlanFile {
 #[serde(deny_unknown_fields)]
 struct RawPlan {
     initial_persisted: Option<Spanned<String>>,
-    window: Option<RawWindow>,
+    window: Option<WindowTable>,
     #[serde(default)]
     server: Vec<Spanned<RawServer>>,
     #[serde(default)]
     step: Vec<Spanned<RawStep>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWindow {
-    profile: Option<Spanned<String>>,
-    skew: Option<u32>,
-    floor: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -161,25 +154,13 @@ pub fn parse_plan(text: &str) -> Result<PlanFile, Vec<ParseError>> {
         },
     };
 
-    let mut window = WindowPolicy::DEFAULT;
-    if let Some(w) = &raw.window {
-        if let Some(profile) = &w.profile {
-            match profile.get_ref().as_str() {
-                "kubernetes" => window = WindowPolicy::KUBERNETES,
-                "default" => window = WindowPolicy::DEFAULT,
-                other => c.fail(
-                    profile.span(),
-                    format!("unknown window profile `{other}`, expected `kubernetes` or `default`"),
-                ),
-            }
+    let window = match raw.window.as_ref().map(WindowTable::policy).transpose() {
+        Ok(window) => window.unwrap_or(WindowPolicy::DEFAULT),
+        Err(errors) => {
+            c.errors.extend(errors);
+            WindowPolicy::DEFAULT
         }
-        if let Some(skew) = w.skew {
-            window.skew = skew;
-        }
-        if let Some(floor) = &w.floor {
-            window.floor = c.version(floor).or(window.floor);
-        }
-    }
+    };
 
     if raw.server.is_empty() {
         c.fail_whole("the plan has no API servers: add a [[server]] with an id and a binary version");

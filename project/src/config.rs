@@ -39,6 +39,7 @@
 use std::path::{Path, PathBuf};
 
 use kompat_core::{Version, WindowPolicy};
+use kompat_decls::window::WindowTable;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -168,7 +169,7 @@ struct RawConfig {
     #[serde(default)]
     decls: Vec<Spanned<String>>,
     baseline: Option<Spanned<String>>,
-    window: Option<RawWindow>,
+    window: Option<WindowTable>,
     lint: Option<RawLint>,
     gen: Option<Spanned<RawGen>>,
 }
@@ -204,14 +205,6 @@ struct RawGen {
 struct RawOutput {
     kind: OutputKind,
     path: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWindow {
-    profile: Option<Spanned<String>>,
-    skew: Option<u32>,
-    floor: Option<Spanned<String>>,
 }
 
 impl Config {
@@ -250,27 +243,11 @@ impl Config {
             Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))
         };
         let binary_version = raw.binary_version.as_ref().map(version).transpose()?;
-        let mut window = WindowPolicy::DEFAULT;
-        if let Some(w) = &raw.window {
-            if let Some(profile) = &w.profile {
-                window = match profile.get_ref().as_str() {
-                    "kubernetes" => WindowPolicy::KUBERNETES,
-                    "default" => WindowPolicy::DEFAULT,
-                    other => {
-                        return Err(located(
-                            profile.span(),
-                            format!("unknown window profile `{other}`, expected `kubernetes` or `default`"),
-                        ))
-                    }
-                };
-            }
-            if let Some(skew) = w.skew {
-                window.skew = skew;
-            }
-            if let Some(floor) = &w.floor {
-                window.floor = Some(version(floor)?);
-            }
-        }
+        // The first problem, as for every other key.
+        let window = match raw.window.as_ref().map(WindowTable::policy).transpose() {
+            Ok(window) => window.unwrap_or(WindowPolicy::DEFAULT),
+            Err(mut errors) => return Err(source.parse_errors(errors.drain(..1).collect())),
+        };
         let dir = source.path.parent().map(Path::to_owned).unwrap_or_default();
         let resolve = |p: &Spanned<String>| dir.join(p.get_ref());
         let gen = match &raw.gen {
