@@ -12,7 +12,7 @@ use kompat_lint::{rules, Diagnostic, Severity};
 use kompat_project::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-use super::print_stdout;
+use super::{count, print_stdout};
 use crate::cli::{LintArgs, LintFormat};
 use crate::output;
 use crate::report;
@@ -29,7 +29,7 @@ pub fn report(args: &LintArgs, outcome: Result<Vec<Diagnostic>>) -> Result<ExitC
         let text = Suppressions::of(&diags).to_json()?;
         let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
         kompat_gen::write_files(std::slice::from_ref(&file)).map_err(kompat_gen::file_error)?;
-        eprintln!("kompat lint: recorded {} finding{} in {}", diags.len(), plural(diags.len()), path.display());
+        eprintln!("kompat lint: recorded {} in {}", count(diags.len(), "finding"), path.display());
         return Ok(ExitCode::SUCCESS);
     }
     let recorded = match Suppressions::read(path) {
@@ -85,16 +85,13 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[(Diagnostic, Str
     if matches!(format, LintFormat::Human | LintFormat::Short) {
         let summary = output::summary(diags);
         let mut line = format!(
-            "kompat lint: {} error{}, {} warning{}, {} note{}",
-            summary.errors,
-            plural(summary.errors),
-            summary.warnings,
-            plural(summary.warnings),
-            summary.notes,
-            plural(summary.notes)
+            "kompat lint: {}, {}, {}",
+            count(summary.errors, "error"),
+            count(summary.warnings, "warning"),
+            count(summary.notes, "note")
         );
         if !suppressed.is_empty() {
-            line.push_str(&format!(" ({} recorded finding{} not shown)", suppressed.len(), plural(suppressed.len())));
+            line.push_str(&format!(" ({} not shown)", count(suppressed.len(), "recorded finding")));
         }
         eprintln!("{line}");
     }
@@ -113,14 +110,6 @@ fn input_error(format: LintFormat, err: &Error) -> Result<ExitCode> {
     }
     report::print_error(err);
     Ok(ExitCode::from(2))
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// The recorded findings file: what was there when kompat was adopted.

@@ -147,3 +147,8 @@ pub fn resolve_versions(config: Option<&Config>, args: &VersionArgs) -> Result<V
         }
     }
 }
+
+/// `n word` or `n words`, for the summaries people read.
+pub fn count(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}

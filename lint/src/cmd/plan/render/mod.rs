@@ -94,11 +94,14 @@ fn migration_cell(status: MigrationStatus) -> &'static str {
 
 fn verdict(report: &Report) -> String {
     let (errors, warnings) = (report.count(Severity::Error), report.count(Severity::Warning));
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     if errors == 0 {
-        format!("the plan is safe ({})", plural(warnings, "warning"))
+        format!("the plan is safe ({})", crate::cmd::count(warnings, "warning"))
     } else {
-        format!("the plan is unsafe ({}, {})", plural(errors, "error"), plural(warnings, "warning"))
+        format!(
+            "the plan is unsafe ({}, {})",
+            crate::cmd::count(errors, "error"),
+            crate::cmd::count(warnings, "warning")
+        )
     }
 }
 
