@@ -12,7 +12,6 @@
 
 use std::collections::BTreeMap;
 
-use kompat_decls::span::did_you_mean;
 use kompat_project::config::Level;
 use kompat_project::rust::RustAllow;
 use kompat_project::{Config, Error, Location};
@@ -41,7 +40,7 @@ impl LintConfig {
         let mut failures = Vec::new();
         let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| {
             if !codes.contains(&code) {
-                let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                let hint = crate::rules::code_hint(code);
                 failures.push(
                     Diagnostic::error(format!("unknown lint code `{code}` in {place}{hint}"))
                         .at(Some(config.source.locate(span.start, span.end))),
@@ -134,7 +133,7 @@ pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: 
         out.push(if codes.contains(&code.as_str()) {
             unused_source_allow(gate, code, None, allow.location.clone())
         } else {
-            let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+            let hint = crate::rules::code_hint(code);
             unused_source_allow(gate, code, Some(hint), allow.code_location.clone())
         });
     }

@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use kompat_decls::span::did_you_mean;
 use kompat_project::{Error, Result};
 
 use super::print_stdout;
@@ -10,10 +9,8 @@ use crate::cli::ExplainArgs;
 use kompat_lint::rules;
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
-    let all = rules::all();
     let Some(rule) = rules::find(&args.code) else {
-        let codes: Vec<&str> = all.iter().map(|r| r.code).collect();
-        let hint = did_you_mean(&args.code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+        let hint = rules::code_hint(&args.code);
         return Err(Error::msg(format!(
             "unknown lint code `{}`{hint}; `kompat explain --list` lists them all",
             args.code

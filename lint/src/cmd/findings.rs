@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_decls::span::did_you_mean;
 use kompat_lint::{rules, Diagnostic, Severity};
 use kompat_project::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -42,11 +41,10 @@ pub fn report(args: &LintArgs, outcome: Result<Vec<Diagnostic>>) -> Result<ExitC
 
 /// `-A`, `-W` and `-D` over the findings; unknown codes are usage errors.
 fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnostic>> {
-    let codes: Vec<&str> = rules::all().iter().map(|r| r.code).collect();
     let mut failures = Vec::new();
     for (flag, list) in [("-A", &args.allow), ("-W", &args.warn), ("-D", &args.deny)] {
-        for code in list.iter().filter(|c| *c != "warnings" && !codes.contains(&c.as_str())) {
-            let hint = did_you_mean(code, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+        for code in list.iter().filter(|c| *c != "warnings" && rules::find(c).is_none()) {
+            let hint = rules::code_hint(code);
             failures.push(format!("unknown lint code `{code}` in {flag}{hint}"));
         }
     }

@@ -77,6 +77,13 @@ pub fn all() -> Vec<&'static Rule> {
     rules
 }
 
+/// ` (did you mean `CODE`?)` when a registered code is close to `unknown`,
+/// else nothing: the hint every message about an unknown code carries.
+pub fn code_hint(unknown: &str) -> String {
+    let codes: Vec<&str> = all().iter().map(|r| r.code).collect();
+    kompat_decls::span::did_you_mean(unknown, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default()
+}
+
 /// The rule with `code`.
 pub fn find(code: &str) -> Option<&'static Rule> {
     PASSES.iter().flat_map(|p| p.rules.iter().copied()).find(|r| r.code == code)
