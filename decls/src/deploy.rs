@@ -299,8 +299,11 @@ fn document(src: &Source<'_>, doc: &Node, reader: Reader, out: &mut Vec<GateSett
     let kind = doc.get("kind").and_then(Node::as_str).unwrap_or_default();
     let api_version = doc.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
     let group = api_version.split_once('/').map_or("", |(g, _)| g);
+    // A patch is a kubeadm document: a kind `Cluster` in one is not kind's
+    // (and not read for patches again, so nesting costs nothing).
+    let in_patch = src.lines.is_some();
     match (kind, group) {
-        ("Cluster", "kind.x-k8s.io") => kind_cluster(src, doc, out),
+        ("Cluster", "kind.x-k8s.io") if !in_patch => kind_cluster(src, doc, out),
         ("KubeletConfiguration", "kubelet.config.k8s.io" | "") => {
             component_gates(src, doc, "KubeletConfiguration", out)
         }
@@ -363,7 +366,7 @@ fn patches(src: &Source<'_>, node: &Node, out: &mut Vec<GateSetting>) {
         match parse_documents(&scalar.value) {
             Ok(docs) => {
                 for doc in &docs {
-                    document(&sub, doc, Reader::Component("ClusterConfiguration"), out);
+                    document(&sub, doc, Reader::Object, out);
                 }
             }
             Err(err) => {
@@ -964,6 +967,14 @@ nodes:
         );
         let broken = "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nkubeadmConfigPatches:\n- |\n  kind: [\n";
         check("kind.yaml", broken, &["6:1 unread kubeadmConfigPatches: this kubeadm patch does not parse: invalid YAML: while parsing a node, did not find expected node content"]);
+    }
+
+    #[test]
+    fn patches_are_read_at_the_top_level_only() {
+        let nested = "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nkubeadmConfigPatches:\n- |\n  kind: Cluster\n  apiVersion: kind.x-k8s.io/v1alpha4\n  featureGates: {A: true}\n  kubeadmConfigPatches:\n  - |\n    kind: KubeletConfiguration\n    featureGates: {B: true}\n";
+        // The inner Cluster is walked as an unknown document: its map is
+        // read, its patches are not.
+        check("kind.yaml", nested, &["7:18 A=true"]);
     }
 
     #[test]

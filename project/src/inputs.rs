@@ -329,3 +329,22 @@ fn is_helm_values(path: &Path) -> bool {
 fn is_structured(path: &Path) -> bool {
     is_yaml(path) || is_json(path) || is_stdin(path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helm_values_files_by_name() {
+        let check = |name: &str, expected: bool| assert_eq!(is_helm_values(Path::new(name)), expected, "{name}");
+        check("chart/values.yaml", true);
+        check("values.yml", true);
+        check("values-prod.yaml", true);
+        check("prod-values.yaml", true);
+        check("cluster.values.yaml", true);
+        check("values.json", false);
+        check("myvalues.yaml", false);
+        check("kind.yaml", false);
+        check("values", false);
+    }
+}
