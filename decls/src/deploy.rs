@@ -206,6 +206,10 @@ fn flag_items(value: &str, start: usize, flag: Flag, out: &mut Vec<GateSetting>)
             continue;
         }
         let span = Span::new(at, at + item.len());
+        if is_placeholder(item) {
+            out.push(unread(span, flag_name(flag), format!("`{item}` is a placeholder, not a setting")));
+            continue;
+        }
         match flag {
             Flag::FeatureGates => out.push(gate_item(item, span)),
             Flag::RuntimeConfig => {
@@ -221,6 +225,12 @@ fn flag_items(value: &str, start: usize, flag: Flag, out: &mut Vec<GateSetting>)
             }
         }
     }
+}
+
+/// Documentation's placeholders (`<Gate>=true`, `Gate=true|false`,
+/// `A=true,...`): no component is started with them.
+fn is_placeholder(item: &str) -> bool {
+    item.contains(['<', '>', '|']) || item.contains("...")
 }
 
 /// One `Gate=value` item written at `span`, through the runtime's parser of
@@ -684,6 +694,8 @@ fn walk(src: &Source<'_>, node: &Node, reader: Reader, out: &mut Vec<GateSetting
                 match key.value.as_str() {
                     "feature-gates" | "runtime-config" => arg(src, &key.value, value, out),
                     "featureGates" => gate_map(src, value, reader, out),
+                    // Some charts capitalise their values (gardener's).
+                    "FeatureGates" if reader == Reader::Helm => gate_map(src, value, reader, out),
                     "name" => {
                         if let Some(name @ ("feature-gates" | "runtime-config")) = value.text() {
                             if let Some(v) = node.get("value") {
@@ -760,6 +772,15 @@ mod tests {
         // Prose naming the flag sets nothing.
         check("README.md", "Use the --feature-gates flag, or `--feature-gates`.\n", &[]);
         check("run.sh", "widgetd --feature-gates=,A=true,,\n", &["1:26 A=true"]);
+        // Placeholders in documentation are reported, not judged.
+        check(
+            "README.md",
+            "Run `kubelet --feature-gates=<Gate>=true,A=true|false`.\n",
+            &[
+                "1:30 unread --feature-gates: `<Gate>=true` is a placeholder, not a setting",
+                "1:42 unread --feature-gates: `A=true|false` is a placeholder, not a setting",
+            ],
+        );
     }
 
     #[test]
@@ -885,6 +906,7 @@ mod tests {
             ],
         );
         // Helm: YAML 1.1 booleans; strings and numbers go into a flag.
+        check("values.yaml", "kcm:\n  FeatureGates:\n    A: on\n", &["3:5 A=true"]);
         let values = "controller:\n  featureGates:\n    A: yes\n    B: \"1\"\n    C: maybe\n  extraArgs:\n    feature-gates: D=true\n    runtime-config: api/alpha=false\n";
         check(
             "values.yaml",
