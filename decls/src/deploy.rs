@@ -150,7 +150,13 @@ fn flags(text: &str, out: &mut Vec<GateSetting>) {
         found.extend(text.match_indices(name).map(|(at, _)| (at + name.len(), flag)));
     }
     found.sort_unstable_by_key(|(at, _)| *at);
+    // A flag inside the value of the one before it is part of that value:
+    // skipping it also keeps the scan linear in the text.
+    let mut scanned = 0;
     for (mut start, flag) in found {
+        if start < scanned {
+            continue;
+        }
         let rest = &text[start..];
         let separator = if rest.starts_with('=') { 1 } else { rest.len() - rest.trim_start_matches([' ', '\t']).len() };
         if separator == 0 {
@@ -170,6 +176,7 @@ fn flags(text: &str, out: &mut Vec<GateSetting>) {
                 .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '\\' | ']' | '`'))
                 .map_or(text.len(), |i| start + i),
         };
+        scanned = end;
         let value = &text[start..end];
         if !equals && !value.contains('=') {
             continue;
@@ -997,6 +1004,19 @@ nodes:
         // The inner Cluster is walked as an unknown document: its map is
         // read, its patches are not.
         check("kind.yaml", nested, &["7:18 A=true"]);
+    }
+
+    #[test]
+    fn a_flag_inside_a_flag_value_is_part_of_the_value() {
+        check(
+            "run.sh",
+            "x --feature-gates=A=--feature-gates=B=true\n",
+            &["1:21 invalid A: invalid value of A=--feature-gates=B=true, err: strconv.ParseBool: parsing \"--feature-gates=B=true\": invalid syntax"],
+        );
+        // A word of 65536 flags is one flag, read once.
+        let word = "--feature-gates=".repeat(1 << 16);
+        let settings = gate_settings(&word, Material::Text).unwrap_or_default();
+        assert_eq!(settings.len(), 1);
     }
 
     #[test]
