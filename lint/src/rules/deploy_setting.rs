@@ -254,15 +254,11 @@ fn target(serve: &ServeOptions) -> String {
     }
 }
 
-/// The newest Kubernetes release in the built-in API table.
+/// The newest Kubernetes release in the built-in API table: the newest that
+/// introduced an API (deprecations and removals may be planned for later
+/// releases).
 fn newest_kubernetes() -> Version {
-    kompat_k8s::apis()
-        .apis()
-        .iter()
-        .flat_map(|a| [Some(a.lifecycle.introduced), a.lifecycle.deprecated, a.lifecycle.removed])
-        .flatten()
-        .max()
-        .unwrap_or(Version::new(1, 0))
+    kompat_k8s::apis().apis().iter().map(|a| a.lifecycle.introduced).max().unwrap_or(Version::new(1, 0))
 }
 
 #[cfg(test)]
@@ -347,6 +343,23 @@ runtimeConfig:
 # ^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: group version batch/v2 that has not been registered
   widgets.example.com/v1: "true"
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: unknown api groups widgets.example.com
+"##,
+        );
+    }
+
+    #[test]
+    fn invalid_runtime_config_without_a_version() {
+        // Without a Kubernetes version: the newest release of the table. An
+        // error only the entries together cause is at the first entry.
+        check(
+            r##"
+//- deploy/kubeadm.yaml
+apiVersion: kubeadm.k8s.io/v1beta3
+kind: ClusterConfiguration
+apiServer:
+  extraArgs:
+    runtime-config: api/all=false
+#                   ^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.36, the newest kompat knows) refuses to start: invalid key with only api/all=false
 "##,
         );
     }
