@@ -43,6 +43,9 @@ pub struct Context<'a> {
     pub setting_gates: &'a Validated,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
+    /// The Kubernetes API server given on the command line, when a version
+    /// is (`--runtime-config` in deployment material is checked against it).
+    pub serve: Option<&'a ServeOptions>,
 }
 
 /// Runs every rule and returns the findings sorted by file, line, column,
@@ -75,10 +78,10 @@ pub struct Inputs<'a> {
 }
 
 /// Whether gate settings are checked against Kubernetes' own feature gates
-/// (`kompat_k8s::features()`): there are settings and no declared feature,
-/// as when linting a kind or kubeadm configuration alone.
+/// (`kompat_k8s::features()`): there are settings of gates and no declared
+/// feature, as when linting a kind or kubeadm configuration alone.
 pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> bool {
-    decls.features().is_empty() && !settings.is_empty()
+    decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some())
 }
 
 /// Runs every rule over `inputs`, then applies `#[kompat(allow(...))]`
@@ -120,6 +123,7 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
         manifests: manifests.as_ref(),
+        serve: inputs.serve,
     };
     let mut diags = run(&cx);
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that

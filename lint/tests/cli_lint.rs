@@ -579,6 +579,7 @@ fn rust_sources_and_deployment_material() {
         "deploy/kubelet.yaml:5:3: error[locked-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Used to false, feature is locked to true",
         "deploy/kubelet.yaml:6:3: error[prealpha-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Future to true, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36",
         "deploy/run.sh:2:30: error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo",
+        "deploy/run.sh:2:40: warning[ga-gate-setting]: a 1.37 component logs \"Setting GA feature gate Used=true. It will be removed in a future release.\"",
         "src/gates.rs:7:5: warning[locked-gate-cleanup]: feature Used has been locked to default since 1.30 (7 releases) and should be cleaned up",
         "src/gates.rs:9:5: warning[orphaned-gate]: feature gate Orphan is declared but never referenced in code",
         "src/gates.rs:18:51: error[removed-gate-reference]: feature gate Removed was removed but is still referenced",

@@ -9,6 +9,7 @@ pub mod api_deprecated_without_replacement;
 pub mod api_lifecycle_order;
 pub mod api_replacement_unavailable;
 pub mod crd;
+pub mod deploy_setting;
 pub mod deprecated_api_version;
 pub mod feature_without_specs;
 pub mod gate_reference;
@@ -63,6 +64,7 @@ pub static PASSES: &[&Pass] = &[
     &orphaned_gate::PASS,
     &gate_reference::PASS,
     &gate_setting::PASS,
+    &deploy_setting::PASS,
     &removed_api_version::PASS,
     &deprecated_api_version::PASS,
     &unserved_api_version::PASS,
