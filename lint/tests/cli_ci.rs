@@ -196,6 +196,16 @@ fn sarif_metadata_for_code_scanning() {
     assert!(root.starts_with("file:///") && root.ends_with('/'), "{root}");
     let artifact = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     assert_eq!((&artifact["uri"], &artifact["uriBaseId"]), (&"f.toml".into(), &"%SRCROOT%".into()));
+    // GitHub refuses a result without a location: what the run lacked (no
+    // baseline, no sources) is a configuration notification instead.
+    let results = run["results"].as_array().expect("results");
+    assert!(results.iter().all(|r| r["locations"][0]["physicalLocation"].is_object()), "{stdout}");
+    let notes = run["invocations"][0]["toolConfigurationNotifications"].as_array().expect("notifications");
+    let subjects: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|n| (n["associatedRule"]["id"].as_str().unwrap_or("?"), n["level"].as_str().unwrap_or("?")))
+        .collect();
+    assert_eq!(subjects, [("missing-input", "note"), ("missing-input", "note")], "{stdout}");
 }
 
 #[test]
