@@ -165,3 +165,33 @@ fn unknown_keys_and_gate_names_get_a_hint() {
     assert!(stderr.contains("error: unrecognized feature gate: WidgetCahce"), "{stderr}");
     assert!(stderr.contains("`WidgetCahce`: did you mean `WidgetCache`?"), "{stderr}");
 }
+
+/// The demo's declarations without a binary version: the storage and
+/// lifecycle rules cannot run, and the run says so instead of passing
+/// silently (in every format).
+#[test]
+fn no_silent_pass_without_a_binary_version() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let args = ["lint", "fixtures/apis.toml", "fixtures/features.toml"];
+    let (code, _, stderr) = kompat_in(&root, &[&args[..], &["--format", "short"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("note[missing-input]: no binary version (--binary-version, or `binary_version` in kompat.toml): `locked-gate-cleanup`, `storage-not-decodable`, `storage-override-expired`, `storage-version-without-kind` did not run"),
+        "{stderr}"
+    );
+    let (_, stdout, _) = kompat_in(&root, &[&args[..], &["--format", "json"]].concat());
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let subjects: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "missing-input")
+        .filter_map(|d| d["subject"].as_str())
+        .collect();
+    assert_eq!(subjects, ["sources", "baseline", "binary-version"]);
+    // Given the version, the rules run and find what they find.
+    let (code, _, stderr) = kompat_in(&root, &[&args[..], &["--binary-version", "1.37"]].concat());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("error[storage-not-decodable]"), "{stderr}");
+    assert!(!stderr.contains("no binary version"), "{stderr}");
+}

@@ -492,3 +492,45 @@ fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, Stri
 pub fn toml_message(err: &toml::de::Error) -> String {
     kompat_decls::span::toml_syntax_error(err).message
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Config::find` from each directory of a tree, as the path it returns
+    /// (relative to that directory), for a tree with `kompat.toml` files at
+    /// the given places.
+    #[track_caller]
+    fn check(configs: &[&str], from: &str, expected: Option<&str>) {
+        let root = tempfile::tempdir().unwrap_or_else(|err| panic!("tempdir: {err}"));
+        // A marker above the tree would be found too: the tree's own root
+        // stands in for the filesystem root only when nothing above has one.
+        let above = root.path().ancestors().skip(1).any(|d| d.join(FILE_NAME).is_file());
+        for config in configs {
+            let path = root.path().join(config);
+            std::fs::create_dir_all(path.parent().unwrap_or(root.path())).unwrap_or_else(|err| panic!("{err}"));
+            std::fs::write(&path, "").unwrap_or_else(|err| panic!("{err}"));
+        }
+        let dir = root.path().join(from);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|err| panic!("{err}"));
+        let found = Config::find(&dir);
+        if expected.is_none() && above {
+            return;
+        }
+        assert_eq!(found.as_deref(), expected.map(Path::new), "{configs:?} from {from}");
+        if let Some(found) = found {
+            assert!(dir.join(found).is_file());
+        }
+    }
+
+    #[test]
+    fn the_nearest_configuration_in_the_directory_or_a_parent() {
+        check(&["kompat.toml"], "", Some("kompat.toml"));
+        check(&["kompat.toml"], "deploy/overlays", Some("../../kompat.toml"));
+        check(&["kompat.toml", "deploy/kompat.toml"], "deploy/overlays", Some("../kompat.toml"));
+        check(&["kompat.toml", "deploy/kompat.toml"], "src", Some("../kompat.toml"));
+        // A directory named kompat.toml is not a configuration.
+        check(&["kompat.toml", "deploy/kompat.toml/x"], "deploy", Some("../kompat.toml"));
+        check(&[], "a/b", None);
+    }
+}
