@@ -41,8 +41,8 @@ impl ParseError {
 /// A TOML syntax or type error as a located parse error, its message as the
 /// `toml` crate words it (without its own rendering of the location),
 /// starting lower-case.
-/// An unknown field (serde's ``unknown field `x`, expected one of `a`,
-/// `b` ``) gets the "did you mean" hint every format gives.
+/// An unknown field or variant (serde's ``unknown field `x`, expected one of
+/// `a`, `b` ``) gets the "did you mean" hint every format gives.
 pub fn toml_syntax_error(err: &toml::de::Error) -> ParseError {
     let mut message = lower_first(err.message().trim_end_matches('.').trim());
     if let Some(hint) = unknown_field_hint(&message) {
@@ -51,10 +51,10 @@ pub fn toml_syntax_error(err: &toml::de::Error) -> ParseError {
     ParseError { span: err.span().map(Span::from), message }
 }
 
-/// The field an ``unknown field `x`, expected ...`` message most likely
-/// meant, from the fields it lists.
+/// The field (or enum variant) an ``unknown field `x`, expected ...`` message
+/// most likely meant, from the ones it lists.
 fn unknown_field_hint(message: &str) -> Option<&str> {
-    let rest = message.strip_prefix("unknown field `")?;
+    let rest = message.strip_prefix("unknown field `").or_else(|| message.strip_prefix("unknown variant `"))?;
     let (unknown, expected) = rest.split_once('`')?;
     let expected = expected.strip_prefix(", expected ")?;
     let known = expected.split('`').skip(1).step_by(2);
@@ -179,6 +179,7 @@ mod tests {
             ("unknown field `verison`, expected one of `version`, `stage`", Some("version")),
             ("unknown field `decl`, expected `decls`", Some("decls")),
             ("unknown field `zzz`, expected one of `version`, `stage`", None),
+            ("unknown variant `rst`, expected one of `rust`, `json`", Some("rust")),
             ("invalid type: integer `3`, expected a string", None),
         ];
         for (message, expected) in cases {
