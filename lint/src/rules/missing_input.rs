@@ -14,6 +14,7 @@ use super::rewritten_history::REWRITTEN_HISTORY;
 use super::storage_not_decodable::STORAGE_NOT_DECODABLE;
 use super::storage_override_expired::STORAGE_OVERRIDE_EXPIRED;
 use super::storage_version_without_kind::STORAGE_VERSION_WITHOUT_KIND;
+use super::stored_before_written::STORED_BEFORE_WRITTEN;
 use super::unserved_api_version::UNSERVED_API_VERSION;
 use super::Pass;
 use crate::{Context, Diagnostic};
@@ -61,48 +62,53 @@ pub const INPUTS: [(&str, &str); 5] = [
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let own_features = (0..cx.decls.features().len()).any(|idx| !cx.is_reference_feature(idx));
-    let mut skipped = |input: &str, mut rules: Vec<&str>, consequence: &str| {
+    // Each rule as `code`, or `code` (the part that did not run).
+    let all = |codes: &[&str]| -> Vec<String> { codes.iter().map(|c| format!("`{c}`")).collect() };
+    let mut skipped = |input: &str, mut rules: Vec<String>, consequence: &str| {
         let Some((_, why)) = INPUTS.iter().find(|(name, _)| *name == input) else { return };
         if rules.is_empty() {
             return;
         }
         rules.sort_unstable();
-        let list: Vec<String> = rules.iter().map(|r| format!("`{r}`")).collect();
         out.push(
             MISSING_INPUT
-                .diag(format!("{why}: {consequence}{} did not run", list.join(", ")), None)
+                .diag(format!("{why}: {consequence}{} did not run", rules.join(", ")), None)
                 .with_subject(input.to_owned()),
         );
     };
     if cx.binary.is_none() {
         let mut rules = Vec::new();
         if own_features {
-            rules.push(LOCKED_GATE_CLEANUP.code);
+            rules.extend(all(&[LOCKED_GATE_CLEANUP.code]));
             if cx.baseline.is_some() {
-                rules.push(REWRITTEN_HISTORY.code);
+                rules.extend(all(&[REWRITTEN_HISTORY.code]));
+                rules.push(format!("`{}` (the removal deadlines of locked gates)", REMOVED_GATE.code));
             }
         }
+        if !cx.decls.stored_before_written().is_empty() {
+            rules.push(format!("`{}` (the window check)", STORED_BEFORE_WRITTEN.code));
+        }
         if cx.apis.is_some() {
-            rules.extend([
+            rules.extend(all(&[
                 STORAGE_NOT_DECODABLE.code,
                 STORAGE_OVERRIDE_EXPIRED.code,
                 STORAGE_VERSION_WITHOUT_KIND.code,
-            ]);
+            ]));
         }
         if !cx.settings.is_empty() {
-            rules.extend(gate_setting::PASS.rules.iter().map(|r| r.code));
+            rules.extend(gate_setting::PASS.rules.iter().map(|r| format!("`{}`", r.code)));
         }
         skipped("binary-version", rules, "");
     }
     if cx.baseline.is_none() && own_features {
-        skipped("baseline", vec![REMOVED_GATE.code, REWRITTEN_HISTORY.code], "");
+        skipped("baseline", all(&[REMOVED_GATE.code, REWRITTEN_HISTORY.code]), "");
     }
     if cx.manifests.is_none() && cx.manifest_objects > 0 {
-        let rules = vec![REMOVED_API_VERSION.code, DEPRECATED_API_VERSION.code, UNSERVED_API_VERSION.code];
+        let rules = all(&[REMOVED_API_VERSION.code, DEPRECATED_API_VERSION.code, UNSERVED_API_VERSION.code]);
         skipped("kubernetes-version", rules, "Kubernetes manifests are not checked; ");
     }
     if cx.rust.is_none() && own_features {
-        skipped("sources", vec![ORPHANED_GATE.code], "");
+        skipped("sources", all(&[ORPHANED_GATE.code]), "");
     }
     if crate::uses_builtin_gates(cx.decls, cx.settings) {
         out.push(
@@ -137,6 +143,32 @@ specs = [
   { version = "1.0", stage = "GA", default = true },
   { version = "1.20", stage = "GA", default = true, lockToDefault = true },
 ]
+"##,
+        );
+    }
+
+    #[test]
+    fn partly_run_rules_say_which_part() {
+        check(
+            r##"
+//- baseline/features.toml
+[[feature]]
+name = "Locked"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.35", stage = "GA", default = true, lockToDefault = true },
+]
+//- features.toml
+#!! note[missing-input]: no Rust or Go source among the inputs: `orphaned-gate` did not run
+#!! note[missing-input]: no binary version (--binary-version, or `binary_version` in kompat.toml): `locked-gate-cleanup`, `removed-gate` (the removal deadlines of locked gates), `rewritten-history`, `stored-before-written` (the window check) did not run
+[[feature]]
+name = "Other"
+specs = [{ version = "1.36", stage = "Alpha", default = false }]
+
+[[stored_before_written]]
+name = "quantity"
+readable_since = "1.36"
+written_since = "1.37"
 "##,
         );
     }
