@@ -7,11 +7,13 @@ mod common;
 use common::{dir_with, findings_on_stderr, kompat_in};
 
 /// Lints `files` with `args` (run in their directory) and compares the exit
-/// code and the short-format findings, one per line.
+/// code and the short-format findings, one per line. What a case's run
+/// lacks (`missing-input`: a baseline, sources, ...) is left out; the
+/// `missing_input` tests show it.
 #[track_caller]
 fn check(files: &[(&str, &str)], args: &[&str], code: i32, expected: &str) {
     let dir = dir_with(files);
-    let mut all = vec!["lint", "--format", "short"];
+    let mut all = vec!["lint", "--format", "short", "-A", "missing-input"];
     all.extend(args);
     let (got_code, stdout, stderr) = findings_on_stderr(kompat_in(dir.path(), &all));
     let expected: Vec<&str> = expected.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -280,12 +282,39 @@ fn json_output_follows_the_contract() {
       "line": 4,
       "column": 50,
       "subject": "Eager"
+    },
+    {
+      "code": "missing-input",
+      "severity": "note",
+      "message": "no Rust or Go source among the inputs: `orphaned-gate` did not run",
+      "file": null,
+      "line": null,
+      "column": null,
+      "subject": "sources"
+    },
+    {
+      "code": "missing-input",
+      "severity": "note",
+      "message": "no baseline (--baseline, or `baseline` in kompat.toml): `removed-gate`, `rewritten-history` did not run",
+      "file": null,
+      "line": null,
+      "column": null,
+      "subject": "baseline"
+    },
+    {
+      "code": "missing-input",
+      "severity": "note",
+      "message": "no binary version (--binary-version, or `binary_version` in kompat.toml): `locked-gate-cleanup` did not run",
+      "file": null,
+      "line": null,
+      "column": null,
+      "subject": "binary-version"
     }
   ],
   "summary": {
     "errors": 1,
     "warnings": 0,
-    "notes": 0
+    "notes": 3
   }
 }
 "#

@@ -118,13 +118,16 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some((name, value)) = setting.gate() else { continue };
         let mut probe = gate.clone();
         let Err(err) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
-        let message = err.to_string();
+        let mut message = err.to_string();
         let (rule, labels) = match set.index_of(name) {
             Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new()),
             Some(_) => (&LOCKED_GATE_SETTING, Vec::new()),
             None => match super::tombstone(cx, name) {
                 Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb]),
-                None => (&UNKNOWN_GATE_SETTING, Vec::new()),
+                None => {
+                    message.push_str(&super::hint(set.suggest(name)));
+                    (&UNKNOWN_GATE_SETTING, Vec::new())
+                }
             },
         };
         out.push(
@@ -219,8 +222,9 @@ specs = [
 //- kompat.toml
 binary_version = "1.37"
 //- deploy/run.sh
-exec widgetd --feature-gates=Kept=true,Typo=true
+exec widgetd --feature-gates=Kept=true,Typo=true,kept=false
 #                                      ^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo
+#                                                ^^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: kept (did you mean `Kept`?)
 //- features.toml
 [[feature]]
 name = "Kept"
