@@ -203,6 +203,7 @@ binary_version = "1.37"
 kind: KubeletConfiguration
 featureGates:
   NodeSwap: true
+# ^^^^^^^^ warning[ga-gate-setting]: a 1.37 component logs "Setting GA feature gate NodeSwap=true. It will be removed in a future release."
 "##,
         );
     }
