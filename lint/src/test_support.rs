@@ -174,8 +174,10 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut inline_allows = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
     for input in classified.inputs {
+        inline_allows.extend(crate::rules::inline_allow::scan(&input.source));
         manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
         if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
@@ -199,6 +201,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         manifests: &manifests,
         serve: serve.as_ref(),
         reference: &reference,
+        inline_allows: &inline_allows,
     };
     let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding

@@ -35,6 +35,8 @@ pub struct GateRef {
 pub struct RustAllow {
     pub gate: String,
     pub code: String,
+    /// The mandatory `reason`.
+    pub reason: String,
     /// Where `allow(...)` is written.
     pub location: Location,
     /// Where its `code` literal is written.
@@ -440,6 +442,7 @@ fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut 
                 scan.allows.push(RustAllow {
                     gate: decl.name.clone(),
                     code: allow.code.value(),
+                    reason: allow.reason.value(),
                     location: source.locate(whole.start, whole.end),
                     code_location: source.locate(code.start, code.end),
                 });

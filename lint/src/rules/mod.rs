@@ -14,6 +14,7 @@ pub mod deprecated_api_version;
 pub mod feature_without_specs;
 pub mod gate_reference;
 pub mod gate_setting;
+pub mod inline_allow;
 pub mod locked_gate_cleanup;
 pub mod missing_input;
 pub mod orphaned_gate;
@@ -71,6 +72,7 @@ pub static PASSES: &[&Pass] = &[
     &unserved_api_version::PASS,
     &unused_allowance::PASS,
     &missing_input::PASS,
+    &inline_allow::PASS,
     &plan::PASS,
 ];
 
