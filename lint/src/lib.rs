@@ -36,6 +36,9 @@ pub struct Context<'a> {
     /// holds everything well declared).
     pub api_problems: &'a [(ApiProblemKind, Diagnostic)],
     pub crds: &'a [rules::crd::CrdInput],
+    /// The kinds that are CRDs (kube-rs custom resources, kinds of the CRD
+    /// manifests): kube-apiserver's built-in storage rules skip them.
+    pub crd_kinds: &'a rules::crd_lifecycle::CrdKinds,
     /// What Rust sources say, when some were scanned.
     pub rust: Option<&'a sources::RustScan>,
     /// Gate settings found in deployment material.
@@ -163,6 +166,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         }
         _ => None,
     };
+    let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
     let all_rules = rules::all();
     let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
     let cx = Context {
@@ -174,6 +178,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         apis: apis.as_ref(),
         api_problems: &api_problems,
         crds: inputs.crds,
+        crd_kinds: &crd_kinds,
         rust: code.as_ref(),
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),

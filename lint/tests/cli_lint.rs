@@ -794,6 +794,27 @@ pub enum Feature {
     );
 }
 
+/// kube-rs custom resources are cross-checked against the CRD manifest among
+/// the inputs; without one, a note says they were not.
+#[test]
+fn kube_rs_types_and_their_crd() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint/crd-lifecycle-mismatch");
+    let (code, stdout, stderr) = findings_on_stderr(kompat_in(
+        &fixture,
+        &["lint", "src", "deploy", "--binary-version", "1.37", "--format", "short"],
+    ));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stdout.matches("error[crd-lifecycle-mismatch]").count(), 3, "{stdout}");
+    assert!(!stderr.contains("note: kube-rs"), "{stderr}");
+    let (code, _, stderr) = kompat_in(&fixture, &["lint", "src", "--binary-version", "1.37", "--format", "short"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("crd-lifecycle-mismatch]"), "{stderr}");
+    assert!(
+        stderr.contains("note: kube-rs custom resources not checked against a CRD manifest (crd-lifecycle-mismatch): example.io/Widget;"),
+        "{stderr}"
+    );
+}
+
 /// Exit codes are the same in every format: 0 without an error-level
 /// finding (warnings and notes included), 1 with one, 2 on usage errors.
 /// Every format is deterministic.

@@ -215,6 +215,26 @@ impl Decls {
         merged
     }
 
+    /// The API declarations kube-apiserver's rules apply to: every one but
+    /// those of kube-rs custom resources ([`crate::rust::CustomResource`]),
+    /// whose serving and storage are their CRD's (docs/crd.md). Group
+    /// priorities and storage overrides of groups left without a declaration
+    /// go with them.
+    pub fn server_api_config(&self) -> ApiConfig {
+        let mut config = self.api_config();
+        let Some(rust) = &self.rust else { return config };
+        if rust.custom_resources.is_empty() {
+            return config;
+        }
+        config.apis.retain(|a| !rust.custom_resources.iter().any(|c| c.group == a.group && c.kind == a.kind));
+        let groups: std::collections::BTreeSet<String> = config.apis.iter().map(|a| a.group.clone()).collect();
+        let group_of = |key: &str| key.rsplit_once('/').map_or(String::new(), |(g, _)| g.to_owned());
+        config.priorities.retain(|g, _| groups.contains(g));
+        config.storage_overrides.retain(|k, _| groups.contains(&group_of(k)));
+        config.storage_override_until.retain(|k, _| groups.contains(&group_of(k)));
+        config
+    }
+
     /// True when some input declares APIs.
     pub fn has_apis(&self) -> bool {
         self.api_files.iter().any(|(_, f)| !f.is_empty())

@@ -9,6 +9,7 @@ pub mod api_deprecated_without_replacement;
 pub mod api_lifecycle_order;
 pub mod api_replacement_unavailable;
 pub mod crd;
+pub mod crd_lifecycle;
 pub mod deploy_setting;
 pub mod deprecated_api_version;
 pub mod feature_without_specs;
@@ -63,6 +64,7 @@ pub static PASSES: &[&Pass] = &[
     &storage_override_expired::PASS,
     &stored_before_written::PASS,
     &crd::PASS,
+    &crd_lifecycle::PASS,
     &orphaned_gate::PASS,
     &gate_reference::PASS,
     &gate_setting::PASS,
