@@ -38,7 +38,7 @@ pub struct Context<'a> {
     pub crds: &'a [rules::crd::CrdInput],
     /// The kinds that are CRDs (kube-rs custom resources, kinds of the CRD
     /// manifests): kube-apiserver's built-in storage rules skip them.
-    pub crd_kinds: &'a rules::crd_lifecycle::CrdKinds,
+    pub crd_kinds: &'a rules::crd_lifecycle::CrdKinds<'a>,
     /// What Rust sources say, when some were scanned.
     pub rust: Option<&'a sources::RustScan>,
     /// Gate settings found in deployment material.

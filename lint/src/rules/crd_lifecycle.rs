@@ -52,24 +52,23 @@ declare_rule! {
 
 pub static PASS: Pass = Pass { rules: &[&CRD_LIFECYCLE_MISMATCH], check: Some(check) };
 
-/// The kinds that are CRDs, by `(group, kind)`.
-#[derive(Debug, Clone, Default)]
-pub struct CrdKinds(BTreeSet<(String, String)>);
+/// The kinds that are CRDs: the declarations' ([`Decls::is_crd`]) and those
+/// of the CRD manifests linted.
+pub struct CrdKinds<'a> {
+    manifests: BTreeSet<(String, String)>,
+    decls: &'a Decls,
+}
 
-impl CrdKinds {
+impl<'a> CrdKinds<'a> {
     /// The kube-rs custom resources of the Rust sources and the kinds the
     /// CRD manifests among the inputs define.
-    pub fn new(decls: &Decls, crds: &[CrdInput]) -> CrdKinds {
-        let mut kinds = BTreeSet::new();
-        if let Some(rust) = decls.rust() {
-            kinds.extend(rust.custom_resources.iter().map(|c| (c.group.clone(), c.kind.clone())));
-        }
-        kinds.extend(crds.iter().flat_map(|i| &i.crds).map(|c| (c.group.value.clone(), c.kind.value.clone())));
-        CrdKinds(kinds)
+    pub fn new(decls: &'a Decls, crds: &[CrdInput]) -> CrdKinds<'a> {
+        let kinds = crds.iter().flat_map(|i| &i.crds).map(|c| (c.group.value.clone(), c.kind.value.clone()));
+        CrdKinds { manifests: kinds.collect(), decls }
     }
 
     pub fn is_crd(&self, group: &str, kind: &str) -> bool {
-        self.0.iter().any(|(g, k)| g == group && k == kind)
+        self.manifests.iter().any(|(g, k)| g == group && k == kind) || self.decls.is_crd(group, kind)
     }
 }
 
