@@ -14,8 +14,9 @@
 //! Allowed findings are kept as [`crate::Suppressed`] (SARIF `suppressions`,
 //! kind `inSource`), as `#[kompat(allow(...))]`'s are.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use kompat_crd::yaml::{self, Node};
 use kompat_diag::declare_rule;
@@ -143,13 +144,10 @@ pub fn scan(source: &SourceFile) -> Vec<InlineAllow> {
         }
     }
     for comment in comments(text) {
-        // The object the comment is in, else the next one.
-        let scope = scopes
-            .iter()
-            .find(|s| s.contains(&comment.start))
-            .or_else(|| scopes.iter().find(|s| s.start > comment.start))
-            .cloned()
-            .unwrap_or(comment.start..comment.start);
+        // The object the comment is in, else the next one (objects are in
+        // text order and apart: a binary search, however many there are).
+        let next = scopes.partition_point(|s| s.end < comment.start);
+        let scope = scopes.get(next).cloned().unwrap_or(comment.start..comment.start);
         for (code, at) in &comment.codes {
             out.push(InlineAllow {
                 code: code.clone(),
@@ -257,10 +255,34 @@ pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) ->
             valid.push(allow);
         }
     }
+    // By file and code, each list in text order: a finding is looked up by a
+    // binary search, so many allowances and findings stay linear-logarithmic.
+    let mut index: BTreeMap<(&Path, &str), Vec<usize>> = BTreeMap::new();
+    for (i, allow) in valid.iter().enumerate() {
+        index.entry((allow.path.as_path(), allow.code.as_str())).or_default().push(i);
+    }
+    for list in index.values_mut() {
+        list.sort_by_key(|&i| (valid[i].scope.start, i));
+    }
+    let find = |d: &Diagnostic| -> Option<usize> {
+        let location = d.location.as_ref()?;
+        let start = location.range()?.start;
+        let list = index.get(&(location.path(), d.code()))?;
+        // The allowances whose scope starts at or before the finding; the
+        // scopes of one file are apart, so only the last ones can hold it.
+        let upto = list.partition_point(|&i| valid[i].scope.start <= start);
+        list[..upto]
+            .iter()
+            .rev()
+            .take_while(|&&i| valid[i].scope.end >= start)
+            .copied()
+            .filter(|&i| valid[i].covers(d))
+            .min()
+    };
     let mut used = vec![false; valid.len()];
     let mut suppressed = Vec::new();
     for d in diags {
-        match valid.iter().position(|a| a.covers(&d)) {
+        match find(&d) {
             Some(i) => {
                 used[i] = true;
                 suppressed.push(Suppressed {
@@ -286,7 +308,46 @@ pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) ->
 
 #[cfg(test)]
 mod tests {
+    use super::comments;
     use crate::test_support::check;
+
+    /// One comment: each code as `code@text at its offset`, and the reason.
+    type Parsed = (Vec<String>, String);
+
+    /// Every allowance comment of `text`.
+    fn parse(text: &str) -> Vec<Parsed> {
+        comments(text)
+            .into_iter()
+            .map(|c| {
+                let codes =
+                    c.codes.iter().map(|(code, at)| format!("{code}@{}", &text[*at..at + code.len()])).collect();
+                (codes, c.reason)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn comment_forms() {
+        let cases: [(&str, Vec<Parsed>); 9] = [
+            ("# kompat:allow(a) why\n", vec![(vec!["a@a".into()], "why".into())]),
+            (
+                "#kompat:allow( a , b )  two reasons \r\n",
+                vec![(vec!["a@a".into(), "b@b".into()], "two reasons".into())],
+            ),
+            ("key: v # kompat:allow(c) trailing\n", vec![(vec!["c@c".into()], "trailing".into())]),
+            ("é: v # kompat:allow(d)\n", vec![(vec!["d@d".into()], String::new())]),
+            // Not comments: no whitespace before `#`, no closing parenthesis,
+            // another word.
+            ("key: v#kompat:allow(e) x\n", vec![]),
+            ("# kompat:allow(f x\n", vec![]),
+            ("# kompat:deny(g) x\n", vec![]),
+            ("#\n# \n#", vec![]),
+            ("# kompat:allow() nothing named\n", vec![(vec![], "nothing named".into())]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse(text), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn allow_without_reason() {
