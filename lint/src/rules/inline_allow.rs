@@ -209,6 +209,10 @@ fn comments(text: &str) -> Vec<Comment> {
                 }
                 offset += part.len() + 1;
             }
+            if codes.is_empty() {
+                // `kompat:allow()`: reported as naming no code.
+                codes.push((String::new(), inner_at));
+            }
             out.push(Comment {
                 start: line_start + i,
                 end: line_start + body.len(),
@@ -236,8 +240,12 @@ pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) ->
             out.push(
                 UNUSED_ALLOWANCE
                     .diag(
-                        format!("{} names unknown lint code `{}`{hint}", allow.written(), allow.code),
-                        allow.code_location.clone(),
+                        if allow.code.is_empty() {
+                            format!("{} names no lint code", allow.written())
+                        } else {
+                            format!("{} names unknown lint code `{}`{hint}", allow.written(), allow.code)
+                        },
+                        if allow.code.is_empty() { allow.location.clone() } else { allow.code_location.clone() },
                     )
                     .with_subject(allow.code.clone()),
             );
@@ -342,7 +350,7 @@ mod tests {
             ("# kompat:allow(f x\n", vec![]),
             ("# kompat:deny(g) x\n", vec![]),
             ("#\n# \n#", vec![]),
-            ("# kompat:allow() nothing named\n", vec![(vec![], "nothing named".into())]),
+            ("# kompat:allow() nothing named\n", vec![(vec!["@".into()], "nothing named".into())]),
         ];
         for (text, want) in cases {
             assert_eq!(parse(text), want, "{text:?}");
@@ -412,6 +420,9 @@ metadata:
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[unused-allowance]: `ignore-check.kompat.io/removed-api-version` matches no finding in its object
     ignore-check.kompat.io/removed-api-versions: "a typo"
 #   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[unused-allowance]: `ignore-check.kompat.io/removed-api-versions` names unknown lint code `removed-api-versions` (did you mean `removed-api-version`?)
+spec:
+  type: ClusterIP  # kompat:allow() forgot the code
+#                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[unused-allowance]: `# kompat:allow()` names no lint code
 "##,
         );
     }
