@@ -481,17 +481,19 @@ fn crd_manifests_are_linted() {
 fn json_crd_manifests_are_linted() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/crd/json");
     let (code, stdout, stderr) =
-        findings_on_stderr(kompat_in(&fixtures, &["lint", "missing-schema.json", "--format", "short"]));
+        findings_on_stderr(kompat_in(&fixtures, &["lint", "--no-config", "missing-schema.json", "--format", "short"]));
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.starts_with("missing-schema.json:"), "{stdout}");
     assert!(stdout.contains("error[missing-schema]"), "{stdout}");
     // As a baseline too: v1alpha1 is in the old status.storedVersions.
-    let (code, stdout, stderr) =
-        findings_on_stderr(kompat_in(&fixtures, &["lint", "new.json", "--baseline", "old.json", "--format", "short"]));
+    let (code, stdout, stderr) = findings_on_stderr(kompat_in(
+        &fixtures,
+        &["lint", "--no-config", "new.json", "--baseline", "old.json", "--format", "short"],
+    ));
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
     // In a directory.
-    let (_, stdout, _) = findings_on_stderr(kompat_in(&fixtures, &["lint", ".", "--format", "short"]));
+    let (_, stdout, _) = findings_on_stderr(kompat_in(&fixtures, &["lint", "--no-config", ".", "--format", "short"]));
     assert!(stdout.contains("missing-schema.json:") && stdout.contains("error[missing-schema]"), "{stdout}");
 }
 
@@ -751,7 +753,9 @@ pub enum Feature {
             dir.path(),
             &["lint", "crd.yaml", "src", "--binary-version", "1.37", "--format", "short"],
         ));
-        assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+        // Nothing but what the run lacked (no baseline).
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.lines().all(|l| l.contains("note[missing-input]")), "{stdout}");
         let (code, sarif, stderr) =
             kompat_in(dir.path(), &["lint", "crd.yaml", "src", "--binary-version", "1.37", "--format", "sarif"]);
         assert_eq!(code, 0, "{stderr}");
@@ -795,7 +799,7 @@ pub enum Feature {
 }
 
 /// kube-rs custom resources are cross-checked against the CRD manifest among
-/// the inputs; without one, a note says they were not.
+/// the inputs; without one, `missing-input` says they were not.
 #[test]
 fn kube_rs_types_and_their_crd() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint/crd-lifecycle-mismatch");
@@ -805,13 +809,24 @@ fn kube_rs_types_and_their_crd() {
     ));
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(stdout.matches("error[crd-lifecycle-mismatch]").count(), 3, "{stdout}");
-    assert!(!stderr.contains("note: kube-rs"), "{stderr}");
-    let (code, _, stderr) = kompat_in(&fixture, &["lint", "src", "--binary-version", "1.37", "--format", "short"]);
+    assert!(!stdout.contains("crd-manifest"), "{stdout}");
+    let (code, json, stderr) = kompat_in(&fixture, &["lint", "src", "--binary-version", "1.37", "--format", "json"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(!stderr.contains("crd-lifecycle-mismatch]"), "{stderr}");
-    assert!(
-        stderr.contains("note: kube-rs custom resources not checked against a CRD manifest (crd-lifecycle-mismatch): example.io/Widget;"),
-        "{stderr}"
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+    let notes: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["subject"] == "crd-manifest")
+        .map(|d| (d["code"].as_str().unwrap_or_default(), d["message"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        notes,
+        [(
+            "missing-input",
+            "no CRD manifest among the inputs for kube-rs custom resources: the lifecycles of `example.io/Widget` are not compared with a CRD; `crd-lifecycle-mismatch` did not run"
+        )],
+        "{json}"
     );
 }
 

@@ -105,24 +105,6 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
         });
     }
     check_baseline_crds(&crds, &baseline_files)?;
-    if let Some(rust) = decls.rust() {
-        // kube-rs types whose CRD is not among the inputs: say once that
-        // they were not cross-checked.
-        let mut unchecked: Vec<String> = rust
-            .custom_resources
-            .iter()
-            .filter(|c| !crds.iter().flat_map(|i| &i.crds).any(|m| m.group.value == c.group && m.kind.value == c.kind))
-            .map(|c| format!("{}/{}", c.group, c.kind))
-            .collect();
-        unchecked.sort();
-        unchecked.dedup();
-        if !unchecked.is_empty() {
-            eprintln!(
-                "note: kube-rs custom resources not checked against a CRD manifest (crd-lifecycle-mismatch): {}; add the CRD manifest kube-rs generates to the inputs",
-                unchecked.join(", ")
-            );
-        }
-    }
 
     let binary = match &args.binary_version {
         Some(v) => Some(flag_version("binary-version", v)?),
