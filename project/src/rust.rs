@@ -35,6 +35,8 @@ pub struct GateRef {
 pub struct RustAllow {
     pub gate: String,
     pub code: String,
+    /// The mandatory `reason`.
+    pub reason: String,
     /// Where `allow(...)` is written.
     pub location: Location,
     /// Where its `code` literal is written.
@@ -48,6 +50,20 @@ pub struct RustScan {
     pub refs: Vec<GateRef>,
     /// The `#[kompat(allow(...))]` suppressions of derive-declared gates.
     pub allows: Vec<RustAllow>,
+    /// The `#[derive(ApiLifecycle)]` types that are kube-rs custom resources.
+    pub custom_resources: Vec<CustomResource>,
+}
+
+/// A `#[derive(ApiLifecycle)]` type that is a CustomResourceDefinition's
+/// version: it also derives kube-rs' `CustomResource`, or carries
+/// `#[kube(...)]`. Its lifecycle follows CRD semantics (docs/crd.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomResource {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    /// The type's name.
+    pub location: Location,
 }
 
 /// Function and method names whose first string argument is a gate name.
@@ -100,6 +116,7 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             enums.insert(name, variants);
         }
         out.allows.append(&mut scan.allows);
+        out.custom_resources.append(&mut scan.custom_resources);
         decls.add_parsed(file.clone(), std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
     }
 
@@ -147,6 +164,7 @@ struct FileScan {
     /// Enum name -> variant -> gate name.
     enums: Vec<(String, BTreeMap<String, String>)>,
     allows: Vec<RustAllow>,
+    custom_resources: Vec<CustomResource>,
     /// Every `Owner::Variant` path whose owner may be a derived enum, with
     /// the variant's start and end; byte offsets are computed only for the
     /// paths that turn out to be references.
@@ -392,6 +410,7 @@ fn scan_file(source: &SourceFile, enums: Option<&BTreeMap<String, BTreeMap<Strin
         apis: ApiFile::default(),
         enums: Vec::new(),
         allows: Vec::new(),
+        custom_resources: Vec::new(),
         paths: Vec::new(),
         strings: Vec::new(),
     };
@@ -440,6 +459,7 @@ fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut 
                 scan.allows.push(RustAllow {
                     gate: decl.name.clone(),
                     code: allow.code.value(),
+                    reason: allow.reason.value(),
                     location: source.locate(whole.start, whole.end),
                     code_location: source.locate(code.start, code.end),
                 });
@@ -471,10 +491,24 @@ fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) 
                 replacement: lit(&api.replacement),
                 enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
             };
+            if is_custom_resource(&input.attrs) {
+                scan.custom_resources.push(CustomResource {
+                    group: decl.group.clone(),
+                    version: decl.version.clone(),
+                    kind: decl.kind.clone(),
+                    location: source.locate(ident.start, ident.end),
+                });
+            }
             scan.apis.push(decl, spans);
         }
     }
     let _ = cx.check();
+}
+
+/// kube-rs' `#[derive(CustomResource)]` (any path ending in it) or its
+/// `#[kube(...)]` attribute on the same type.
+fn is_custom_resource(attrs: &[syn::Attribute]) -> bool {
+    attr::derives(attrs, "CustomResource") || attrs.iter().any(|a| a.path().is_ident("kube"))
 }
 
 /// The byte range from the first to the last token of `tokens`.
