@@ -19,9 +19,9 @@ use syn::visit::Visit;
 // The derives' own parsing, shared so that kompat reads a
 // `#[derive(FeatureGates)]` enum or `#[derive(ApiLifecycle)]` type exactly as
 // the compiler does.
-use kompat_derive_internals::ast::{ApiInput, Input};
 use kompat_derive_internals::attr;
 use kompat_derive_internals::ctxt::Ctxt;
+use kompat_derive_internals::valid;
 
 /// A place in Rust code that names a gate.
 #[derive(Debug, Clone)]
@@ -153,6 +153,8 @@ struct FileScan {
     paths: Vec<(String, String, LineColumn, LineColumn)>,
     /// Every `enabled("Gate")`-style string use.
     strings: Vec<(String, Span)>,
+    /// The errors the derives report for this file's declarations.
+    errors: Vec<Diagnostic>,
 }
 
 /// Runs `scan` over the files `pick` names on every core, each thread taking
@@ -394,8 +396,12 @@ fn scan_file(source: &SourceFile, enums: Option<&BTreeMap<String, BTreeMap<Strin
         allows: Vec::new(),
         paths: Vec::new(),
         strings: Vec::new(),
+        errors: Vec::new(),
     };
     scan_items(source, &file.items, &mut scan);
+    if !scan.errors.is_empty() {
+        return Err(Error { diagnostics: scan.errors });
+    }
     let mut visitor = Refs { source, enums, paths: Vec::new(), strings: Vec::new() };
     visitor.visit_file(&file);
     scan.paths = visitor.paths;
@@ -404,77 +410,105 @@ fn scan_file(source: &SourceFile, enums: Option<&BTreeMap<String, BTreeMap<Strin
 }
 
 /// Collects the derive-declared gates and APIs of `items` and of the inline
-/// modules among them. Mistakes in the attributes are the compiler's to
-/// report: a type whose attributes do not parse declares nothing here.
+/// modules among them. Each item goes through the derives' own checks
+/// (`kompat_derive_internals::valid`): an item a derive rejects declares
+/// nothing, and its errors (the derive's messages at the derive's spans) are
+/// the file's errors.
 fn scan_items(source: &SourceFile, items: &[syn::Item], scan: &mut FileScan) {
     for item in items {
-        match item {
+        let attrs = match item {
             syn::Item::Mod(module) => {
                 if let Some((_, items)) = &module.content {
                     scan_items(source, items, scan);
                 }
+                continue;
             }
-            syn::Item::Enum(item) if attr::derives(&item.attrs, "FeatureGates") => {
-                scan_feature_gates(source, &item.clone().into(), scan);
-            }
-            syn::Item::Enum(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
-                scan_api(source, &item.clone().into(), scan);
-            }
-            syn::Item::Struct(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
-                scan_api(source, &item.clone().into(), scan);
-            }
-            _ => {}
+            syn::Item::Enum(item) => &item.attrs,
+            syn::Item::Struct(item) => &item.attrs,
+            syn::Item::Union(item) => &item.attrs,
+            _ => continue,
+        };
+        let (gates, api) = (attr::derives(attrs, "FeatureGates"), attr::derives(attrs, "ApiLifecycle"));
+        if !gates && !api {
+            continue;
+        }
+        let input: syn::DeriveInput = match item {
+            syn::Item::Enum(item) => item.clone().into(),
+            syn::Item::Struct(item) => item.clone().into(),
+            syn::Item::Union(item) => item.clone().into(),
+            _ => continue,
+        };
+        if gates {
+            scan_feature_gates(source, &input, scan);
+        }
+        if api {
+            scan_api(source, &input, scan);
         }
     }
+}
+
+/// The errors a derive recorded in `cx`, located in `source`; `true` when
+/// there were none.
+fn derive_errors(source: &SourceFile, cx: Ctxt, scan: &mut FileScan) -> bool {
+    let Err(errors) = cx.check() else { return true };
+    for error in errors {
+        let span = span_of(source, error.span());
+        scan.errors.push(Diagnostic::error(error.to_string()).at(Some(source.locate(span.start, span.end))));
+    }
+    false
 }
 
 fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
-    if let Some(parsed) = Input::from_syn(&cx, input) {
-        let mut variants = BTreeMap::new();
-        for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
-            variants.insert(variant.ident.to_string(), decl.name.clone());
-            for allow in &variant.attrs.allows {
-                let code = span_of(source, allow.code.span());
-                let whole = tokens_span(source, &allow.tokens).unwrap_or(code);
-                scan.allows.push(RustAllow {
-                    gate: decl.name.clone(),
-                    code: allow.code.value(),
-                    location: source.locate(whole.start, whole.end),
-                    code_location: source.locate(code.start, code.end),
-                });
-            }
-            let span = span_of(source, variant.ident.span());
-            scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-        }
-        scan.enums.push((input.ident.to_string(), variants));
+    let checked = valid::feature_gates(&cx, input);
+    if !derive_errors(source, cx, scan) {
+        return;
     }
-    let _ = cx.check();
+    let Some((parsed, _)) = checked else { return };
+    let mut variants = BTreeMap::new();
+    for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
+        variants.insert(variant.ident.to_string(), decl.name.clone());
+        for allow in &variant.attrs.allows {
+            let code = span_of(source, allow.code.span());
+            let whole = tokens_span(source, &allow.tokens).unwrap_or(code);
+            scan.allows.push(RustAllow {
+                gate: decl.name.clone(),
+                code: allow.code.value(),
+                location: source.locate(whole.start, whole.end),
+                code_location: source.locate(code.start, code.end),
+            });
+        }
+        let span = span_of(source, variant.ident.span());
+        scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
+    }
+    scan.enums.push((input.ident.to_string(), variants));
 }
 
 fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
-    if let Some(parsed) = ApiInput::from_syn(&cx, input) {
-        if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
-            let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(source, l.span()));
-            let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(source, r.lit.span()));
-            let ident = span_of(source, input.ident.span());
-            let spans = ApiSpans {
-                entry: tokens_span(source, &api.tokens).unwrap_or(ident),
-                group: lit(&api.group),
-                version: lit(&api.version),
-                kind: lit(&api.kind).or(Some(ident)),
-                resource: lit(&api.resource),
-                introduced: release(&api.introduced),
-                deprecated: release(&api.deprecated),
-                removed: release(&api.removed),
-                replacement: lit(&api.replacement),
-                enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
-            };
-            scan.apis.push(decl, spans);
-        }
+    let checked = valid::api_lifecycle(&cx, input);
+    if !derive_errors(source, cx, scan) {
+        return;
     }
-    let _ = cx.check();
+    let Some((parsed, Some(_))) = checked else { return };
+    if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
+        let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(source, l.span()));
+        let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(source, r.lit.span()));
+        let ident = span_of(source, input.ident.span());
+        let spans = ApiSpans {
+            entry: tokens_span(source, &api.tokens).unwrap_or(ident),
+            group: lit(&api.group),
+            version: lit(&api.version),
+            kind: lit(&api.kind).or(Some(ident)),
+            resource: lit(&api.resource),
+            introduced: release(&api.introduced),
+            deprecated: release(&api.deprecated),
+            removed: release(&api.removed),
+            replacement: lit(&api.replacement),
+            enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
+        };
+        scan.apis.push(decl, spans);
+    }
 }
 
 /// The byte range from the first to the last token of `tokens`.
