@@ -48,6 +48,9 @@ fn inside_macros() {
     check(&["macro_rules! on { ($g:expr) => { $g.enabled(Feature::C) }; }"], &["Sea"]);
     check(&["fn f(g: &G) { my_macro! { let x = g.enabled(Feature::A); } }"], &["A"]);
     check(&["fn f(g: &G) { assert!(format!(\"{}\", matches!(g, Feature::A | Feature::B)).len() > 0); }"], &["A", "B"]);
+    // Attribute macros' arguments are scanned too; `#[kompat(...)]` is not.
+    check(&["#[tracing::instrument(fields(on = g.enabled(Feature::B)))]\nfn f(g: &G) {}"], &["B"]);
+    check(&["#[kompat(x = Feature::A)]\nfn f() {}"], &[]);
     // Other owners inside macros are not references.
     check(&[r#"fn f() { tracing::info!(target: "t", Other::A); println!("{}", Other::B); }"#], &[]);
 }

@@ -56,9 +56,28 @@ pub(super) struct FileRefs {
 /// names are kept (others cannot be derived enums or their aliases);
 /// without, every candidate.
 pub(super) fn find(file: &syn::File, known: Option<&BTreeSet<String>>) -> FileRefs {
-    let mut refs = Refs { known, scopes: Vec::new(), out: FileRefs::default(), macro_depth: 0, globbing: 0 };
-    refs.visit_file(file);
+    let mut refs = Refs::new(known);
+    refs.items(&file.items);
     refs.out
+}
+
+impl<'a> Refs<'a> {
+    fn new(known: Option<&'a BTreeSet<String>>) -> Refs<'a> {
+        Refs { known, scopes: Vec::new(), out: FileRefs::default(), macro_depth: 0, globbing: 0 }
+    }
+
+    /// Reads `items` as the top level of a module: their `use` items and
+    /// names make its scope. (A file read in several runs of items sees, in
+    /// each, only the imports among them: sound only when no alias or glob
+    /// import of a derived enum is among the others.)
+    fn items(&mut self, items: &[syn::Item]) {
+        let scope = self.scope(items.iter(), true);
+        self.with_scope(scope, |this| {
+            for item in items {
+                this.visit_item(item);
+            }
+        });
+    }
 }
 
 /// What one module, block or impl makes visible.
@@ -404,11 +423,6 @@ impl Refs<'_> {
 }
 
 impl<'ast> Visit<'ast> for Refs<'_> {
-    fn visit_file(&mut self, file: &'ast syn::File) {
-        let scope = self.scope(file.items.iter(), true);
-        self.with_scope(scope, |this| syn::visit::visit_file(this, file));
-    }
-
     fn visit_item_mod(&mut self, module: &'ast syn::ItemMod) {
         let Some((_, items)) = &module.content else { return };
         let scope = self.scope(items.iter(), true);
@@ -459,6 +473,16 @@ impl<'ast> Visit<'ast> for Refs<'_> {
             self.bare(&pat.ident);
         }
         syn::visit::visit_pat_ident(self, pat);
+    }
+
+    /// The arguments of an attribute (an attribute macro such as
+    /// `#[tracing::instrument(fields(...))]`) are scanned as tokens; the
+    /// derives' own `#[kompat(...)]` names gates, it does not use them.
+    fn visit_meta_list(&mut self, list: &'ast syn::MetaList) {
+        syn::visit::visit_meta_list(self, list);
+        if !list.path.is_ident("kompat") && self.relevant(&list.tokens) {
+            self.scan_tokens(list.tokens.clone());
+        }
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
