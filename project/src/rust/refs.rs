@@ -57,26 +57,41 @@ pub(super) struct FileRefs {
 /// without, every candidate.
 pub(super) fn find(file: &syn::File, known: Option<&BTreeSet<String>>) -> FileRefs {
     let mut refs = Refs::new(known);
-    refs.items(&file.items);
-    refs.out
+    refs.bind(&file.items);
+    refs.visit(&file.items);
+    refs.finish()
 }
 
 impl<'a> Refs<'a> {
-    fn new(known: Option<&'a BTreeSet<String>>) -> Refs<'a> {
-        Refs { known, scopes: Vec::new(), out: FileRefs::default(), macro_depth: 0, globbing: 0 }
+    /// A reader of one file, at its top level.
+    pub(super) fn new(known: Option<&'a BTreeSet<String>>) -> Refs<'a> {
+        let root = Scope { module: true, ..Scope::default() };
+        Refs { known, scopes: vec![root], out: FileRefs::default(), macro_depth: 0, globbing: 0 }
     }
 
-    /// Reads `items` as the top level of a module: their `use` items and
-    /// names make its scope. (A file read in several runs of items sees, in
-    /// each, only the imports among them: sound only when no alias or glob
-    /// import of a derived enum is among the others.)
-    fn items(&mut self, items: &[syn::Item]) {
-        let scope = self.scope(items.iter(), true);
-        self.with_scope(scope, |this| {
-            for item in items {
-                this.visit_item(item);
-            }
-        });
+    /// Adds what top-level `items` bring into the file's scope (imports,
+    /// aliases, names). A file read in runs of items binds each run before
+    /// visiting it: what a run binds is seen by that run and the later ones
+    /// (Rust sees every import of a module everywhere in it; code rarely
+    /// imports below where it uses the import).
+    pub(super) fn bind(&mut self, items: &[syn::Item]) {
+        let Some(mut root) = self.scopes.pop() else { return };
+        let globbed = !root.globs.is_empty();
+        self.bind_items(&mut root, items.iter());
+        self.globbing += usize::from(!globbed && !root.globs.is_empty());
+        self.scopes.push(root);
+    }
+
+    /// Reads the references in top-level `items`.
+    pub(super) fn visit(&mut self, items: &[syn::Item]) {
+        for item in items {
+            self.visit_item(item);
+        }
+    }
+
+    /// What was found.
+    pub(super) fn finish(self) -> FileRefs {
+        self.out
     }
 }
 
@@ -97,7 +112,7 @@ struct Scope {
     self_ty: Option<String>,
 }
 
-struct Refs<'a> {
+pub(super) struct Refs<'a> {
     known: Option<&'a BTreeSet<String>>,
     scopes: Vec<Scope>,
     out: FileRefs,
@@ -141,13 +156,19 @@ impl Refs<'_> {
     /// The scope `items` open (a module's or a block's).
     fn scope<'i>(&mut self, items: impl Iterator<Item = &'i syn::Item>, module: bool) -> Scope {
         let mut scope = Scope { module, ..Scope::default() };
+        self.bind_items(&mut scope, items);
+        scope
+    }
+
+    /// Adds what `items` bring into `scope`.
+    fn bind_items<'i>(&mut self, scope: &mut Scope, items: impl Iterator<Item = &'i syn::Item>) {
         for item in items {
             let name = match item {
                 syn::Item::Use(item) => {
                     let mut leaves = Vec::new();
                     use_leaves(&item.tree, &mut Vec::new(), &mut leaves);
                     for (prefix, leaf) in leaves {
-                        self.bind_use(&mut scope, &prefix, leaf, is_pub(&item.vis));
+                        self.bind_use(scope, &prefix, leaf, is_pub(&item.vis));
                     }
                     continue;
                 }
@@ -175,7 +196,6 @@ impl Refs<'_> {
             };
             scope.bound.insert(name.to_string());
         }
-        scope
     }
 
     /// What one leaf of a `use` brings into `scope`.
@@ -503,5 +523,49 @@ impl<'ast> Visit<'ast> for Refs<'_> {
             }
         }
         syn::visit::visit_expr_call(self, call);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The references of `text` as `(owner, name)` pairs: paths, bare
+    /// names (with their first glob-imported owner), re-exports and strings.
+    fn render(refs: &FileRefs) -> Vec<String> {
+        let mut out: Vec<String> = refs.paths.iter().map(|(owner, variant, _)| format!("{owner}::{variant}")).collect();
+        for (globs, name, _) in &refs.bare {
+            out.push(format!("{}::{name}", refs.globs[*globs].join("|")));
+        }
+        out.extend(refs.reexports.iter().map(|(owner, _)| format!("{owner}::*")));
+        out.extend(refs.strings.iter().map(|(gate, _)| format!("{gate:?}")));
+        out
+    }
+
+    /// A file read whole, and read item by item (each bound, then visited,
+    /// as a reader that parses a file in runs of items does), finds the same
+    /// references when its imports come first.
+    #[test]
+    fn runs_of_items_find_what_the_whole_file_finds() {
+        let known: BTreeSet<String> = ["Feature".to_owned(), "Gate".to_owned()].into();
+        for text in [
+            "use crate::gates::Feature as F;\nfn f() { F::A; }\nfn g() { tracing::info!(x = ?F::B); }",
+            "use crate::gates::Feature::*;\nconst C: u8 = 0;\nfn f() { let _ = [A, C]; }",
+            "pub use crate::gates::Feature::*;\nimpl Feature { fn f(self) { Self::B; } }",
+            "fn f(g: &G) { g.enabled(\"X\"); }\nmod m { use super::*; fn g() { Gate::A; } }",
+        ] {
+            let file = match syn::parse_file(text) {
+                Ok(file) => file,
+                Err(err) => panic!("{text}: {err}"),
+            };
+            let whole = render(&find(&file, Some(&known)));
+            let mut runs = Refs::new(Some(&known));
+            for item in &file.items {
+                runs.bind(std::slice::from_ref(item));
+                runs.visit(std::slice::from_ref(item));
+            }
+            assert_eq!(render(&runs.finish()), whole, "{text}");
+            assert!(!whole.is_empty(), "{text}");
+        }
     }
 }
