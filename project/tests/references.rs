@@ -61,6 +61,7 @@ fn through_aliases() {
     check(&["use crate::gates::{Feature as F, other};\nfn f() { let _ = [F::A, F::B]; }"], &["A", "B"]);
     check(&["type F = crate::gates::Feature;\nfn f() { let _ = F::C; }"], &["Sea"]);
     check(&["fn f() { use crate::gates::Feature as F; let _ = F::A; }"], &["A"]);
+    check(&["use crate::gates::Feature as F;\nuse F as G;\nfn f() { let _ = G::B; }"], &["B"]);
     // A re-export under another name, used in another file.
     check(&["pub use crate::gates::Feature as Gate;", "use crate::Gate;\nfn f() { let _ = Gate::B; }"], &["B"]);
     check(&["pub type Gate = crate::gates::Feature;", "fn f() { let _ = crate::Gate::A; }"], &["A"]);

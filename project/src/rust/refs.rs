@@ -29,6 +29,9 @@ pub(super) const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_
 /// of nested macros costs a bounded number of passes over its tokens).
 const MAX_MACRO_PARSE_DEPTH: usize = 4;
 
+/// How many aliases of aliases in one file are followed.
+const MAX_ALIAS_CHAIN: usize = 8;
+
 /// Where a name is written: its start and end.
 pub(super) type At = (LineColumn, LineColumn);
 
@@ -270,8 +273,21 @@ impl Refs<'_> {
         }
     }
 
-    /// The name `name` stands for here: through aliases and `Self`.
+    /// The name `name` stands for here: through aliases (an alias of an
+    /// alias too, a few deep) and `Self`.
     fn resolve(&self, name: &str, first: Option<&Scope>) -> String {
+        let mut name = name.to_owned();
+        for _ in 0..MAX_ALIAS_CHAIN {
+            match self.resolve_once(&name, first) {
+                Some(target) if target != name => name = target,
+                _ => break,
+            }
+        }
+        name
+    }
+
+    /// What `name` stands for one alias away, if it is an alias here.
+    fn resolve_once(&self, name: &str, first: Option<&Scope>) -> Option<String> {
         let mut found = None;
         self.each_visible(first, |scope| {
             if name == "Self" {
@@ -284,7 +300,7 @@ impl Refs<'_> {
             }
             !scope.bound.contains(name)
         });
-        found.unwrap_or_else(|| name.to_owned())
+        found
     }
 
     /// Records `owner::variant`.
