@@ -111,15 +111,21 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
     // beyond its module (`pub use gates::Feature as Gate`) adds a name, and
     // the files that name it are read (again) with it.
     let mut known: BTreeSet<String> = enums.keys().cloned().collect();
-    let mut aliases: BTreeMap<String, String> = BTreeMap::new();
+    let mut aliases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let complete: Vec<bool> = results.iter().map(Option::is_some).collect();
     let mut fresh = known.clone();
     let mut functions = true;
     loop {
         for scan in results.iter().flatten().flatten() {
-            aliases.extend(scan.refs.aliases.iter().cloned());
+            for (alias, target) in &scan.refs.aliases {
+                aliases.entry(alias.clone()).or_default().insert(target.clone());
+            }
         }
-        fresh.extend(aliases.keys().filter(|a| !known.contains(*a)).cloned());
+        // Only aliases of derived enums (`pub use std::io::Result as
+        // IoResult` adds nothing to look for).
+        let new: Vec<String> =
+            aliases.keys().filter(|a| !known.contains(*a) && enum_of(&enums, &aliases, a).is_some()).cloned().collect();
+        fresh.extend(new);
         known.extend(fresh.iter().cloned());
         if fresh.is_empty() && !functions {
             break;
@@ -136,17 +142,7 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
         functions = false;
     }
 
-    let resolve = |name: &str| {
-        let mut name = name;
-        // Each step follows one alias; a cycle ends after as many steps.
-        for _ in 0..=aliases.len() {
-            if let Some(variants) = enums.get(name) {
-                return Some(variants);
-            }
-            name = aliases.get(name)?;
-        }
-        None
-    };
+    let resolve = |name: &str| enum_of(&enums, &aliases, name);
     let mut failures = Vec::new();
     for (file, result) in files.iter().zip(results) {
         match result {
@@ -184,6 +180,27 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
         return Err(Error { diagnostics: failures });
     }
     Ok(out)
+}
+
+/// The variants of the derived enum `name` stands for, directly or through
+/// aliases (a name may alias several things in several modules: the first
+/// derived enum found, in name order, counts).
+fn enum_of<'e>(
+    enums: &'e BTreeMap<String, BTreeMap<String, String>>,
+    aliases: &BTreeMap<String, BTreeSet<String>>,
+    name: &str,
+) -> Option<&'e BTreeMap<String, String>> {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut pending = vec![name];
+    while let Some(name) = pending.pop() {
+        if let Some(variants) = enums.get(name) {
+            return Some(variants);
+        }
+        if seen.insert(name) {
+            pending.extend(aliases.get(name).into_iter().flatten().rev().map(String::as_str));
+        }
+    }
+    None
 }
 
 /// What one file holds, in plain (sendable) values.

@@ -65,6 +65,11 @@ fn through_aliases() {
     // A re-export under another name, used in another file.
     check(&["pub use crate::gates::Feature as Gate;", "use crate::Gate;\nfn f() { let _ = Gate::B; }"], &["B"]);
     check(&["pub type Gate = crate::gates::Feature;", "fn f() { let _ = crate::Gate::A; }"], &["A"]);
+    // A name that aliases other things elsewhere too.
+    check(&["pub use other::Thing as Gate;", "pub use crate::gates::Feature as Gate;", "fn f() { Gate::A; }"], &["A"]);
+    check(&["pub use crate::gates::Feature as Gate;", "fn f() { Gate::B; }", "pub use other::Thing as Gate;"], &["B"]);
+    // Unrelated renamed re-exports add nothing.
+    check(&["pub use std::io::Result as IoResult;", "fn f() -> IoResult<()> { IoResult::Ok(()) }"], &[]);
     // Aliases of aliases, across files.
     check(&["pub use crate::gates::Feature as Gate;", "pub use crate::Gate as G2;", "fn f() { G2::C; }"], &["Sea"]);
     check(&["impl Feature { fn on(self) -> bool { matches!(self, Self::A) } }"], &["A"]);
