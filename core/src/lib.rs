@@ -8,12 +8,18 @@
 //! re-exports it at the same paths (`kompat_core::Version`,
 //! `kompat_core::gate::FeatureGate`, ...), so tools use one crate.
 //!
+//! Registration validation and API declarations are always built; serving,
+//! storage, the agreement, the hash and plans need the `analysis` feature (on
+//! by default), which `kompat-macros` leaves off so that the derive's
+//! dependency chain stays short (no sha2; issue 18).
+//!
 //! **Architecture Invariant:** this crate does no I/O and knows nothing of
 //! files, terminals or output formats. Its inputs are plain values; its errors
 //! are values (never panics) that carry Kubernetes' exact message texts.
 
 pub mod api;
 pub mod feature;
+#[cfg(feature = "analysis")]
 pub mod plan;
 pub mod validate;
 

@@ -16,8 +16,7 @@ pub const TOP_LEVEL_KEYS: [&str; 5] = ["feature", "api", "groups", "storage_over
 /// Parses a kompat TOML declaration file: features, stored-before-written
 /// entries and APIs. Every problem found is reported.
 pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
-    let root = DeTable::parse(text).map_err(|err| vec![toml_error(&err)])?;
-    let root = root.get_ref();
+    let mut root = DeTable::parse(text).map_err(|err| vec![toml_error(&err)])?.into_inner();
     let mut errors = Vec::new();
     for (key, _) in root.iter() {
         if !TOP_LEVEL_KEYS.contains(&key.get_ref().as_ref()) {
@@ -25,7 +24,7 @@ pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
         }
     }
     let mut file = DeclFile::default();
-    if let Some(value) = root.get("feature") {
+    if let Some(value) = root.remove("feature") {
         file.features = parse_features(text, value, &mut errors);
     }
     if let Some(value) = root.get("stored_before_written") {

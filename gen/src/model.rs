@@ -5,6 +5,8 @@
 //! **Invariant:** a [`Model`] is a pure function of its inputs' *content*:
 //! the order in which declarations were given does not show in it.
 
+use std::collections::HashMap;
+
 use kompat_core::api::{served_apis, storage_versions, ApiConfig, ApiSet, GroupVersion, ResourceStorage, ServeOptions};
 use kompat_core::{validate, FeatureDecl, FeatureSpec, Version, WindowPolicy};
 use sha2::{Digest, Sha256};
@@ -84,16 +86,24 @@ impl Model {
             return Err(errors);
         }
 
-        let mut chosen: Vec<(String, &FeatureDecl)> = Vec::new();
+        // The canonical form decides only between repeats of a name, so it
+        // is computed only for those.
+        let mut chosen: Vec<&FeatureDecl> = Vec::with_capacity(decls.len());
+        let mut slots: HashMap<&str, usize> = HashMap::with_capacity(decls.len());
         for decl in decls {
-            let key = json::canonical_decl(decl);
-            match chosen.iter_mut().find(|(_, d)| d.name == decl.name) {
-                Some(slot) if key < slot.0 => *slot = (key, decl),
-                Some(_) => (),
-                None => chosen.push((key, decl)),
+            match slots.get(decl.name.as_str()) {
+                Some(&slot) => {
+                    if json::canonical_decl(decl) < json::canonical_decl(chosen[slot]) {
+                        chosen[slot] = decl;
+                    }
+                }
+                None => {
+                    slots.insert(&decl.name, chosen.len());
+                    chosen.push(decl);
+                }
             }
         }
-        let mut decls: Vec<FeatureDecl> = chosen.into_iter().map(|(_, d)| normalized(d)).collect();
+        let mut decls: Vec<FeatureDecl> = chosen.into_iter().map(normalized).collect();
         decls.sort_by(|a, b| a.name.cmp(&b.name));
 
         let set = &validated.set;

@@ -8,7 +8,9 @@
 
 use kompat_core::api::{Api, ApiDecl};
 use kompat_core::{FeatureSpec, Validated, Version};
-use proc_macro2::{Literal, TokenStream};
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use syn::{DeriveInput, Path};
 
@@ -79,6 +81,7 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
         });
         quote!(&[#(#allows),*])
     });
+    let from_name = name_dispatch(&names, &variants);
     Ok(quote! {
         const _: () = {
             use #krate::__private as __kompat;
@@ -123,10 +126,7 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                 }
 
                 fn from_name(name: &str) -> __kompat::Option<Self> {
-                    match name {
-                        #(#names => __kompat::Some(Self::#variants),)*
-                        _ => __kompat::None,
-                    }
+                    #from_name
                 }
 
                 fn feature_set() -> __kompat::Arc<__kompat::FeatureSet> {
@@ -136,6 +136,68 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
             }
         };
     })
+}
+
+/// The body of `from_name`: a `match` on the name's length, then on the
+/// byte that best separates the names of that length, and so on until a few
+/// names are left to compare, so a lookup compares one or two strings (a
+/// `match` on all names compares them one after the other, and gate names
+/// share prefixes; issue 18). Lookups by name on a gate go through the
+/// feature set's hashed index instead, which the benchmark finds faster
+/// still (`core/benches/gate.rs`).
+fn name_dispatch(names: &[&str], variants: &[&Ident]) -> TokenStream {
+    let mut by_len: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (idx, name) in names.iter().enumerate() {
+        by_len.entry(name.len()).or_default().push(idx);
+    }
+    let arms = by_len.iter().map(|(len, indices)| {
+        let body = byte_dispatch(names, variants, indices, *len);
+        let len = Literal::usize_unsuffixed(*len);
+        quote!(#len => #body,)
+    });
+    quote! {
+        let __bytes = name.as_bytes();
+        match __bytes.len() {
+            #(#arms)*
+            _ => __kompat::None,
+        }
+    }
+}
+
+/// Names of equal length `len`: split on the position where they differ
+/// most, until at most three are left.
+fn byte_dispatch(names: &[&str], variants: &[&Ident], indices: &[usize], len: usize) -> TokenStream {
+    let distinct = |pos: usize| {
+        let mut seen = [false; 256];
+        indices.iter().filter(|&&i| !std::mem::replace(&mut seen[usize::from(names[i].as_bytes()[pos])], true)).count()
+    };
+    let best = (0..len).map(|pos| (distinct(pos), pos)).max_by_key(|&(count, pos)| (count, std::cmp::Reverse(pos)));
+    let Some((_, pos)) = best.filter(|&(count, _)| indices.len() > 3 && count > 1) else {
+        let names = indices.iter().map(|&i| names[i]);
+        let variants = indices.iter().map(|&i| variants[i]);
+        return quote! {
+            match name {
+                #(#names => __kompat::Some(Self::#variants),)*
+                _ => __kompat::None,
+            }
+        };
+    };
+    let mut groups: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
+    for &i in indices {
+        groups.entry(names[i].as_bytes()[pos]).or_default().push(i);
+    }
+    let arms = groups.iter().map(|(byte, group)| {
+        let body = byte_dispatch(names, variants, group, len);
+        let byte = Literal::u8_suffixed(*byte);
+        quote!(__kompat::Some(#byte) => #body,)
+    });
+    let pos = Literal::usize_unsuffixed(pos);
+    quote! {
+        match __bytes.get(#pos).copied() {
+            #(#arms)*
+            _ => __kompat::None,
+        }
+    }
 }
 
 fn version_tokens(v: Version) -> TokenStream {

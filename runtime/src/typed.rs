@@ -121,6 +121,14 @@ impl<F: FeatureGates> TypedGate<F> {
         self.gate.enabled(feature.index())
     }
 
+    /// Whether the gate called `name` is enabled; an error naming the
+    /// closest gate when `F` has no such gate (see
+    /// [`FeatureGate::enabled_by_name`]).
+    #[inline]
+    pub fn enabled_by_name(&self, name: &str) -> Result<bool, crate::UnknownFeature> {
+        self.gate.enabled_by_name(name)
+    }
+
     /// The resolved spec and state of `feature`.
     pub fn state(&self, feature: F) -> FeatureState {
         self.gate.state(feature.index())
@@ -249,6 +257,9 @@ mod tests {
         let early = Demo::gate(Version::new(1, 1), None);
         assert!(!early.enabled(Demo::New));
         assert_eq!(Demo::from_name("New"), Some(Demo::New));
+        assert_eq!(early.enabled_by_name("Old"), Ok(true));
+        assert_eq!(early.enabled_by_name("New"), Ok(false));
+        assert!(early.enabled_by_name("Newer").is_err());
         assert_eq!(Demo::New.name(), "New");
         assert_eq!(Demo::feature_set().get("New").map(|f| f.dependencies.clone()), Some(vec![0]));
         assert_eq!(Demo::feature_set().get("New").and_then(|f| f.description.clone()).as_deref(), Some("new"));

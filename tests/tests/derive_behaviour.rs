@@ -50,6 +50,16 @@ fn tables_equal_core_validation() {
         let variant = Big::from_index(idx).unwrap_or_else(|| panic!("no variant {idx}"));
         assert_eq!(variant.name(), feature.name);
         assert_eq!(Big::from_name(&feature.name), Some(variant));
+        // No other string of any length resolves: the name with one byte
+        // replaced (no gate name has `_`), shortened or lengthened.
+        for pos in 0..feature.name.len() {
+            let mut other = feature.name.clone().into_bytes();
+            other[pos] = b'_';
+            let other = String::from_utf8_lossy(&other).into_owned();
+            assert_eq!(Big::from_name(&other), None, "{other}");
+        }
+        assert_eq!(Big::from_name(&feature.name[..feature.name.len() - 1]), None);
+        assert_eq!(Big::from_name(&format!("{}s", feature.name)), None);
         assert_eq!(variant.spec_list(), feature.specs.as_slice(), "{}", feature.name);
         assert_eq!(Big::dependencies()[idx], feature.dependencies.as_slice(), "{}", feature.name);
         assert_eq!(Big::descriptions()[idx], feature.description.as_deref(), "{}", feature.name);
@@ -72,9 +82,11 @@ fn resolution_equals_untyped_gate() {
                 let idx = variant.index();
                 assert_eq!(typed.state(variant), untyped.state(idx), "{} at ({emu}, {mc:?})", variant.name());
                 assert_eq!(typed.enabled(variant), untyped.enabled(idx));
+                assert_eq!(typed.enabled_by_name(variant.name()), Ok(untyped.enabled(idx)));
                 checked += 1;
             }
             assert_eq!(typed.untyped().known_features(), untyped.known_features());
+            assert!(typed.enabled_by_name("NoSuchGate").is_err());
         }
     }
     assert!(checked > 50_000, "{checked}");

@@ -7,17 +7,26 @@
 //!
 //! Everything here is a pure function of declarations and versions; the
 //! message texts of errors are Kubernetes' own where Kubernetes has one.
+//!
+//! Serving, storage, the hash and the agreement are the `analysis` feature's
+//! (on by default); the derive needs only the declarations, their names and
+//! version order, and builds the core without it.
 
+#[cfg(feature = "analysis")]
 pub mod agreement;
 pub mod decl;
 pub mod entries;
+#[cfg(feature = "analysis")]
 pub mod hash;
 pub mod names;
 pub mod order;
+#[cfg(feature = "analysis")]
 pub mod serving;
+#[cfg(feature = "analysis")]
 pub mod storage;
 pub use kompat_runtime::api::typed;
 
+#[cfg(feature = "analysis")]
 pub use agreement::{
     common_encoding_version, encoding_condition, storage_version_agreement, ApiServer, ConditionStatus,
     EncodingCondition, ResourceAgreement, ServerStorageVersion,
@@ -26,9 +35,12 @@ pub use decl::{
     complete_lifecycle, parse_replacement, Api, ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet,
     Lifecycle,
 };
+#[cfg(feature = "analysis")]
 pub use hash::storage_version_hash;
 pub use names::{kube_plural, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource};
 pub use order::{compare_kube_aware, is_alpha, is_beta, is_ga, sort_kube_aware, KubeVersion, Stability};
+#[cfg(feature = "analysis")]
 pub use serving::{served_apis, RuntimeConfig, ServeError, ServeOptions, Served};
+#[cfg(feature = "analysis")]
 pub use storage::{storage_version_for, storage_versions, ResourceStorage, StorageSource};
 pub use typed::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, StaticGvk};

@@ -1,12 +1,7 @@
-//! The Rust output: every feature's resolved stage, default and lock at each
-//! emulation version (and min-compatibility step) of the window, as `static`
-//! tables indexed by feature, plus `NAMES`, `index` and `table` to look them
-//! up. The code needs only the facade crate `kompat`.
-//!
-//! The text is printed by prettyplease, so it is the same on every machine
-//! whatever rustfmt the user has. It is not guaranteed to be rustfmt's
-//! layout: include it with `include!` (rustfmt does not format included
-//! files) or declare the module `#[rustfmt::skip]`; see `docs/gen.md`.
+//! The reference renderer of the Rust output, for tests only: the tables as
+//! tokens (quote), parsed by syn and printed by prettyplease. The renderer
+//! kompat runs (`super`) writes the same text directly; `super::tests`
+//! compares the two on many models, so the layout stays prettyplease's.
 
 use kompat_core::{Stage, Version};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
