@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::de::{DeValue, ValueDeserializer};
 use toml::Spanned;
 
-use crate::span::{did_you_mean, toml_syntax_error, unknown_key_message, ParseError, Span};
+use crate::span::{did_you_mean, lower_first, toml_syntax_error, unknown_key_message, ParseError, Span};
 use crate::{FeatureFile, FeatureSpans, SpecSpans};
 
 #[derive(Deserialize)]
@@ -186,7 +186,10 @@ fn deserialize<T: serde::de::DeserializeOwned>(
     match T::deserialize(ValueDeserializer::from(entry.clone())) {
         Ok(value) => Some(Spanned::new(span, value)),
         Err(err) => {
-            errors.push(toml_error(&err));
+            // Located in the entry at least.
+            let located = Span::from(err.span().unwrap_or(span.clone()));
+            let message = lower_first(err.message().trim_end_matches('.').trim());
+            errors.push(reword(ParseError::at(located, message), &err));
             None
         }
     }
@@ -227,8 +230,12 @@ fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), Pars
 /// missing-field messages in the wording of every other text format: the one
 /// unknown-key message ([`unknown_key_message`], with its hint) and
 /// ``missing key `x` ``.
-pub fn toml_error(err: &toml::de::Error) -> ParseError {
-    let mut error = toml_syntax_error(err);
+pub fn toml_error(text: &str, err: &toml::de::Error) -> ParseError {
+    reword(toml_syntax_error(text, err), err)
+}
+
+/// An error of the `toml` crate reworded as [`toml_error`] says.
+fn reword(mut error: ParseError, err: &toml::de::Error) -> ParseError {
     if let Some(rest) = err.message().strip_prefix("unknown field `") {
         if let Some((field, expected)) = rest.split_once('`') {
             let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
