@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::de::{DeValue, ValueDeserializer};
 use toml::Spanned;
 
-use crate::span::{did_you_mean, lower_first, toml_syntax_error, unknown_key_message, ParseError, Span};
+use crate::span::{did_you_mean, toml_syntax_error, unknown_key_message, ParseError, Span};
 use crate::{FeatureFile, FeatureSpans, SpecSpans};
 
 #[derive(Deserialize)]
@@ -186,10 +186,12 @@ fn deserialize<T: serde::de::DeserializeOwned>(
     match T::deserialize(ValueDeserializer::from(entry.clone())) {
         Ok(value) => Some(Spanned::new(span, value)),
         Err(err) => {
+            let mut error = toml_syntax_error("", &err);
             // Located in the entry at least.
-            let located = Span::from(err.span().unwrap_or(span.clone()));
-            let message = lower_first(err.message().trim_end_matches('.').trim());
-            errors.push(reword(ParseError::at(located, message), &err));
+            if err.span().is_none() {
+                error.span = Some(span.into());
+            }
+            errors.push(reword(error, &err));
             None
         }
     }
@@ -203,7 +205,7 @@ fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), Pars
     let stage = Stage::from_name(raw.stage.get_ref()).ok_or_else(|| {
         let mut message =
             format!("unknown stage `{}`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated`", raw.stage.get_ref());
-        if let Some(hint) = did_you_mean(raw.stage.get_ref(), &["Alpha", "Beta", "GA", "Deprecated"]) {
+        if let Some(hint) = did_you_mean(raw.stage.get_ref(), ["Alpha", "Beta", "GA", "Deprecated"]) {
             message.push_str(&format!(" (did you mean `{hint}`?)"));
         }
         ParseError::at(stage_span, message)

@@ -2,6 +2,7 @@
 //! binary version reject: `removed-gate-setting`, `unknown-gate-setting`,
 //! `locked-gate-setting`, `prealpha-gate-setting`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use kompat_core::{FeatureGate, Stage};
@@ -110,27 +111,28 @@ pub static PASS: Pass = Pass {
 };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    if cx.settings.is_empty() {
-        return;
-    }
     let Some(binary) = cx.binary else { return };
     let set = Arc::new(cx.setting_gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
     for setting in cx.settings {
+        let Some((name, value)) = setting.gate() else { continue };
         let mut probe = gate.clone();
-        let Err(err) = probe.set(&format!("{}={}", setting.gate, setting.value)) else { continue };
-        let message = err.to_string();
-        let (rule, labels) = match set.index_of(&setting.gate) {
+        let Err(err) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
+        let mut message = err.to_string();
+        let (rule, labels) = match set.index_of(name) {
             Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new()),
             Some(_) => (&LOCKED_GATE_SETTING, Vec::new()),
-            None => match super::tombstone(cx, &setting.gate) {
+            None => match super::tombstone(cx, name) {
                 Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb]),
-                None => (&UNKNOWN_GATE_SETTING, Vec::new()),
+                None => {
+                    message.push_str(&super::hint(set.suggest(name)));
+                    (&UNKNOWN_GATE_SETTING, Vec::new())
+                }
             },
         };
         out.push(
             rule.diag(format!("a {binary} component rejects this setting: {message}"), Some(setting.location.clone()))
-                .with_subject(setting.gate.clone())
+                .with_subject(name.to_owned())
                 .with_labels(labels),
         );
     }
@@ -220,8 +222,9 @@ specs = [
 //- kompat.toml
 binary_version = "1.37"
 //- deploy/run.sh
-exec widgetd --feature-gates=Kept=true,Typo=true
+exec widgetd --feature-gates=Kept=true,Typo=true,kept=false
 #                                      ^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo
+#                                                ^^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: kept (did you mean `Kept`?)
 //- features.toml
 [[feature]]
 name = "Kept"
