@@ -2,12 +2,13 @@
 //! conversions file against its CRD ([`check_conversions`]), and the
 //! conversion coverage between two versions that the upgrade checks share.
 
-use std::collections::BTreeMap;
+use std::collections::HashSet;
 
 use crate::conversions::{ChangeKind, Channel, Conversion, Conversions};
 use crate::model::{release_order, Crd, CrdVersion, V1BETA1};
 use crate::rules::finding;
-use crate::schema::{self, Field, Path};
+use crate::schema::{self, Index, Path, Seg};
+use crate::yaml::{Node, Scalar};
 use crate::{Finding, Span};
 
 /// Checks one CRD: storage and served versions, version names, schemas,
@@ -31,9 +32,10 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         return out;
     }
 
-    for (i, version) in crd.versions.iter().enumerate() {
+    let mut names = HashSet::new();
+    for version in &crd.versions {
         let name = &version.name.value;
-        if crd.versions[..i].iter().any(|v| &v.name.value == name) {
+        if !names.insert(name.as_str()) {
             out.push(finding(
                 "duplicate-version-name",
                 format!("`spec.versions` must contain unique version names; `{name}` is listed more than once"),
@@ -158,102 +160,242 @@ pub(crate) fn is_experimental(crd: &Crd, conversions: Option<&Conversions>) -> b
 /// `missing-preserve-unknown-fields`: a field one version describes and
 /// another does not is pruned by the other, unless the other keeps unknown
 /// fields where it would be.
+///
+/// One walk per version over its schema together with every other version's
+/// (the nodes at the same path), in path order: time linear in the schemas
+/// times the number of versions, a path materialised only for a finding, at
+/// most [`schema::MAX_CHANGES`] findings per version.
 fn pruned_fields(crd: &Crd, out: &mut Vec<Finding>) {
-    let with_schema: Vec<(&CrdVersion, &crate::yaml::Node)> =
+    let with_schema: Vec<(&CrdVersion, &Node)> =
         crd.versions.iter().filter_map(|v| Some((v, v.schema.as_ref()?))).collect();
-    let all_fields: Vec<BTreeMap<Path, Field<'_>>> = with_schema.iter().map(|(_, s)| schema::fields(s)).collect();
     for (i, (version, schema)) in with_schema.iter().enumerate() {
-        // Parent path in this version → (fields pruned there, from which versions).
-        let mut pruned: BTreeMap<Path, (Vec<String>, Span)> = BTreeMap::new();
-        for (j, (other, _)) in with_schema.iter().enumerate() {
-            if i == j || other.name.value == version.name.value {
-                continue;
-            }
-            for path in all_fields[j].keys() {
-                if all_fields[i].contains_key(path) {
-                    continue;
-                }
-                // Only the topmost missing field.
-                if path.parent().is_some_and(|p| schema::lookup(schema, &p).is_none()) {
-                    continue;
-                }
-                let (at, node) = schema::nearest_ancestor(schema, path);
-                if schema::keeps_unknown_fields(node) {
-                    continue;
-                }
-                let span = all_fields[i].get(&at).map_or(schema.span(), |f| f.key_span);
-                let entry = pruned.entry(at).or_insert_with(|| (Vec::new(), span));
-                let text = format!("`{path}` (from `{}`)", other.name.value);
-                if !entry.0.contains(&text) {
-                    entry.0.push(text);
-                }
-            }
+        let name = &version.name.value;
+        let others: Vec<(&str, &Node)> = with_schema
+            .iter()
+            .enumerate()
+            .filter(|&(j, (other, _))| j != i && other.name.value != *name)
+            .map(|(_, (other, s))| (other.name.value.as_str(), *s))
+            .collect();
+        if others.is_empty() {
+            continue;
         }
-        for (at, (fields, span)) in pruned {
-            let name = &version.name.value;
-            let mut notes = vec![format!(
-                "with conversion strategy `None` the API server keeps only the fields a version's schema describes, so values written through another version are lost when an object is written through `{name}`"
-            )];
-            notes.push(format!("set `x-kubernetes-preserve-unknown-fields: true` on `{at}` in `{name}`"));
-            out.push(finding(
-                "missing-preserve-unknown-fields",
-                format!("`{at}` of `{name}` does not preserve unknown fields, so it prunes {}", fields.join(", ")),
-                Some(span),
-                format!("{}#{at}", crd.subject(name)),
-                notes,
-            ));
+        let mut walk = Pruned { name, subject: crd.subject(name), schema, found: 0, stopped: false, out };
+        walk.node(&mut Path::default(), schema, None, &others);
+        if walk.stopped {
+            if let Some(last) = out.last_mut() {
+                last.notes.push(schema::stopped_note(&format!("`{name}` with the other versions")));
+            }
         }
     }
 }
 
-/// A semantic breaking change from an older to a newer version.
+/// The walk of [`pruned_fields`] for one version.
+struct Pruned<'a> {
+    name: &'a str,
+    subject: String,
+    schema: &'a Node,
+    found: usize,
+    stopped: bool,
+    out: &'a mut Vec<Finding>,
+}
+
+/// How many pruned fields one finding lists.
+const MAX_LISTED: usize = 20;
+
+impl Pruned<'_> {
+    /// At `node` of this version (at `path`, named by `key` if a property),
+    /// with the nodes of the other versions at the same path.
+    fn node(&mut self, path: &mut Path, node: &Node, key: Option<&Scalar>, others: &[(&str, &Node)]) {
+        let props = Index::props(node);
+        if !schema::keeps_unknown_fields(node) {
+            // The fields of other versions missing here, in path order per version.
+            let mut listed = Vec::new();
+            let mut seen: HashSet<(&str, &str)> = HashSet::new();
+            for (other, other_node) in others {
+                let mut missing: Vec<&str> = Index::props(other_node)
+                    .entries()
+                    .iter()
+                    .map(|(k, _)| k.value.as_str())
+                    .filter(|k| props.get(k).is_none())
+                    .collect();
+                missing.sort_unstable();
+                for field in missing {
+                    if seen.insert((other, field)) && listed.len() < MAX_LISTED {
+                        let at = path.child(Seg::Prop(field.to_owned()));
+                        listed.push(format!("`{at}` (from `{other}`)"));
+                    }
+                }
+            }
+            if !seen.is_empty() {
+                if self.found >= schema::MAX_CHANGES {
+                    self.stopped = true;
+                    return;
+                }
+                self.found += 1;
+                let more = seen.len() - listed.len();
+                if more > 0 {
+                    listed.push(format!("and {more} more"));
+                }
+                self.report(path, key, &listed);
+            }
+        }
+        for (seg, child, child_key) in schema::children(node) {
+            // Only nodes of this version that are schemas have fields to compare.
+            if child.as_map().is_none() {
+                continue;
+            }
+            let next: Vec<(&str, &Node)> = others
+                .iter()
+                .filter_map(|(other, n)| {
+                    Some((*other, schema::child(n, &seg, &Index::props(n)).filter(|c| c.as_map().is_some())?))
+                })
+                .collect();
+            if next.is_empty() {
+                continue;
+            }
+            path.0.push(seg);
+            self.node(path, child, child_key, &next);
+            path.0.pop();
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    fn report(&mut self, at: &Path, key: Option<&Scalar>, fields: &[String]) {
+        let name = self.name;
+        // A property is pointed at by its name; the root, `items` and
+        // `additionalProperties` by the schema.
+        let span = match (at.0.last(), key) {
+            (Some(Seg::Prop(_)), Some(key)) => key.span,
+            _ => self.schema.span(),
+        };
+        let notes = vec![
+            format!(
+                "with conversion strategy `None` the API server keeps only the fields a version's schema describes, so values written through another version are lost when an object is written through `{name}`"
+            ),
+            format!("set `x-kubernetes-preserve-unknown-fields: true` on `{at}` in `{name}`"),
+        ];
+        self.out.push(finding(
+            "missing-preserve-unknown-fields",
+            format!("`{at}` of `{name}` does not preserve unknown fields, so it prunes {}", fields.join(", ")),
+            Some(span),
+            format!("{}#{at}", self.subject),
+            notes,
+        ));
+    }
+}
+
+/// A semantic breaking change from an older to a newer version, with where
+/// the field is named (in the older version for a removed field, else in
+/// the newer).
 #[derive(Debug, Clone)]
 pub(crate) enum Breaking {
     /// In the older version only.
-    Removed(Path),
-    TypeChanged(Path, String, String),
+    Removed(Path, Span),
+    TypeChanged(Path, String, String, Span),
     /// Required in the newer version; whether the older one has it.
-    NewRequired(Path, bool),
+    NewRequired(Path, bool, Span),
 }
 
 impl Breaking {
     fn path(&self) -> &Path {
         match self {
-            Breaking::Removed(p) | Breaking::TypeChanged(p, ..) | Breaking::NewRequired(p, _) => p,
+            Breaking::Removed(p, _) | Breaking::TypeChanged(p, ..) | Breaking::NewRequired(p, ..) => p,
         }
     }
 }
 
-/// The semantic breaking changes between two schemas, topmost first.
-pub(crate) fn breaking_changes(older: &crate::yaml::Node, newer: &crate::yaml::Node) -> Vec<Breaking> {
-    let (a, b) = (schema::fields(older), schema::fields(newer));
-    let mut out: Vec<Breaking> = Vec::new();
-    let under_reported = |out: &[Breaking], p: &Path| out.iter().any(|c| c.path().contains(p) && c.path() != p);
-    for (path, field) in &a {
-        if under_reported(&out, path) {
-            continue;
-        }
-        match b.get(path) {
-            None => out.push(Breaking::Removed(path.clone())),
-            Some(new) if field.type_name() != new.type_name() => out.push(Breaking::TypeChanged(
-                path.clone(),
-                field.type_name().unwrap_or("any").to_owned(),
-                new.type_name().unwrap_or("any").to_owned(),
-            )),
-            Some(_) => {}
-        }
-    }
-    for (path, field) in &b {
-        let had = a.get(path);
-        if !field.required || had.is_some_and(|f| f.required) || under_reported(&out, path) {
-            continue;
-        }
-        let parent_exists = path.parent().is_none_or(|p| schema::lookup(older, &p).is_some());
-        if parent_exists {
-            out.push(Breaking::NewRequired(path.clone(), had.is_some()));
+/// The semantic breaking changes between two schemas, topmost first: the
+/// removed and retyped fields of the older schema in path order, then the
+/// newly required fields of the newer one (never one under another change).
+/// Two walks over both schemas with one path stack each, at most
+/// [`schema::MAX_CHANGES`] changes; the flag says whether there were more.
+pub(crate) fn breaking_changes(older: &Node, newer: &Node) -> (Vec<Breaking>, bool) {
+    let mut walk = BreakingWalk { out: Vec::new(), stopped: false };
+    walk.removed(&mut Path::default(), older, Some(newer));
+    walk.required(&mut Path::default(), newer, Some(older), false, false);
+    (walk.out, walk.stopped)
+}
+
+struct BreakingWalk {
+    out: Vec<Breaking>,
+    stopped: bool,
+}
+
+impl BreakingWalk {
+    fn push(&mut self, change: impl FnOnce() -> Breaking) {
+        if self.out.len() >= schema::MAX_CHANGES {
+            self.stopped = true;
+        } else {
+            self.out.push(change());
         }
     }
-    out
+
+    /// The fields under `old` missing or retyped under `new` (the newer
+    /// schema's node at the same path, if it describes the path).
+    fn removed(&mut self, path: &mut Path, old: &Node, new: Option<&Node>) {
+        let new_props = new.map(Index::props);
+        for (seg, old_child, key) in schema::children(old) {
+            if self.stopped {
+                return;
+            }
+            let new_child = new.zip(new_props.as_ref()).and_then(|(n, props)| schema::child(n, &seg, props));
+            if let Some(key) = key {
+                let Some(new_child) = new_child else {
+                    self.push(|| Breaking::Removed(path.child(seg.clone()), key.span));
+                    continue;
+                };
+                if schema::type_name(old_child) != schema::type_name(new_child) {
+                    let (x, y) = (schema::type_name(old_child), schema::type_name(new_child));
+                    let span = new_props.as_ref().and_then(|p| p.entry(&key.value)).map_or(key.span, |(k, _)| k.span);
+                    self.push(|| {
+                        Breaking::TypeChanged(
+                            path.child(seg.clone()),
+                            x.unwrap_or("any").to_owned(),
+                            y.unwrap_or("any").to_owned(),
+                            span,
+                        )
+                    });
+                    continue;
+                }
+            }
+            path.0.push(seg);
+            self.removed(path, old_child, new_child.filter(|n| n.as_map().is_some()));
+            path.0.pop();
+        }
+    }
+
+    /// The fields under `new` that became required, with `old` the older
+    /// schema's node at the same path if it describes it; `retyped` and
+    /// `reported` say whether an ancestor was reported retyped, or reported
+    /// at all.
+    fn required(&mut self, path: &mut Path, new: &Node, old: Option<&Node>, retyped: bool, reported: bool) {
+        let old_props = old.map(Index::props);
+        let (is_required, was_required) = (schema::required(new), old.map(schema::required).unwrap_or_default());
+        for (seg, new_child, key) in schema::children(new) {
+            if self.stopped {
+                return;
+            }
+            let old_child = old.zip(old_props.as_ref()).and_then(|(o, props)| schema::child(o, &seg, props));
+            let (mut retyped_here, mut reported_here) = (retyped, reported);
+            if let (Seg::Prop(name), Some(key)) = (&seg, key) {
+                let this_retyped =
+                    !retyped && old_child.is_some_and(|o| schema::type_name(o) != schema::type_name(new_child));
+                let had = old_child.is_some();
+                let newly = is_required.contains(name.as_str()) && !(had && was_required.contains(name.as_str()));
+                if newly && !reported && old.is_some() {
+                    self.push(|| Breaking::NewRequired(path.child(seg.clone()), had, key.span));
+                    reported_here = true;
+                }
+                retyped_here |= this_retyped;
+                reported_here |= this_retyped;
+            }
+            path.0.push(seg);
+            self.required(path, new_child, old_child.filter(|o| o.as_map().is_some()), retyped_here, reported_here);
+            path.0.pop();
+        }
+    }
 }
 
 /// True if the conversion says what becomes of `path` of its source version.
@@ -291,29 +433,27 @@ pub(crate) fn coverage(
     let (from, to) = (&older.name.value, &newer.name.value);
     let forward = conversions.and_then(|c| c.get(from, to));
     let reverse = conversions.and_then(|c| c.get(to, from));
-    let (fa, fb) = (schema::fields(a), schema::fields(b));
-    let span_in = |fields: &BTreeMap<Path, Field<'_>>, path: &Path, fallback: Span| {
-        fields.get(path).map_or(fallback, |f| f.key_span)
-    };
-    for change in breaking_changes(a, b) {
+    let (changes, stopped) = breaking_changes(a, b);
+    let first = out.len();
+    for change in changes {
         let path = change.path().clone();
         let subject = format!("{}/{from}->{to}#{path}", crd.id());
         let (covered, reverse_covered, message, span, how) = match &change {
-            Breaking::Removed(p) => (
+            Breaking::Removed(p, at) => (
                 covers_source(forward, p),
                 covers_target(reverse, p),
                 format!("`{p}` of `{from}` has no counterpart in `{to}` and no declared conversion"),
-                if older_in_crd { span_in(&fa, p, older.name.span) } else { newer.name.span },
+                if older_in_crd { *at } else { newer.name.span },
                 "`renamed`, `moved`, `removed` or `changed`",
             ),
-            Breaking::TypeChanged(p, x, y) => (
+            Breaking::TypeChanged(p, x, y, at) => (
                 covers_source(forward, p),
                 covers_source(reverse, p),
                 format!("`{p}` is `{x}` in `{from}` but `{y}` in `{to}`, with no declared conversion"),
-                span_in(&fb, p, newer.name.span),
+                *at,
                 "`changed` (with `how`)",
             ),
-            Breaking::NewRequired(p, had) => (
+            Breaking::NewRequired(p, had, at) => (
                 covers_target(forward, p),
                 covers_source(reverse, p),
                 if *had {
@@ -321,7 +461,7 @@ pub(crate) fn coverage(
                 } else {
                     format!("`{p}` is required in `{to}` but absent from `{from}`, with no declared conversion")
                 },
-                span_in(&fb, p, newer.name.span),
+                *at,
                 "`added` (with a `default`)",
             ),
         };
@@ -348,6 +488,11 @@ pub(crate) fn coverage(
             ));
         }
     }
+    if stopped && out.len() > first {
+        if let Some(last) = out.last_mut() {
+            last.notes.push(schema::stopped_note(&format!("`{from}` with `{to}`")));
+        }
+    }
 }
 
 /// Checks a conversions file against its CRD: the CRD and versions it names
@@ -368,7 +513,7 @@ pub fn check_conversions(crd: &Crd, conversions: &Conversions) -> Vec<Finding> {
         let mut schemas = Vec::new();
         for v in [from, to] {
             match crd.version(&v.value) {
-                Some(version) => schemas.push(version.schema.as_ref().map(schema::fields)),
+                Some(version) => schemas.push(version.schema.as_ref()),
                 None => out.push(mismatch(
                     format!("version `{}` is not in `spec.versions` of `{id}`", v.value),
                     v.span,
@@ -376,13 +521,13 @@ pub fn check_conversions(crd: &Crd, conversions: &Conversions) -> Vec<Finding> {
                 )),
             }
         }
-        let [Some(fa), Some(fb)] = schemas.as_slice() else { continue };
+        let [Some(fa), Some(fb)] = schemas[..] else { continue };
         let subject = |p: &str| format!("{id}/{}->{}#{p}", from.value, to.value);
         for change in &conversion.changes {
             let field = change.field_path();
             let name = &change.field.value;
-            let in_from = fa.contains_key(&field);
-            let in_to = fb.contains_key(&field);
+            let in_from = schema::has_field(fa, &field);
+            let in_to = schema::has_field(fb, &field);
             let problem = match change.kind {
                 ChangeKind::Added if !in_to => {
                     Some(format!("`{name}` is declared added but `{}` has no such field", to.value))
@@ -403,7 +548,7 @@ pub fn check_conversions(crd: &Crd, conversions: &Conversions) -> Vec<Finding> {
                 out.push(mismatch(message, change.field.span, subject(name)));
             }
             if let (Some(target), Some(to_field)) = (change.to_path(), &change.to) {
-                if !fb.contains_key(&target) {
+                if !schema::has_field(fb, &target) {
                     let message = format!(
                         "`{name}` is declared {} to `{}` but `{}` has no such field",
                         change.kind.key(),

@@ -141,14 +141,8 @@ fn type_error(key: &str, expected: &str, value: &TomlSpanned<DeValue<'_>>) -> Pa
 /// Parses a conversions file. Every problem is reported, with its span.
 pub fn parse_conversions(text: &str) -> Result<Conversions, Vec<ParseError>> {
     let root = DeTable::parse(text).map_err(|err| {
-        let mut message = err.message().trim().trim_end_matches('.').to_owned();
-        if let Some(first) = message.get(..1) {
-            message = first.to_lowercase() + &message[1..];
-        }
-        vec![ParseError {
-            span: err.span().map(|r| Span::new(r.start, r.end)),
-            message: format!("invalid TOML: {message}"),
-        }]
+        let error = kompat_decls::span::toml_syntax_error(text, &err);
+        vec![ParseError { message: format!("invalid TOML: {}", error.message), ..error }]
     })?;
     let mut p = TomlReader { text, errors: Vec::new() };
     let mut out = Conversions::default();

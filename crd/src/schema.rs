@@ -10,10 +10,11 @@
 //! keywords it does not know, reports `unhandled-change`, so a new keyword is
 //! never silently compatible.
 
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
-use crate::yaml::Node;
+use crate::yaml::{Node, Scalar, ScalarKind};
 use crate::Span;
 
 /// One step of a field path.
@@ -97,61 +98,99 @@ impl fmt::Display for Path {
     }
 }
 
-/// A field (a property) of a schema.
-#[derive(Debug, Clone, Copy)]
-pub struct Field<'a> {
-    pub node: &'a Node,
-    /// The span of the property's name.
-    pub key_span: Span,
-    /// Listed in its parent's `required`.
-    pub required: bool,
+/// The entries of a mapping, found by key in constant time (a scan for
+/// small mappings): a schema may have hundreds of thousands of properties,
+/// and finding each in its counterpart by a scan would be quadratic.
+pub struct Index<'a> {
+    entries: &'a [(Scalar, Node)],
+    by_key: Option<HashMap<&'a str, usize>>,
 }
 
-impl Field<'_> {
-    pub fn type_name(&self) -> Option<&str> {
-        self.node.get("type").and_then(Node::as_str)
+/// Mappings this small are scanned.
+const SCAN_MAX: usize = 16;
+
+impl<'a> Index<'a> {
+    /// The entries of `node` if it is a mapping, else none.
+    pub fn of(node: Option<&'a Node>) -> Index<'a> {
+        let entries = node.and_then(Node::as_map).unwrap_or_default();
+        let by_key = (entries.len() > SCAN_MAX)
+            .then(|| entries.iter().enumerate().map(|(i, (k, _))| (k.value.as_str(), i)).collect());
+        Index { entries, by_key }
+    }
+
+    /// The properties of a schema node.
+    pub fn props(node: &'a Node) -> Index<'a> {
+        Index::of(node.get("properties"))
+    }
+
+    pub fn entry(&self, key: &str) -> Option<&'a (Scalar, Node)> {
+        match &self.by_key {
+            Some(map) => map.get(key).map(|&i| &self.entries[i]),
+            None => self.entries.iter().find(|(k, _)| k.value == key),
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&'a Node> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    pub fn entries(&self) -> &'a [(Scalar, Node)] {
+        self.entries
     }
 }
 
-/// Every property of a schema (through `items` and `additionalProperties`),
-/// by path.
-pub fn fields(schema: &Node) -> BTreeMap<Path, Field<'_>> {
-    let mut out = BTreeMap::new();
-    collect(schema, &Path::default(), &mut out);
+/// The children of a schema node in path order: its properties by name
+/// (any node: a property is a field whatever its schema), then `items` and
+/// `additionalProperties` when they are schemas (mappings). A walk that
+/// visits children in this order visits paths in [`Path`]'s order.
+pub fn children(node: &Node) -> Vec<(Seg, &Node, Option<&Scalar>)> {
+    let mut props: Vec<&(Scalar, Node)> = Index::props(node).entries().iter().collect();
+    props.sort_by(|a, b| a.0.value.cmp(&b.0.value));
+    let mut out: Vec<(Seg, &Node, Option<&Scalar>)> =
+        props.into_iter().map(|(k, v)| (Seg::Prop(k.value.clone()), v, Some(k))).collect();
+    for (seg, key) in [(Seg::Items, "items"), (Seg::Values, "additionalProperties")] {
+        if let Some(child) = node.get(key).filter(|n| n.as_map().is_some()) {
+            out.push((seg, child, None));
+        }
+    }
     out
 }
 
-fn collect<'a>(node: &'a Node, path: &Path, out: &mut BTreeMap<Path, Field<'a>>) {
-    let required: Vec<&str> =
-        node.get("required").and_then(Node::as_seq).unwrap_or_default().iter().filter_map(Node::as_str).collect();
-    if let Some(props) = node.get("properties").and_then(Node::as_map) {
-        for (key, value) in props {
-            let child = path.child(Seg::Prop(key.value.clone()));
-            let required = required.contains(&key.value.as_str());
-            out.insert(child.clone(), Field { node: value, key_span: key.span, required });
-            collect(value, &child, out);
-        }
-    }
-    if let Some(items) = node.get("items").filter(|n| n.as_map().is_some()) {
-        collect(items, &path.child(Seg::Items), out);
-    }
-    if let Some(values) = node.get("additionalProperties").filter(|n| n.as_map().is_some()) {
-        collect(values, &path.child(Seg::Values), out);
+/// The child of a schema node at `seg`: a property (any node), or `items`
+/// or `additionalProperties` when they are schemas.
+pub fn child<'a>(node: &'a Node, seg: &Seg, props: &Index<'a>) -> Option<&'a Node> {
+    match seg {
+        Seg::Prop(name) => props.get(name),
+        Seg::Items => node.get("items").filter(|n| n.as_map().is_some()),
+        Seg::Values => node.get("additionalProperties").filter(|n| n.as_map().is_some()),
     }
 }
 
-/// The schema node at `path`, if the schema describes it.
-pub fn lookup<'a>(schema: &'a Node, path: &Path) -> Option<&'a Node> {
+/// The type a schema node names, if any.
+pub fn type_name(node: &Node) -> Option<&str> {
+    node.get("type").and_then(Node::as_str)
+}
+
+/// The names a schema node lists in `required`.
+pub fn required(node: &Node) -> HashSet<&str> {
+    node.get("required").and_then(Node::as_seq).unwrap_or_default().iter().filter_map(Node::as_str).collect()
+}
+
+/// True if `path` is a field (a property) of `schema`: every step is
+/// described, through properties, `items` and `additionalProperties`
+/// schemas, and the last one is a property.
+pub fn has_field(schema: &Node, path: &Path) -> bool {
     let mut node = schema;
     for seg in &path.0 {
-        node = match seg {
-            Seg::Prop(name) => node.get("properties")?.get(name)?,
-            Seg::Items => node.get("items")?,
-            Seg::Values => node.get("additionalProperties")?,
+        let next = match seg {
+            Seg::Prop(name) => node.get("properties").filter(|p| p.as_map().is_some()).and_then(|p| p.get(name)),
+            Seg::Items => node.get("items").filter(|n| n.as_map().is_some()),
+            Seg::Values => node.get("additionalProperties").filter(|n| n.as_map().is_some()),
         };
-        node.as_map()?;
+        let Some(next) = next else { return false };
+        node = next;
     }
-    Some(node)
+    matches!(path.0.last(), Some(Seg::Prop(_)))
 }
 
 /// True if the node keeps fields its schema does not describe:
@@ -160,21 +199,6 @@ pub fn lookup<'a>(schema: &'a Node, path: &Path) -> Option<&'a Node> {
 pub fn keeps_unknown_fields(node: &Node) -> bool {
     node.get("x-kubernetes-preserve-unknown-fields").and_then(Node::as_bool) == Some(true)
         || node.get("additionalProperties").is_some_and(|a| a.as_map().is_some() || a.as_bool() == Some(true))
-}
-
-/// The deepest ancestor of `path` that `schema` describes (the root at
-/// least), with its path.
-pub fn nearest_ancestor<'a>(schema: &'a Node, path: &Path) -> (Path, &'a Node) {
-    let mut best = (Path::default(), schema);
-    let mut at = Path::default();
-    for seg in path.0.iter().take(path.0.len().saturating_sub(1)) {
-        at = at.child(seg.clone());
-        match lookup(schema, &at) {
-            Some(node) => best = (at.clone(), node),
-            None => break,
-        }
-    }
-    best
 }
 
 /// A change found by [`diff`].
@@ -188,24 +212,49 @@ pub struct SchemaChange {
     pub notes: Vec<String>,
 }
 
+/// The most findings one comparison of two schemas (one version's old and
+/// new schema, or two versions of a CRD) reports; a comparison that finds
+/// more stops there and says so in a note on its last finding. A schema
+/// rewritten from end to end is one problem, not a million, and each
+/// finding names its whole path.
+pub const MAX_CHANGES: usize = 200;
+
+/// The note on the last finding of a comparison stopped at [`MAX_CHANGES`].
+pub fn stopped_note(what: &str) -> String {
+    format!("the comparison of {what} stopped after {MAX_CHANGES} findings; fix these and run again for the rest")
+}
+
 /// Compares one version's old and new schema. `version` is named in the
-/// messages.
+/// messages. Time and memory are linear in the schemas: one walk over both
+/// with one path stack, a path materialised only for a finding, and at most
+/// [`MAX_CHANGES`] findings.
 pub fn diff(old: &Node, new: &Node, version: &str) -> Vec<SchemaChange> {
-    let mut cx = Diff { version, out: Vec::new() };
-    cx.node(&Path::default(), old, new, new.span());
+    let mut cx = Diff { version, out: Vec::new(), stopped: false };
+    cx.node(&mut Path::default(), old, new, new.span());
+    if cx.stopped {
+        if let Some(last) = cx.out.last_mut() {
+            last.notes.push(stopped_note(&format!("the old and new schema of `{version}`")));
+        }
+    }
     cx.out
 }
 
 struct Diff<'v> {
     version: &'v str,
     out: Vec<SchemaChange>,
+    /// More than [`MAX_CHANGES`] findings: the walk stops.
+    stopped: bool,
 }
 
 /// Keywords that only document: any change is compatible.
 const DOC_KEYWORDS: [&str; 4] = ["description", "title", "example", "externalDocs"];
 
-fn entry_span(node: &Node, key: &str, fallback: Span) -> Span {
-    match node.entry(key) {
+/// Keywords holding schemas, compared by walking them (never as a whole:
+/// comparing every subtree at every level would be quadratic in depth).
+const SCHEMA_KEYWORDS: [&str; 3] = ["properties", "items", "additionalProperties"];
+
+fn entry_span(entries: &Index<'_>, key: &str, fallback: Span) -> Span {
+    match entries.entry(key) {
         Some((k, Node::Scalar(v))) => k.span.cover(v.span),
         Some((k, _)) => k.span,
         None => fallback,
@@ -230,8 +279,42 @@ fn render(node: Option<&Node>) -> String {
     node.map_or_else(|| "none".to_owned(), |n| format!("`{}`", n.render()))
 }
 
+/// A hash that nodes [`Node::same`] holds for share: numbers by value (`0`
+/// and `-0` alike), mappings whatever their key order.
+fn same_hash(node: &Node) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match node {
+        Node::Scalar(s) => match s.kind {
+            ScalarKind::Number(n) => (0u8, if n == 0.0 { 0 } else { n.to_bits() }).hash(&mut h),
+            ScalarKind::String => (1u8, &s.value).hash(&mut h),
+            ScalarKind::Null => 2u8.hash(&mut h),
+            ScalarKind::Bool(b) => (3u8, b).hash(&mut h),
+        },
+        Node::Seq(items, _) => {
+            (4u8, items.len()).hash(&mut h);
+            for item in items {
+                same_hash(item).hash(&mut h);
+            }
+        }
+        Node::Map(entries, _) => {
+            let mut sum = 0u64;
+            for (k, v) in entries {
+                let mut e = std::collections::hash_map::DefaultHasher::new();
+                (&k.value, same_hash(v)).hash(&mut e);
+                sum = sum.wrapping_add(e.finish());
+            }
+            (5u8, entries.len(), sum).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
 impl Diff<'_> {
     fn push(&mut self, code: &'static str, path: &Path, message: String, span: Span, notes: Vec<String>) {
+        if self.out.len() >= MAX_CHANGES {
+            self.stopped = true;
+            return;
+        }
         self.out.push(SchemaChange { code, path: path.clone(), message, span, notes });
     }
 
@@ -246,32 +329,44 @@ impl Diff<'_> {
         );
     }
 
-    /// Compares two schema nodes at `path`; `anchor` is where the new node is
-    /// named (its property key), for changes with no better place.
-    fn node(&mut self, path: &Path, old: &Node, new: &Node, anchor: Span) {
+    /// Compares two schema nodes at `path` (the walk's one path stack);
+    /// `anchor` is where the new node is named (its property key), for
+    /// changes with no better place.
+    fn node(&mut self, path: &mut Path, old: &Node, new: &Node, anchor: Span) {
+        if self.stopped {
+            return;
+        }
         let (Some(old_entries), Some(new_entries)) = (old.as_map(), new.as_map()) else {
             if !old.same(new) {
                 self.unhandled(path, "schema", Some(old), Some(new), anchor);
             }
             return;
         };
+        let (old_index, new_index) = (Index::of(Some(old)), Index::of(Some(new)));
         let mut keys: Vec<&str> = old_entries.iter().map(|(k, _)| k.value.as_str()).collect();
-        keys.extend(new_entries.iter().map(|(k, _)| k.value.as_str()).filter(|k| old.get(k).is_none()));
+        keys.extend(new_entries.iter().map(|(k, _)| k.value.as_str()).filter(|k| old_index.entry(k).is_none()));
         for key in keys {
-            let (o, n) = (old.get(key), new.get(key));
-            if o.zip(n).is_some_and(|(o, n)| o.same(n)) {
+            if DOC_KEYWORDS.contains(&key) {
                 continue;
             }
-            let span = entry_span(new, key, anchor);
-            self.keyword(KeywordChange { path, key, o, n, old, new, span, anchor });
+            let (o, n) = (old_index.get(key), new_index.get(key));
+            let walked = SCHEMA_KEYWORDS.contains(&key)
+                && o.zip(n).is_some_and(|(o, n)| o.as_map().is_some() && n.as_map().is_some());
+            if !walked && o.zip(n).is_some_and(|(o, n)| o.same(n)) {
+                continue;
+            }
+            let span = entry_span(&new_index, key, anchor);
+            self.keyword(path, KeywordChange { key, o, n, old, new, new_index: &new_index, span, anchor });
+            if self.stopped {
+                return;
+            }
         }
     }
 
-    fn keyword(&mut self, change: KeywordChange<'_>) {
-        let KeywordChange { path, key, o, n, old, new, span, anchor } = change;
+    fn keyword(&mut self, path: &mut Path, change: KeywordChange<'_, '_>) {
+        let KeywordChange { key, o, n, old, new, new_index, span, anchor } = change;
         let v = self.version;
         match key {
-            _ if DOC_KEYWORDS.contains(&key) => {}
             "type" => {
                 let message = match (o, n) {
                     (Some(o), Some(n)) => {
@@ -283,13 +378,15 @@ impl Diff<'_> {
                 };
                 self.push("type-changed", path, message, span, Vec::new());
             }
-            "properties" => self.properties(path, o, n, new, span, anchor),
+            "properties" => self.properties(path, o, n, new, new_index, span, anchor),
             "required" => self.required(path, o, n, old, new, span),
             "items" | "additionalProperties" => match (o, n) {
                 (Some(o), Some(n)) if o.as_map().is_some() && n.as_map().is_some() => {
                     let seg = if key == "items" { Seg::Items } else { Seg::Values };
-                    let span = new.entry(key).map_or(anchor, |(k, _)| k.span);
-                    self.node(&path.child(seg), o, n, span);
+                    let span = new_index.entry(key).map_or(anchor, |(k, _)| k.span);
+                    path.0.push(seg);
+                    self.node(path, o, n, span);
+                    path.0.pop();
                 }
                 _ => self.unhandled(path, key, o, n, span),
             },
@@ -379,27 +476,42 @@ impl Diff<'_> {
         }
     }
 
-    fn properties(&mut self, path: &Path, o: Option<&Node>, n: Option<&Node>, new: &Node, span: Span, anchor: Span) {
+    #[allow(clippy::too_many_arguments)]
+    fn properties(
+        &mut self,
+        path: &mut Path,
+        o: Option<&Node>,
+        n: Option<&Node>,
+        new: &Node,
+        new_index: &Index<'_>,
+        span: Span,
+        anchor: Span,
+    ) {
         let v = self.version;
-        let empty = Vec::new();
-        let old_props = o.and_then(Node::as_map).unwrap_or(&empty);
         if o.is_some_and(|o| o.as_map().is_none()) || n.is_some_and(|n| n.as_map().is_none()) {
             self.unhandled(path, "properties", o, n, span);
             return;
         }
+        let new_props = Index::of(n);
         let preserved = keeps_unknown_fields(new);
-        for (key, old_child) in old_props {
-            let child = path.child(Seg::Prop(key.value.clone()));
-            match n.and_then(|n| n.entry(&key.value)) {
-                Some((new_key, new_child)) => self.node(&child, old_child, new_child, new_key.span),
+        for (key, old_child) in Index::of(o).entries() {
+            path.0.push(Seg::Prop(key.value.clone()));
+            match new_props.entry(&key.value) {
+                Some((new_key, new_child)) => self.node(path, old_child, new_child, new_key.span),
                 None => {
+                    let child = &*path;
                     let mut notes = vec![format!("clients that set `{child}` through `{v}` break")];
                     if !preserved {
                         notes.push(format!("stored values of `{child}` are pruned when objects are read or written"));
                     }
-                    let at = new.entry("properties").map_or(anchor, |(k, _)| k.span);
-                    self.push("field-removed", &child, format!("field `{child}` was removed from `{v}`"), at, notes);
+                    let at = new_index.entry("properties").map_or(anchor, |(k, _)| k.span);
+                    let message = format!("field `{child}` was removed from `{v}`");
+                    self.push("field-removed", child, message, at, notes);
                 }
+            }
+            path.0.pop();
+            if self.stopped {
+                return;
             }
         }
     }
@@ -416,13 +528,15 @@ impl Diff<'_> {
             self.unhandled(path, "required", o, n, span);
             return;
         };
+        let was: HashSet<&str> = was.iter().map(String::as_str).collect();
+        let (old_props, new_props) = (Index::props(old), Index::props(new));
         let items = n.and_then(Node::as_seq).unwrap_or_default();
         for (i, name) in is.iter().enumerate() {
-            if was.contains(name) {
+            if was.contains(name.as_str()) {
                 continue;
             }
             let child = path.child(Seg::Prop(name.clone()));
-            let existed = old.get("properties").and_then(|p| p.get(name)).is_some();
+            let existed = old_props.get(name).is_some();
             let message = if existed {
                 format!("field `{child}` became required in `{v}`")
             } else {
@@ -430,10 +544,13 @@ impl Diff<'_> {
             };
             let at = items.get(i).map_or(span, Node::span);
             let mut notes = vec!["objects stored without it are rejected on their next update".to_owned()];
-            if new.get("properties").and_then(|p| p.get(name)).and_then(|f| f.get("default")).is_some() {
+            if new_props.get(name).and_then(|f| f.get("default")).is_some() {
                 notes.push("its default applies only when the field is absent and its parent is present".to_owned());
             }
             self.push("new-required-field", &child, message, at, notes);
+            if self.stopped {
+                return;
+            }
         }
     }
 
@@ -457,8 +574,13 @@ impl Diff<'_> {
             self.unhandled(path, "enum", o, n, span);
             return;
         };
+        let mut buckets: HashMap<u64, Vec<&Node>> = HashMap::new();
+        for value in new_values {
+            buckets.entry(same_hash(value)).or_default().push(value);
+        }
         for value in old_values {
-            if !new_values.iter().any(|nv| nv.same(value)) {
+            let kept = buckets.get(&same_hash(value)).is_some_and(|b| b.iter().any(|nv| nv.same(value)));
+            if !kept {
                 self.push(
                     "enum-value-removed",
                     path,
@@ -466,10 +588,12 @@ impl Diff<'_> {
                     span,
                     Vec::new(),
                 );
+                if self.stopped {
+                    return;
+                }
             }
         }
     }
-
     fn bound(&mut self, path: &Path, key: &str, o: Option<&Node>, n: Option<&Node>, span: Span, lower: bool) {
         let v = self.version;
         let (old_bound, new_bound) = (o.map(Node::as_number), n.map(Node::as_number));
@@ -506,9 +630,13 @@ impl Diff<'_> {
             self.unhandled(path, "x-kubernetes-validations", o, n, span);
             return;
         };
+        let was: HashSet<&str> = was.iter().map(String::as_str).collect();
         let items = n.and_then(Node::as_seq).unwrap_or_default();
         for (i, rule) in is.iter().enumerate() {
-            if !was.contains(rule) {
+            if self.stopped {
+                return;
+            }
+            if !was.contains(rule.as_str()) {
                 let at = items.get(i).map_or(span, Node::span);
                 self.push(
                     "validation-tightened",
@@ -523,16 +651,17 @@ impl Diff<'_> {
     }
 }
 
-/// One schema keyword that differs between the old and the new node at
-/// `path`: its old and new values (`o`, `n`), the nodes that hold them, where
-/// to point (`span`) and where the node is named (`anchor`).
-struct KeywordChange<'a> {
-    path: &'a Path,
+/// One schema keyword that differs between the old and the new node: its
+/// old and new values (`o`, `n`), the nodes that hold them (and the new
+/// node's entries, indexed), where to point (`span`) and where the node is
+/// named (`anchor`).
+struct KeywordChange<'a, 'i> {
     key: &'a str,
     o: Option<&'a Node>,
     n: Option<&'a Node>,
     old: &'a Node,
     new: &'a Node,
+    new_index: &'i Index<'a>,
     span: Span,
     anchor: Span,
 }

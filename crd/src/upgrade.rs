@@ -6,7 +6,7 @@ use crate::checks::{coverage, is_experimental};
 use crate::conversions::Conversions;
 use crate::model::{Crd, CrdVersion, Spanned};
 use crate::rules::finding;
-use crate::schema;
+use crate::schema::{self, Index};
 use crate::yaml::Node;
 use crate::Finding;
 
@@ -165,17 +165,16 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
         )),
         _ => {}
     }
-    let keys = |node: &Node| -> Vec<String> {
-        node.as_map().unwrap_or_default().iter().map(|(k, _)| k.value.clone()).collect()
-    };
-    let mut all = keys(&old.raw);
-    all.extend(keys(&new.raw).into_iter().filter(|k| old.raw.get(k).is_none()));
+    let (old_index, new_index) = (Index::of(Some(&old.raw)), Index::of(Some(&new.raw)));
+    let keys = |index: &Index<'_>| -> Vec<String> { index.entries().iter().map(|(k, _)| k.value.clone()).collect() };
+    let mut all = keys(&old_index);
+    all.extend(keys(&new_index).into_iter().filter(|k| old_index.get(k).is_none()));
     for key in all.iter().filter(|k| !VERSION_KEYS_HANDLED.contains(&k.as_str())) {
-        let (o, n) = (old.raw.get(key), new.raw.get(key));
+        let (o, n) = (old_index.get(key), new_index.get(key));
         if o.zip(n).is_some_and(|(o, n)| o.same(n)) {
             continue;
         }
-        let span = new.raw.entry(key).map_or(new.name.span, |(k, _)| k.span);
+        let span = new_index.entry(key).map_or(new.name.span, |(k, _)| k.span);
         let render = |v: Option<&Node>| v.map_or_else(|| "none".to_owned(), |v| format!("`{}`", v.render()));
         out.push(finding(
             "unhandled-change",

@@ -207,7 +207,12 @@ fn deserialize<T: serde::de::DeserializeOwned>(
     match T::deserialize(ValueDeserializer::from(entry)) {
         Ok(value) => Some(Spanned::new(span, value)),
         Err(err) => {
-            errors.push(toml_error(&err));
+            let mut error = toml_syntax_error("", &err);
+            // Located in the entry at least.
+            if err.span().is_none() {
+                error.span = Some(span.into());
+            }
+            errors.push(reword(error, &err));
             None
         }
     }
@@ -248,8 +253,12 @@ fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), Pars
 /// missing-field messages in the wording of every other text format: the one
 /// unknown-key message ([`unknown_key_message`], with its hint) and
 /// ``missing key `x` ``.
-pub fn toml_error(err: &toml::de::Error) -> ParseError {
-    let mut error = toml_syntax_error(err);
+pub fn toml_error(text: &str, err: &toml::de::Error) -> ParseError {
+    reword(toml_syntax_error(text, err), err)
+}
+
+/// An error of the `toml` crate reworded as [`toml_error`] says.
+fn reword(mut error: ParseError, err: &toml::de::Error) -> ParseError {
     if let Some(rest) = err.message().strip_prefix("unknown field `") {
         if let Some((field, expected)) = rest.split_once('`') {
             let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();

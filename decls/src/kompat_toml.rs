@@ -16,7 +16,7 @@ pub const TOP_LEVEL_KEYS: [&str; 5] = ["feature", "api", "groups", "storage_over
 /// Parses a kompat TOML declaration file: features, stored-before-written
 /// entries and APIs. Every problem found is reported.
 pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
-    let mut root = DeTable::parse(text).map_err(|err| vec![toml_error(&err)])?.into_inner();
+    let mut root = DeTable::parse(text).map_err(|err| vec![toml_error(text, &err)])?.into_inner();
     let mut errors = Vec::new();
     for (key, _) in root.iter() {
         if !TOP_LEVEL_KEYS.contains(&key.get_ref().as_ref()) {

@@ -139,7 +139,7 @@ impl Checker {
 
 /// Parses and checks a plan file; every problem is reported.
 pub fn parse_plan(text: &str) -> Result<PlanFile, Vec<ParseError>> {
-    let raw: RawPlan = toml::from_str(text).map_err(|err| vec![toml_syntax_error(&err)])?;
+    let raw: RawPlan = toml::from_str(text).map_err(|err| vec![toml_syntax_error(text, &err)])?;
     let mut c = Checker { errors: Vec::new() };
 
     let initial_persisted = match &raw.initial_persisted {

@@ -39,17 +39,27 @@ pub fn render_k8s_yaml(features: &[FeatureDecl]) -> String {
 }
 
 /// A string as goyaml.v2 writes it: double-quoted when it would resolve to
-/// another type (YAML 1.1 bools, nulls, numbers), single-quoted when plain
+/// another type (YAML 1.1 bools, nulls, numbers) or holds a control
+/// character (escaped as goyaml.v2 escapes it), single-quoted when plain
 /// style cannot hold it, plain otherwise.
 pub fn go_yaml_scalar(s: &str) -> String {
-    if resolves_to_non_string(s) {
+    if resolves_to_non_string(s) || s.chars().any(char::is_control) {
         let mut out = String::from("\"");
         for c in s.chars() {
             match c {
                 '"' => out.push_str("\\\""),
                 '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
+                '\0' => out.push_str("\\0"),
+                '\x07' => out.push_str("\\a"),
+                '\x08' => out.push_str("\\b"),
                 '\t' => out.push_str("\\t"),
+                '\n' => out.push_str("\\n"),
+                '\x0b' => out.push_str("\\v"),
+                '\x0c' => out.push_str("\\f"),
+                '\r' => out.push_str("\\r"),
+                '\x1b' => out.push_str("\\e"),
+                '\u{85}' => out.push_str("\\N"),
+                c if c.is_control() => out.push_str(&format!("\\x{:02X}", u32::from(c))),
                 c => out.push(c),
             }
         }
@@ -186,7 +196,21 @@ mod tests {
             ("it's", "it's"),
             ("#x", "'#x'"),
             ("x ", "'x '"),
+            // Control characters, a line break included, only double-quoted
+            // (found by fuzzing: a multi-line single-quoted name did not
+            // parse back).
+            ("a\nb", "\"a\\nb\""),
+            ("a\u{4}b\u{19}", "\"a\\x04b\\x19\""),
+            ("tab\there", "\"tab\\there\""),
+            ("nel\u{85}", "\"nel\\N\""),
+            ("del\u{7f}", "\"del\\x7F\""),
         ];
+        // And reads back as itself.
+        for (input, _) in cases.iter().filter(|(input, _)| input.chars().any(char::is_control)) {
+            let text = format!("- name: {}\n  versionedSpecs: []\n", go_yaml_scalar(input));
+            let names = crate::parse_k8s_yaml(&text).map(|f| f.features().iter().map(|d| d.name.clone()).collect());
+            assert_eq!(names, Ok(vec![input.to_string()]), "{text}");
+        }
         for (input, expected) in cases {
             assert_eq!(go_yaml_scalar(input), expected, "input {input:?}");
         }

@@ -38,17 +38,99 @@ impl ParseError {
     }
 }
 
-/// A TOML syntax or type error as a located parse error, its message as the
-/// `toml` crate words it (without its own rendering of the location),
-/// starting lower-case.
+/// A TOML syntax or type error in `text` as a located parse error, its
+/// message as the `toml` crate words it (without its own rendering of the
+/// location), starting lower-case.
+///
+/// Every such error has a span. The `toml` crate gives none for one: a key
+/// of more dotted parts than it allows (`recursion limit`, beyond 80 parts,
+/// in a table header or before `=`), which is located here at that key.
+/// Anything else the crate leaves unlocated is put at the start of the file.
 /// An unknown field or variant (serde's ``unknown field `x`, expected one of
 /// `a`, `b` ``) gets the "did you mean" hint every format gives.
-pub fn toml_syntax_error(err: &toml::de::Error) -> ParseError {
+pub fn toml_syntax_error(text: &str, err: &toml::de::Error) -> ParseError {
     let mut message = lower_first(err.message().trim_end_matches('.').trim());
     if let Some(hint) = unknown_field_hint(&message) {
         message.push_str(&format!(" (did you mean `{hint}`?)"));
     }
-    ParseError { span: err.span().map(Span::from), message }
+    let span = match (err.span(), deep_key(text)) {
+        (Some(span), _) => Span::from(span),
+        (None, Some(key)) => {
+            message = format!("{message}: a key has at most {TOML_MAX_KEY_PARTS} dotted parts");
+            key
+        }
+        (None, None) => Span::default(),
+    };
+    ParseError { span: Some(span), message }
+}
+
+/// The most dotted parts the `toml` crate reads in one key.
+pub const TOML_MAX_KEY_PARTS: usize = 80;
+
+/// The first key of `text` with more than [`TOML_MAX_KEY_PARTS`] dotted
+/// parts: a run of bare or quoted parts joined by `.` (at least
+/// `TOML_MAX_KEY_PARTS` dots), outside strings and comments.
+fn deep_key(text: &str) -> Option<Span> {
+    let bytes = text.as_bytes();
+    let (mut i, mut start, mut dots) = (0, None, 0usize);
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'.' | b'"' | b'\'' | b'_' | b'-' => {}
+            _ if b.is_ascii_alphanumeric() => {}
+            b' ' | b'\t' if start.is_some() => {
+                i += 1;
+                continue;
+            }
+            _ => {
+                if let Some(s) = start.take().filter(|_| dots >= TOML_MAX_KEY_PARTS) {
+                    return Some(Span::new(s, i));
+                }
+                dots = 0;
+                if b == b'#' {
+                    i += bytes[i..].iter().position(|&c| c == b'\n').unwrap_or(bytes.len() - i);
+                    continue;
+                }
+                i += 1;
+                continue;
+            }
+        }
+        start.get_or_insert(i);
+        match b {
+            b'.' => {
+                dots += 1;
+                i += 1;
+            }
+            b'"' | b'\'' => i = string_end(bytes, i),
+            _ => i += 1,
+        }
+    }
+    start.filter(|_| dots >= TOML_MAX_KEY_PARTS).map(|s| Span::new(s, bytes.len()))
+}
+
+/// The end of the TOML string starting at `start` (its opening quote):
+/// basic or literal, on one line or multi-line.
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes[start];
+    let multi = bytes.get(start..start + 3).is_some_and(|q| q.iter().all(|&c| c == quote));
+    let mut i = start + if multi { 3 } else { 1 };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b'\n' if !multi => return i,
+            c if c == quote && !multi => return i + 1,
+            c if c == quote && bytes.get(i..i + 3).is_some_and(|q| q.iter().all(|&c| c == quote)) => {
+                // Up to two more quotes may close a multi-line string.
+                let mut end = i + 3;
+                while end < bytes.len() && bytes[end] == quote && end < i + 5 {
+                    end += 1;
+                }
+                return end;
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// The field (or enum variant) an ``unknown field `x`, expected ...`` message

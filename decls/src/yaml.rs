@@ -119,8 +119,14 @@ impl Node {
         match (self, other) {
             (Node::Scalar(a), Node::Scalar(b)) => a.same(b),
             (Node::Seq(a, _), Node::Seq(b, _)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
-            (Node::Map(a, _), Node::Map(b, _)) => {
+            (Node::Map(a, _), Node::Map(b, _)) if a.len() <= 16 => {
                 a.len() == b.len() && a.iter().all(|(k, v)| other.get(&k.value).is_some_and(|w| v.same(w)))
+            }
+            (Node::Map(a, _), Node::Map(b, _)) => {
+                // Keys are unique: one index instead of a scan per key.
+                let index: std::collections::HashMap<&str, &Node> =
+                    b.iter().map(|(k, v)| (k.value.as_str(), v)).collect();
+                a.len() == b.len() && a.iter().all(|(k, v)| index.get(k.value.as_str()).is_some_and(|w| v.same(w)))
             }
             _ => false,
         }

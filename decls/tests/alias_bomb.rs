@@ -1,51 +1,16 @@
 //! Alias bombs end in a located error within a few MB, measured in-process:
-//! this test binary counts every allocation (a counting global allocator)
-//! and records the peak of live bytes while each bomb is parsed.
+//! this test binary counts every allocation (the counting global allocator
+//! of `counting_alloc/`) and records the peak of live bytes while each bomb
+//! is parsed.
 //!
 //! Each test holds `SERIAL` throughout, so no other test allocates while one
 //! measures.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+mod counting_alloc;
+use counting_alloc::{peak_of, SERIAL};
 
 /// The most any bomb may hold live at once, beyond what was live before.
 const CAP: usize = 4 << 20;
-
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Peak live bytes above the starting point while `f` runs.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = LIVE.load(Ordering::Relaxed);
-    PEAK.store(start, Ordering::Relaxed);
-    let out = f();
-    (out, PEAK.load(Ordering::Relaxed).saturating_sub(start))
-}
 
 /// `levels` levels of `width` aliases each, in flow or block style, as
 /// sequences or as mappings merged with `<<`.

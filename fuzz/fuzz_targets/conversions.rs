@@ -26,9 +26,8 @@ fuzz_target!(|data: &[u8]| {
         Err(errors) => {
             assert!(!errors.is_empty());
             for e in &errors {
-                if let Some(span) = e.span {
-                    assert!(span.start <= span.end && span.end <= text.len(), "{}", e.message);
-                }
+                let span = e.span.unwrap_or_else(|| panic!("unlocated: {}", e.message));
+                assert!(span.start <= span.end && span.end <= text.len(), "{}", e.message);
             }
         }
     }

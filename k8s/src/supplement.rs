@@ -101,12 +101,8 @@ impl Supplement {
 
 /// Parses a supplement; an entry without a non-empty `source` is an error.
 pub fn parse_supplement(text: &str) -> Result<Supplement, Vec<ParseError>> {
-    let supplement: Supplement = toml::from_str(text).map_err(|err| {
-        vec![ParseError {
-            span: err.span().map(|r| Span { start: r.start, end: r.end }),
-            message: err.message().to_owned(),
-        }]
-    })?;
+    let supplement: Supplement =
+        toml::from_str(text).map_err(|err| vec![kompat_decls::span::toml_syntax_error(text, &err)])?;
     let sources = supplement
         .resource
         .iter()

@@ -273,11 +273,9 @@ impl Config {
 
     pub fn parse(source: SourceFile) -> Result<Config> {
         let raw: RawConfig = toml::from_str(&source.text).map_err(|err| {
-            let location = match err.span() {
-                Some(span) => source.locate(span.start, span.end),
-                None => source.whole(),
-            };
-            Error { diagnostics: vec![Diagnostic::error(toml_message(&err)).at(Some(location))] }
+            let error = kompat_decls::span::toml_syntax_error(&source.text, &err);
+            let span = error.span.unwrap_or_default();
+            Error { diagnostics: vec![Diagnostic::error(error.message).at(Some(source.locate(span.start, span.end)))] }
         })?;
         let located = |span: std::ops::Range<usize>, message: String| Error {
             diagnostics: vec![Diagnostic::error(message).at(Some(source.locate(span.start, span.end)))],
@@ -486,11 +484,6 @@ fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, Stri
         });
     }
     Ok(LintConfig { require, levels, allow })
-}
-
-/// A toml error's message without its own rendering of the location.
-pub fn toml_message(err: &toml::de::Error) -> String {
-    kompat_decls::span::toml_syntax_error(err).message
 }
 
 #[cfg(test)]
