@@ -305,7 +305,10 @@ fn rust_declared_apis_behave_like_toml() {
 
 /// kube-rs spec structs: `#[kube(...)]` gives group, version, kind and (by
 /// kube-derive's pluralizer) the resource; `#[kompat(api(...))]` the lifecycle.
-/// kompat reads them from source as the derive does.
+/// kompat reads them from source as the derive does. They are custom
+/// resources: `storage` leaves them out (their storage version is their
+/// CRD's), where the same declarations in TOML, which are not, get
+/// kube-apiserver's choice.
 #[test]
 fn kube_rs_spec_structs_are_declarations() {
     let source = r#"//! Widgets.
@@ -353,9 +356,12 @@ introduced = "1.32"
             assert_eq!(code, 0, "{stderr}");
             stdout
         };
-        let from_rust = run("src");
-        assert!(from_rust.contains(r#""kind": "Widget""#), "{from_rust}");
-        assert_eq!(from_rust, run("apis.toml"), "at {emulation}");
+        let (code, from_rust, stderr) =
+            kompat_in(dir.path(), &["storage", "--decls", "src", "--emulation-version", emulation, "--format", "json"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(from_rust.trim(), "[]", "at {emulation}");
+        assert!(stderr.contains("note: left out Widget.widgets.example.io"), "{stderr}");
+        assert!(run("apis.toml").contains(r#""kind": "Widget""#), "at {emulation}");
     }
 }
 
@@ -398,4 +404,37 @@ pub struct Broken;
     let first = stderr.lines().next().unwrap_or_default();
     assert_eq!(first, "error: duplicate declaration of batch/v1/Job (first declared at src/lib.rs:4:10)");
     assert!(stderr.contains("src/lib.rs:9:14"), "{stderr}");
+}
+
+/// kube-rs custom resources (`#[derive(CustomResource, ApiLifecycle)]`) are
+/// CRD versions: their served and storage versions are the manifest's, not
+/// kube-apiserver's choice, so `apis` and `storage` leave them out, say so
+/// on stderr, and still list the built-in types beside them.
+#[test]
+fn custom_resources_are_left_out_of_the_server_tables() {
+    let dir = common::dir_with(&[
+        ("apis.toml", APIS),
+        (
+            "src/lib.rs",
+            r#"
+#[derive(CustomResource, ApiLifecycle)]
+#[kube(group = "crds.test.io", version = "v1", kind = "Gizmo", namespaced)]
+#[kompat(api(introduced = "1.30"))]
+pub struct WidgetSpec {
+    pub replicas: i32,
+}
+"#,
+        ),
+    ]);
+    for command in ["apis", "storage"] {
+        let (code, stdout, stderr) =
+            kompat_in(dir.path(), &[command, "--decls", "apis.toml", "--decls", "src", "--binary-version", "1.30"]);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        assert!(stdout.contains("pods"), "{command}: built-in types stay:\n{stdout}");
+        assert!(!stdout.contains("crds.test.io") && !stdout.contains("gizmo"), "{command}:\n{stdout}");
+        assert!(stderr.contains("note: left out Gizmo.crds.test.io (custom resources"), "{command}: {stderr}");
+    }
+    // Without the custom resource, nothing is left out and nothing is said.
+    let (_, _, stderr) = kompat_in(dir.path(), &["storage", "--decls", "apis.toml", "--binary-version", "1.30"]);
+    assert!(!stderr.contains("left out"), "{stderr}");
 }

@@ -30,25 +30,59 @@ struct StorageRow<'a> {
     hash: &'a str,
 }
 
+/// The kinds among the declarations that are CRDs' ([`Decls::is_crd`]):
+/// (group, kind, resource). A CRD's served versions and storage version are
+/// its manifest's, not kube-apiserver's choice, so `apis` and `storage`
+/// leave them out and say so.
+type CrdKinds = Vec<(String, String, String)>;
+
+fn crd_kinds(decls: &Decls) -> CrdKinds {
+    let mut kinds: CrdKinds = decls
+        .api_config()
+        .apis
+        .into_iter()
+        .filter(|a| decls.is_crd(&a.group, &a.kind))
+        .map(|a| (a.group, a.kind, a.resource))
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+}
+
+/// One line on stderr naming the CRD kinds a table leaves out.
+fn note_crds_left_out(kinds: &CrdKinds) {
+    if kinds.is_empty() {
+        return;
+    }
+    let names: Vec<String> = kinds.iter().map(|(g, k, _)| format!("{k}.{g}")).collect();
+    eprintln!(
+        "note: left out {} (custom resources: their served and storage versions are their CustomResourceDefinition's; see `kompat lint` and `kompat crd-plan`)",
+        names.join(", ")
+    );
+}
+
 /// The configuration and the API set a command works on: the declared
 /// APIs, or with `--kubernetes` Kubernetes' built-in ones (and the APIs of
-/// `--decls`, when given, besides them).
-fn load_apis(decls: &DeclArgs, kubernetes: bool) -> Result<(Option<Config>, ApiSet)> {
+/// `--decls`, when given, besides them); and the declared kinds that are
+/// CRDs'.
+fn load_apis(decls: &DeclArgs, kubernetes: bool) -> Result<(Option<Config>, ApiSet, CrdKinds)> {
     if !kubernetes {
         let project = load_project(decls)?;
         let set = project.decls.api_set()?;
-        return Ok((project.config, set));
+        let crds = crd_kinds(&project.decls);
+        return Ok((project.config, set, crds));
     }
     let config = Config::discover(decls.config.as_deref())?;
     let mut loaded = if decls.decls.is_empty() { Decls::default() } else { kompat_project::load(&decls.decls)? };
     let builtin = SourceFile::new(kompat_k8s::APIS_FILE_NAME.into(), kompat_k8s::APIS_TOML.to_owned());
     let file = kompat_k8s::api_file().map_err(|errors| builtin.parse_errors(errors))?;
+    let crds = crd_kinds(&loaded);
     loaded.add_parsed(builtin, Default::default(), file);
-    Ok((config, loaded.api_set()?))
+    Ok((config, loaded.api_set()?, crds))
 }
 
 pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
-    let (config, set) = load_apis(&args.decls, args.kubernetes)?;
+    let (config, set, crds) = load_apis(&args.decls, args.kubernetes)?;
     if args.versions.min_compatibility_version.is_some() {
         return Err(Error::msg(
             "--min-compatibility-version does not change which APIs are served; use `kompat storage`",
@@ -74,8 +108,10 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
     let rows: Vec<ServedRow<'_>> = served
         .resources
         .iter()
+        .filter(|gvr| !crds.iter().any(|(g, _, r)| *g == gvr.group && *r == gvr.resource))
         .map(|gvr| ServedRow { group: &gvr.group, version: &gvr.version, resource: &gvr.resource })
         .collect();
+    note_crds_left_out(&crds);
     let text = match args.format {
         ApiFormat::Json => to_json(&rows)?,
         ApiFormat::Table => {
@@ -89,9 +125,11 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
 }
 
 pub fn run_storage(args: StorageArgs) -> Result<ExitCode> {
-    let (config, set) = load_apis(&args.decls, args.kubernetes)?;
+    let (config, set, crds) = load_apis(&args.decls, args.kubernetes)?;
     let versions = resolve_versions(config.as_ref(), &args.versions)?;
-    let storage = storage_versions(&set, versions.emulation, versions.min_compatibility, versions.binary);
+    let mut storage = storage_versions(&set, versions.emulation, versions.min_compatibility, versions.binary);
+    storage.retain(|s| !crds.iter().any(|(g, k, _)| *g == s.group && *k == s.kind));
+    note_crds_left_out(&crds);
     let text = match args.format {
         ApiFormat::Json => {
             let rows: Vec<StorageRow<'_>> = storage
