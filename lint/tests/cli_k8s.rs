@@ -307,3 +307,66 @@ fn export_toml_is_canonical_and_headed() {
     let body = |text: &str| text.lines().skip_while(|l| l.starts_with("# ")).collect::<Vec<_>>().join("\n");
     assert_eq!(body(&again), body(&stdout));
 }
+
+/// `kompat k8s-removed-features` on our own Go feature files
+/// (`fixtures/k8s/removed-features/`, in the shapes of k8s.io/kubernetes
+/// pkg/features and a staging module): two releases read with the Go
+/// reader, the newest list a kompat TOML.
+#[test]
+fn removed_features_from_go_feature_files() {
+    let dir = "fixtures/k8s/removed-features";
+    let (code, stdout, stderr) = kompat_in(
+        &repo(),
+        &[
+            "k8s-removed-features",
+            "--release",
+            &format!("1.34={dir}/v1.34"),
+            "--release",
+            &format!("1.35={dir}/features.toml"),
+            "--release",
+            &format!("1.33={dir}/v1.33"),
+        ],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.ends_with("kompat k8s-removed-features: 3 removed gates\n"), "{stderr}");
+    insta::assert_snapshot!("k8s_removed_features_fixture", stdout);
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let removed: Vec<String> = gates.iter().map(|g| g.to_string()).collect();
+    assert_eq!(
+        removed,
+        [
+            "feature gate \"LegacyPolling\" was removed in Kubernetes 1.34 (last: Alpha, off by default since 1.29)",
+            "feature gate \"LegacyWatchCache\" was removed in Kubernetes 1.35 (last: Deprecated, locked to false since 1.34)",
+            "feature gate \"WidgetSharding\" was removed in Kubernetes 1.34 (last: GA, locked to true since 1.32)",
+        ]
+    );
+}
+
+#[test]
+fn removed_features_input_errors() {
+    let dir = "fixtures/k8s/removed-features";
+    let conflicting = dir_with(&[
+        ("a.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Alpha\", default = false }]\n"),
+        ("b.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Beta\", default = true }]\n"),
+    ]);
+    let conflicting = format!("1.34={}", conflicting.path().display());
+    let cases: [(&[&str], &str); 4] = [
+        (&["--release", "1.33"], "error: invalid value for --release: \"1.33\" is not VERSION=PATH"),
+        (&["--release", &format!("x=1.33={dir}/v1.33")], "error: invalid value for --release: "),
+        (
+            &["--release", &format!("1.33={dir}/v1.33"), "--release", &format!("1.35={dir}/features.toml")],
+            "error: --release: releases 1.33 and 1.35 are not consecutive: every minor release in between is needed to tell when a gate was removed",
+        ),
+        (&["--release", &conflicting], "error: release 1.34: feature gate X is declared twice with different specs"),
+    ];
+    for (args, expected) in cases {
+        let out = tempfile::tempdir().expect("tempdir");
+        let output = out.path().join("removed.toml").display().to_string();
+        let mut all = vec!["k8s-removed-features", "-o", &output];
+        all.extend_from_slice(args);
+        let (code, _, stderr) = kompat_in(&repo(), &all);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
+        assert!(!out.path().join("removed.toml").exists(), "{args:?}: a file was written");
+    }
+}
