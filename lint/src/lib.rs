@@ -41,6 +41,12 @@ pub struct Context<'a> {
     /// The features gate settings are checked against: the declarations', or
     /// Kubernetes' own when nothing declares features ([`uses_builtin_gates`]).
     pub setting_gates: &'a Validated,
+    /// Whether `setting_gates` are Kubernetes' own.
+    pub builtin_gates: bool,
+    /// The version components reading the settings run at: the binary
+    /// version, or for Kubernetes' own gates the Kubernetes release
+    /// (`Inputs::kubernetes`) when one is given.
+    pub setting_binary: Option<Version>,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
 }
@@ -64,6 +70,10 @@ pub struct Inputs<'a> {
     pub decls: &'a Decls,
     pub baseline: Option<&'a Decls>,
     pub binary: Option<Version>,
+    /// The Kubernetes release (`[kubernetes] version` in kompat.toml, or
+    /// `--binary-version`): settings of Kubernetes' own gates are checked at
+    /// it when given, instead of at `binary`.
+    pub kubernetes: Option<Version>,
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
     pub settings: &'a [sources::GateSetting],
@@ -81,6 +91,17 @@ pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> b
     decls.features().is_empty() && !settings.is_empty()
 }
 
+/// Kubernetes' gates as a release `at` accepts them: the newest list
+/// (`kompat_k8s::features()`) and the gates removed after `at`, with their
+/// last specs (a 1.33 kubelet still knows a gate removed in 1.34).
+fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_core::FeatureDecl> {
+    let mut gates = kompat_k8s::features().to_vec();
+    if let Some(at) = at {
+        gates.extend(kompat_k8s::removed_features().iter().filter(|g| g.removed > at).map(|g| g.to_decl()));
+    }
+    gates
+}
+
 /// Runs every rule over `inputs`, then applies `#[kompat(allow(...))]`
 /// attributes, `[lint.levels]` and `[[lint.allow]]`; sorted findings.
 /// Errors are input errors: an API set that cannot be built, unknown codes in
@@ -95,7 +116,9 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         (None, Vec::new())
     };
     let validated = validate(decls.features());
-    let builtin_gates = uses_builtin_gates(decls, inputs.settings).then(|| validate(kompat_k8s::features()));
+    let builtin = uses_builtin_gates(decls, inputs.settings);
+    let setting_binary = if builtin { inputs.kubernetes.or(inputs.binary) } else { inputs.binary };
+    let builtin_gates = builtin.then(|| validate(&builtin_gates_at(setting_binary)));
     let manifests = match inputs.serve {
         Some(serve) if !inputs.manifests.is_empty() => {
             // The project's APIs join the built-in set when they are sound
@@ -119,6 +142,8 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         rust: code.as_ref(),
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
+        builtin_gates: builtin,
+        setting_binary,
         manifests: manifests.as_ref(),
     };
     let mut diags = run(&cx);

@@ -370,3 +370,81 @@ fn removed_features_input_errors() {
         assert!(!out.path().join("removed.toml").exists(), "{args:?}: a file was written");
     }
 }
+
+/// A kind configuration setting gates Kubernetes removed
+/// (`fixtures/k8s/removed-gate/`): reported as removed, with the release and
+/// the last state, at a release after the removal; before it, accepted.
+#[test]
+fn removed_kubernetes_gates_in_a_kind_config() {
+    let dir = repo().join("fixtures/k8s/removed-gate");
+    let (code, human, stderr) =
+        common::findings_on_stderr(kompat_in(&dir, &["lint", "kind.yaml", "--binary-version", "1.37"]));
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("k8s_removed_gate_kind", human);
+    // (binary version, findings as code/subject)
+    let cases: [(&str, &[&str]); 3] = [
+        ("1.37", &["removed-gate-setting PodDisruptionConditions", "removed-gate-setting AppArmor"]),
+        ("1.33", &["removed-gate-setting AppArmor"]),
+        ("1.32", &[]),
+    ];
+    for (binary, expected) in cases {
+        let (code, stdout, stderr) =
+            kompat_in(&dir, &["lint", "kind.yaml", "--binary-version", binary, "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
+        let got: Vec<String> = report["diagnostics"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|d| format!("{} {}", d["code"].as_str().unwrap_or(""), d["subject"].as_str().unwrap_or("")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(got, expected, "at {binary}");
+        assert_eq!(code, i32::from(!expected.is_empty()), "at {binary}: {stderr}");
+    }
+}
+
+/// `[kubernetes] version` in kompat.toml (`fixtures/k8s/kubernetes-version/`)
+/// is the release manifests and Kubernetes' own gates are checked at, not the
+/// project's `binary_version`; `--binary-version` overrides it.
+#[test]
+fn kubernetes_version_in_kompat_toml() {
+    let dir = repo().join("fixtures/k8s/kubernetes-version");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["lint", "deploy.yaml", "kind.yaml", "--format", "json"];
+        args.extend_from_slice(extra);
+        let (_, stdout, stderr) = kompat_in(&dir, &args);
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
+        let got: Vec<String> = report["diagnostics"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|d| format!("{} {}", d["code"].as_str().unwrap_or(""), d["subject"].as_str().unwrap_or("")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        got
+    };
+    // At 1.33: flowcontrol v1beta3 is removed (1.32), extensions Ingress too
+    // (1.22); AppArmor was removed in 1.33, PodDisruptionConditions in 1.34.
+    assert_eq!(
+        run(&[]),
+        [
+            "removed-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+            "removed-api-version extensions/v1beta1/Ingress",
+            "removed-gate-setting AppArmor",
+        ]
+    );
+    assert_eq!(
+        run(&["--binary-version", "1.31"]),
+        [
+            "deprecated-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+            "removed-api-version extensions/v1beta1/Ingress"
+        ]
+    );
+    // A bad version is located in kompat.toml.
+    let bad = dir_with(&[("kompat.toml", "[kubernetes]\nversion = \"one\"\n"), ("kind.yaml", "kind: Cluster\n")]);
+    let (code, _, stderr) = kompat_in(bad.path(), &["lint", "kind.yaml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("kompat.toml:2:11"), "{stderr}");
+}
