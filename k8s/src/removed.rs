@@ -13,6 +13,7 @@ use std::fmt;
 use kompat_core::{FeatureDecl, SpecDecl, Stage, Version, VersionLit};
 use kompat_decls::{ParseError, Span};
 use serde::Deserialize;
+use toml::Spanned;
 
 /// One release's gates, as its Go feature files declare them.
 #[derive(Debug, Clone)]
@@ -198,24 +199,28 @@ struct TableRow {
 #[serde(deny_unknown_fields)]
 struct GateRow {
     name: String,
-    removed: String,
+    removed: Spanned<String>,
     specs: Vec<SpecRow>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SpecRow {
-    version: Option<String>,
-    stage: String,
+    version: Option<Spanned<String>>,
+    stage: Spanned<String>,
     default: bool,
     #[serde(rename = "lockToDefault", default)]
     lock_to_default: bool,
     #[serde(rename = "minCompatibilityVersion")]
-    min_compatibility_version: Option<String>,
+    min_compatibility_version: Option<Spanned<String>>,
 }
 
-/// Reads a table that [`render`] wrote. Errors name what is wrong (the
-/// table is generated; they point at a hand edit).
+fn at<T>(value: &Spanned<T>, message: String) -> ParseError {
+    ParseError::at(Span::new(value.span().start, value.span().end), message)
+}
+
+/// Reads a table that [`render`] wrote; every error is located (the table
+/// is generated, so an error points at a hand edit).
 pub fn parse(text: &str) -> Result<Vec<RemovedGate>, Vec<ParseError>> {
     let table: TableRow = toml::from_str(text).map_err(|err| {
         let span = err.span().map_or(Span::new(0, 0), |r| Span::new(r.start, r.end));
@@ -224,43 +229,51 @@ pub fn parse(text: &str) -> Result<Vec<RemovedGate>, Vec<ParseError>> {
     let mut errors = Vec::new();
     let mut gates = Vec::new();
     for row in table.removed {
-        let removed = match Version::parse(&row.removed) {
-            Ok(v) => v,
+        let version_lit =
+            |value: &Spanned<String>, errors: &mut Vec<ParseError>| match VersionLit::parse(value.get_ref()) {
+                Ok(v) => Some(v),
+                Err(err) => {
+                    errors.push(at(value, format!("removed gate {}: {err}", row.name)));
+                    None
+                }
+            };
+        let removed = match Version::parse(row.removed.get_ref()) {
+            Ok(v) => Some(v),
             Err(err) => {
-                errors.push(unlocated(format!("removed gate {}: removed {:?}: {err}", row.name, row.removed)));
-                continue;
+                errors.push(at(&row.removed, format!("removed gate {}: {err}", row.name)));
+                None
             }
         };
         let mut specs = Vec::new();
-        for spec in row.specs {
-            let version = spec.version.as_deref().map(VersionLit::parse).transpose();
-            let mcv = spec.min_compatibility_version.as_deref().map(VersionLit::parse).transpose();
-            let stage = Stage::from_name(&spec.stage);
-            match (version, mcv, stage) {
-                (Ok(version), Ok(min_compatibility_version), Some(stage)) => specs.push(SpecDecl {
+        for spec in &row.specs {
+            let version = spec.version.as_ref().map(|v| version_lit(v, &mut errors));
+            let mcv = spec.min_compatibility_version.as_ref().map(|v| version_lit(v, &mut errors));
+            let stage = Stage::from_name(spec.stage.get_ref());
+            if stage.is_none() {
+                errors.push(at(
+                    &spec.stage,
+                    format!("removed gate {}: unknown stage {:?}", row.name, spec.stage.get_ref()),
+                ));
+            }
+            if let (Some(stage), Some(version), Some(min_compatibility_version)) =
+                (stage, version.map_or(Some(None), |v| v.map(Some)), mcv.map_or(Some(None), |v| v.map(Some)))
+            {
+                specs.push(SpecDecl {
                     version,
                     default: spec.default,
                     lock_to_default: spec.lock_to_default,
                     stage,
                     min_compatibility_version,
-                }),
-                (Err(err), _, _) | (_, Err(err), _) => {
-                    errors.push(unlocated(format!("removed gate {}: {err}", row.name)));
-                }
-                (_, _, None) => {
-                    errors.push(unlocated(format!("removed gate {}: unknown stage {:?}", row.name, spec.stage)));
-                }
+                });
             }
         }
-        gates.push(RemovedGate { name: row.name, removed, specs });
+        if let Some(removed) = removed {
+            gates.push(RemovedGate { name: row.name, removed, specs });
+        }
     }
     if errors.is_empty() {
         Ok(gates)
     } else {
         Err(errors)
     }
-}
-
-fn unlocated(message: String) -> ParseError {
-    ParseError { span: None, message }
 }
