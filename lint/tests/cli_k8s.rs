@@ -20,7 +20,7 @@ fn generates_from_a_module_cache() {
         &["k8s-apis", "--source", "fixtures/k8s/modcache", "--supplement", "fixtures/k8s/supplement.toml"],
     );
     assert_eq!(code, 0, "stderr:\n{stderr}");
-    assert_eq!(stderr, "kompat k8s-apis: 9 API types from 3 module versions (5 API packages read)\n");
+    assert_eq!(stderr, "kompat k8s-apis: 11 API types from 3 module versions (5 API packages read)\n");
     insta::assert_snapshot!("k8s_apis_fixture_tree", stdout);
     // The generated table is a declaration file kompat reads.
     let dir = dir_with(&[("apis.toml", &stdout)]);
@@ -111,6 +111,26 @@ fn problems_are_located() {
             ("api@v0.30.0/things/v1/types.go", "package v1\n\n// +genclient\ntype Thing struct {\n"),
         ],
         "error: Go syntax error\n  --> api@v0.30.0/things/v1/types.go:4:1",
+    );
+    // The hand-written lifecycle.go: its problems are located there.
+    let types = "package v1\n\n// +genclient\ntype Thing struct{}\n";
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", types),
+            ("api@v0.30.0/things/v1/lifecycle.go", &LIFECYCLE.replace("30", "31")),
+        ],
+        "error: Thing has a second APILifecycleIntroduced method\n  --> api@v0.30.0/things/v1/lifecycle.go:3:1",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", types),
+            ("api@v0.30.0/things/v1/lifecycle.go", &LIFECYCLE.replace("Thing", "Ghost")),
+        ],
+        "error: type Ghost has a lifecycle but is not declared in the package\n  --> api@v0.30.0/things/v1/lifecycle.go:3:11",
     );
 }
 
