@@ -127,6 +127,10 @@ pub struct LintArgs {
     /// The version window profile (default: from kompat.toml, else `default`).
     #[arg(long, value_enum)]
     pub profile: Option<WindowProfile>,
+    /// The Kubernetes release manifests and Kubernetes' own gates are checked at
+    /// (default: --binary-version, else `[kubernetes] version` in kompat.toml).
+    #[arg(long, value_name = "X.Y")]
+    pub kubernetes_version: Option<String>,
     /// The version the API server emulates when Kubernetes manifests are
     /// checked (default: the binary version).
     #[arg(long, value_name = "X.Y")]

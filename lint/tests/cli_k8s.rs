@@ -462,6 +462,18 @@ fn kubernetes_version_in_kompat_toml() {
             "removed-api-version extensions/v1beta1/Ingress"
         ]
     );
+    // --kubernetes-version overrides both, and leaves the project's
+    // binary version alone.
+    assert_eq!(
+        run(&["--kubernetes-version", "1.31", "--binary-version", "1.37"]),
+        [
+            "deprecated-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+            "removed-api-version extensions/v1beta1/Ingress"
+        ]
+    );
+    let (code, _, stderr) = kompat_in(&dir, &["lint", "kind.yaml", "--kubernetes-version", "one"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.starts_with("error: invalid value for --kubernetes-version: "), "{stderr}");
     // A bad version is located in kompat.toml.
     let bad = dir_with(&[("kompat.toml", "[kubernetes]\nversion = \"one\"\n"), ("kind.yaml", "kind: Cluster\n")]);
     let (code, _, stderr) = kompat_in(bad.path(), &["lint", "kind.yaml"]);

@@ -88,15 +88,19 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     };
     // kompat.toml's binary_version is the version the project releases
     // next, not a Kubernetes release: manifests are checked against the
-    // Kubernetes release named by --binary-version, else by `[kubernetes]
-    // version` in kompat.toml (or --emulation-version alone).
-    let kube_binary =
-        if args.binary_version.is_some() { binary } else { config.as_ref().and_then(|c| c.kubernetes_version) };
+    // Kubernetes release named by --kubernetes-version or --binary-version,
+    // else by `[kubernetes] version` in kompat.toml (or --emulation-version
+    // alone).
+    let kube_binary = match &args.kubernetes_version {
+        Some(v) => Some(flag_version("kubernetes-version", v)?),
+        None if args.binary_version.is_some() => binary,
+        None => config.as_ref().and_then(|c| c.kubernetes_version),
+    };
     let serve = serve_options(args, kube_binary, window)?;
     // (CRD manifests have their own checks; only other objects deserve the note.)
     if serve.is_none() && unchecked_objects {
         eprintln!(
-            "note: Kubernetes manifests are not checked: no Kubernetes version (--binary-version, --emulation-version or `[kubernetes] version` in kompat.toml)"
+            "note: Kubernetes manifests are not checked: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version or `[kubernetes] version` in kompat.toml)"
         );
     }
     if binary.or(kube_binary).is_some() && kompat_lint::uses_builtin_gates(&decls, &settings) {
