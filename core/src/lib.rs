@@ -17,12 +17,12 @@ pub mod feature;
 pub mod plan;
 pub mod validate;
 
-pub use kompat_runtime::{effective, gate, gofmt, typed, version};
+pub use kompat_runtime::{effective, gate, gofmt, suggest, typed, version};
 
 pub use api::{ApiEntry, ApiLifecycle};
 pub use effective::{EffectiveVersion, WindowPolicy};
 pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage, StoredBeforeWritten};
-pub use gate::{Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError};
+pub use gate::{Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature};
 #[doc(hidden)]
 pub use kompat_runtime::__private;
 pub use typed::{FeatureGates, LintAllow, TypedGate};

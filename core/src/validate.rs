@@ -457,9 +457,13 @@ fn resolve_dependencies(
                 problems.push(Problem { kind, decl: decl_idx, spec: None, field: Field::Dependency(dep_pos), message })
             };
             let Some(&dep_idx) = by_name.get(dep_name) else {
+                // Kubernetes' message, with the hint every unknown gate name gets.
+                let hint = crate::suggest::did_you_mean(dep_name, features.iter().map(|f| f.name.as_str()))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
                 push(
                     ProblemKind::UnknownDependency,
-                    format!("cannot add dependency from {name} to unknown feature {dep_name}"),
+                    format!("cannot add dependency from {name} to unknown feature {dep_name}{hint}"),
                 );
                 continue;
             };

@@ -121,13 +121,26 @@ fn dependencies_at_runtime() {
 fn raw_settings_persist_across_failures() {
     let mut g = gate("1.31", None);
     assert!(g.set("Needs=true").is_err());
-    assert_eq!(g.enabled_by_name("Needs"), Some(false));
+    assert_eq!(g.enabled_by_name("Needs"), Ok(false));
     // The failed setting is kept, like enabledRaw, and completes with the next one.
     assert!(g.set("AlphaOne=true").is_ok());
-    assert_eq!(g.enabled_by_name("Needs"), Some(true));
+    assert_eq!(g.enabled_by_name("Needs"), Ok(true));
     assert_eq!(g.flag_string(), "AlphaOne=true,Needs=true");
     assert!(g.validate().is_ok());
-    assert_eq!(g.enabled_by_name("Unknown"), None);
+}
+
+#[test]
+fn unknown_names_suggest_the_closest_gate() {
+    let g = gate("1.31", None);
+    let check = |name: &str, expected: &str| {
+        let err = g.enabled_by_name(name).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(err, expected, "{name}");
+    };
+    check("AlphaOn", "unrecognized feature gate: AlphaOn (did you mean `AlphaOne`?)");
+    check("needs", "unrecognized feature gate: needs (did you mean `Needs`?)");
+    check("AllAlfa", "unrecognized feature gate: AllAlfa (did you mean `AllAlpha`?)");
+    check("Unknown", "unrecognized feature gate: Unknown");
+    check("Needs", "");
 }
 
 #[test]

@@ -168,6 +168,13 @@ fn dependencies() {
     check(
         "
         Base: 1.30 Alpha f
+        Dep: 1.31 Alpha f | deps=base
+        ",
+        "unknown-dependency: cannot add dependency from Dep to unknown feature base (did you mean `Base`?)",
+    );
+    check(
+        "
+        Base: 1.30 Alpha f
         Dep: 1.31 Beta f | deps=Base
         ",
         "dependency-less-stable: BETA feature Dep cannot depend on ALPHA feature Base at version 1.31",

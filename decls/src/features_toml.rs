@@ -200,7 +200,7 @@ fn convert_spec(raw: RawSpec, whole: Span) -> Result<(SpecDecl, SpecSpans), Pars
     let stage = Stage::from_name(raw.stage.get_ref()).ok_or_else(|| {
         let mut message =
             format!("unknown stage `{}`, expected one of `Alpha`, `Beta`, `GA`, `Deprecated`", raw.stage.get_ref());
-        if let Some(hint) = did_you_mean(raw.stage.get_ref(), &["Alpha", "Beta", "GA", "Deprecated"]) {
+        if let Some(hint) = did_you_mean(raw.stage.get_ref(), ["Alpha", "Beta", "GA", "Deprecated"]) {
             message.push_str(&format!(" (did you mean `{hint}`?)"));
         }
         ParseError::at(stage_span, message)

@@ -41,8 +41,24 @@ impl ParseError {
 /// A TOML syntax or type error as a located parse error, its message as the
 /// `toml` crate words it (without its own rendering of the location),
 /// starting lower-case.
+/// An unknown field or variant (serde's ``unknown field `x`, expected one of
+/// `a`, `b` ``) gets the "did you mean" hint every format gives.
 pub fn toml_syntax_error(err: &toml::de::Error) -> ParseError {
-    ParseError { span: err.span().map(Span::from), message: lower_first(err.message().trim_end_matches('.').trim()) }
+    let mut message = lower_first(err.message().trim_end_matches('.').trim());
+    if let Some(hint) = unknown_field_hint(&message) {
+        message.push_str(&format!(" (did you mean `{hint}`?)"));
+    }
+    ParseError { span: err.span().map(Span::from), message }
+}
+
+/// The field (or enum variant) an ``unknown field `x`, expected ...`` message
+/// most likely meant, from the ones it lists.
+fn unknown_field_hint(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `").or_else(|| message.strip_prefix("unknown variant `"))?;
+    let (unknown, expected) = rest.split_once('`')?;
+    let expected = expected.strip_prefix(", expected ")?;
+    let known = expected.split('`').skip(1).step_by(2);
+    did_you_mean(unknown, known)
 }
 
 /// `message` with its first character lower-cased; "invalid TOML" if empty.
@@ -104,19 +120,9 @@ impl LineIndex {
     }
 }
 
-/// The known key closest to `unknown` (Levenshtein distance over
-/// lower-cased characters, at most a third of the key's length and at least
-/// 1), for "did you mean" hints. The one suggestion helper of the workspace's
-/// text formats.
-pub fn did_you_mean<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
-    let unknown = unknown.to_lowercase();
-    known
-        .iter()
-        .map(|k| (strsim::levenshtein(&unknown, &k.to_lowercase()), *k))
-        .filter(|(d, k)| *d <= (k.len() / 3).max(1))
-        .min()
-        .map(|(_, k)| k)
-}
+/// The one "did you mean" helper of the workspace (the runtime's), used by
+/// every text format for keys and values.
+pub use kompat_core::suggest::did_you_mean;
 
 /// The one wording of an unknown key in every text format: ``unknown key
 /// `x`, expected one of `a`, `b` `` (``expected `a` `` when there is one),
@@ -128,7 +134,7 @@ pub fn unknown_key_message(key: &str, known: &[&str]) -> String {
         [only] => format!("unknown key `{key}`, expected {only}"),
         _ => format!("unknown key `{key}`, expected one of {}", list.join(", ")),
     };
-    if let Some(hint) = did_you_mean(key, known) {
+    if let Some(hint) = did_you_mean(key, known.iter().copied()) {
         message.push_str(&format!(" (did you mean `{hint}`?)"));
     }
     message
@@ -167,12 +173,18 @@ mod tests {
     #[test]
     fn hints() {
         let known = ["default", "lockToDefault", "preRelease", "version"];
-        assert_eq!(did_you_mean("lockTodefault", &known), Some("lockToDefault"));
-        assert_eq!(did_you_mean("verison", &known), Some("version"));
-        assert_eq!(did_you_mean("zzz", &known), None);
-        // The distance allowed grows with the key: a third of its length.
-        assert_eq!(did_you_mean("vrsn", &known), None);
-        assert_eq!(did_you_mean("DEFAULT", &known), Some("default"));
+        assert_eq!(did_you_mean("verison", known), Some("version"));
+        // serde's unknown fields get the same hint.
+        let cases = [
+            ("unknown field `verison`, expected one of `version`, `stage`", Some("version")),
+            ("unknown field `decl`, expected `decls`", Some("decls")),
+            ("unknown field `zzz`, expected one of `version`, `stage`", None),
+            ("unknown variant `rst`, expected one of `rust`, `json`", Some("rust")),
+            ("invalid type: integer `3`, expected a string", None),
+        ];
+        for (message, expected) in cases {
+            assert_eq!(unknown_field_hint(message), expected, "{message}");
+        }
         assert_eq!(unknown_key_message("prio", &["priority"]), "unknown key `prio`, expected `priority`");
         assert_eq!(
             unknown_key_message("defualt", &["default", "version"]),

@@ -27,10 +27,15 @@ impl WindowTable {
             match profile.get_ref().as_str() {
                 "kubernetes" => window = WindowPolicy::KUBERNETES,
                 "default" => window = WindowPolicy::DEFAULT,
-                other => errors.push(ParseError::at(
-                    profile.span().into(),
-                    format!("unknown window profile `{other}`, expected `kubernetes` or `default`"),
-                )),
+                other => {
+                    let hint = crate::span::did_you_mean(other, ["kubernetes", "default"])
+                        .map(|h| format!(" (did you mean `{h}`?)"))
+                        .unwrap_or_default();
+                    errors.push(ParseError::at(
+                        profile.span().into(),
+                        format!("unknown window profile `{other}`, expected `kubernetes` or `default`{hint}"),
+                    ))
+                }
             }
         }
         if let Some(skew) = self.skew {
@@ -79,6 +84,10 @@ mod tests {
         check(
             "profile = \"k8s\"\nfloor = \"one\"",
             "Some(10..15): unknown window profile `k8s`, expected `kubernetes` or `default`\nSome(24..29): invalid version \"one\": version components must be non-negative integers",
+        );
+        check(
+            "profile = \"kubernets\"",
+            "Some(10..21): unknown window profile `kubernets`, expected `kubernetes` or `default` (did you mean `kubernetes`?)",
         );
     }
 }

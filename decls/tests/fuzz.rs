@@ -72,7 +72,7 @@ fn api_toml_parser_never_panics() {
     assert!(accepted > 0 && built > 0, "accepted {accepted}, built {built}");
 }
 
-const DEPLOY_SEED: &str = "kind: KubeletConfiguration\nfeatureGates:\n  A: true\n  \"B\": \"false\"\napiServer:\n  extraArgs:\n    feature-gates: \"C=true,D=false\"\n  extra:\n  - name: feature-gates\n    value: E=1\nspec:\n  containers:\n  - args: [\"--feature-gates=F=true,G=false\", '--feature-gates H=T']\n";
+const DEPLOY_SEED: &str = "kind: KubeletConfiguration\nfeatureGates:\n  A: true\n  \"B\": \"false\"\napiServer:\n  extraArgs:\n    feature-gates: \"C=true,D=false\"\n  extra:\n  - name: feature-gates\n    value: E=1\nspec:\n  containers:\n  - args: [\"--feature-gates=F=true,G=false\", '--feature-gates H=T', --runtime-config, api/all=true]\n---\nkind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nfeatureGates: {I: yes, J: \"no\"}\nruntimeConfig: {api/alpha: \"false\"}\nkubeadmConfigPatches:\n- |\n  kind: ClusterConfiguration\n  apiServer:\n    extraArgs:\n      feature-gates: K=true,L=maybe\n- \"kind: KubeletConfiguration\\nfeatureGates:\\n  M: on\\n\"\n";
 
 /// Deployment material: no mutation makes the gate-setting scanner panic,
 /// as YAML or as text, every setting it finds is inside the text, and a
@@ -84,7 +84,7 @@ fn deployment_scanner_never_panics() {
     let mut found = 0;
     for _ in 0..mutate::iterations(3000) {
         let input = mutate(DEPLOY_SEED, &mut rng);
-        for material in [Material::Yaml, Material::Text] {
+        for material in [Material::Yaml, Material::HelmValues, Material::Text] {
             match gate_settings(&input, material) {
                 Ok(settings) => {
                     for setting in settings {

@@ -123,7 +123,7 @@ fn malformed_plans_are_located() {
     ]);
     check_err(
         &format!("{SERVERS}[[step]]\nset = [{{ server = \"a\", emulaton = \"1.34\" }}]\n"),
-        &["8:24: unknown field `emulaton`, expected one of `server`, `binary`, `emulation`, `min_compatibility`"],
+        &["8:24: unknown field `emulaton`, expected one of `server`, `binary`, `emulation`, `min_compatibility` (did you mean `emulation`?)"],
     );
     check_err(
         "initial_persisted = \"maybe\"\n",

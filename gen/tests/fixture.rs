@@ -114,7 +114,7 @@ fn config_errors_are_located() {
     );
     check(
         "binary_version = \"1.2\"\n[gen]\nouput = []\n",
-        "kompat.toml:3:1: unknown field `ouput`, expected `output` or `allow_outside`",
+        "kompat.toml:3:1: unknown field `ouput`, expected `output` or `allow_outside` (did you mean `output`?)",
     );
     // Outputs stay below the output directory of a build script too.
     check(

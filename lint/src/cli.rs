@@ -110,14 +110,23 @@ pub struct K8sRemovedFeaturesArgs {
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// Declaration files or directories, CRD and Kubernetes manifests, deployment material;
-    /// `-` reads manifests from standard input (default: `decls` in kompat.toml).
+    /// `-` reads manifests from standard input. Added to `decls` in kompat.toml.
     pub paths: Vec<PathBuf>,
     /// More declaration inputs; repeatable.
     #[arg(long = "decls", value_name = "PATH")]
     pub decls: Vec<PathBuf>,
-    /// The project configuration (default: ./kompat.toml when present).
-    #[arg(long, value_name = "FILE")]
+    /// Declarations the project does not own (another component's gates, Kubernetes' list):
+    /// they resolve gate names, and nothing located in them is reported; repeatable.
+    /// Added to `reference` in kompat.toml.
+    #[arg(long, value_name = "PATH")]
+    pub reference: Vec<PathBuf>,
+    /// The project configuration (default: the first kompat.toml in the working directory
+    /// or one of its parents).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
     pub config: Option<PathBuf>,
+    /// Read no kompat.toml: lint only the paths given.
+    #[arg(long)]
+    pub no_config: bool,
     /// The previously released declarations, or the deployed CRD manifest.
     #[arg(long, value_name = "PATH")]
     pub baseline: Option<PathBuf>,
@@ -295,7 +304,8 @@ pub struct DeclArgs {
     /// Defaults to `decls` in kompat.toml.
     #[arg(long = "decls", value_name = "PATH")]
     pub decls: Vec<PathBuf>,
-    /// The project configuration (default: ./kompat.toml when present).
+    /// The project configuration (default: the first kompat.toml in the working directory
+    /// or one of its parents).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 }
@@ -356,7 +366,7 @@ pub enum ExportFormat {
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The project configuration (default: ./kompat.toml).
+    /// The project configuration (default: the first kompat.toml in the working directory or one of its parents).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Write nothing; exit 1 if a generated file is stale, showing its diff.

@@ -1,6 +1,9 @@
 //! `[lint]` in kompat.toml: per-code levels and allowances with reasons.
 //!
 //! ```toml
+//! [lint]
+//! require = ["binary-version", "baseline"]   # a rule family skipped for want of these is an error
+//!
 //! [lint.levels]
 //! locked-gate-cleanup = "deny"      # allow | warn | deny
 //!
@@ -16,12 +19,15 @@ use kompat_project::config::Level;
 use kompat_project::rust::RustAllow;
 use kompat_project::{Config, Error, Location};
 
+use crate::rules::missing_input::{INPUTS, MISSING_INPUT};
 use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
 use crate::{Diagnostic, Rule, Severity};
 
 /// The lint configuration, validated against the known codes.
 #[derive(Default)]
 pub struct LintConfig {
+    /// Inputs whose absence is an error (`missing-input` subjects).
+    require: Vec<String>,
     levels: BTreeMap<String, Level>,
     allows: Vec<Allowance>,
 }
@@ -38,6 +44,23 @@ impl LintConfig {
         let Some(lint) = &config.lint else { return Ok(LintConfig::default()) };
         let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
         let mut failures = Vec::new();
+        let mut out = LintConfig::default();
+        let inputs = INPUTS.iter().map(|(name, _)| *name);
+        for (name, span) in &lint.require {
+            if inputs.clone().any(|i| i == name) {
+                out.require.push(name.clone());
+                continue;
+            }
+            let known: Vec<String> = inputs.clone().map(|i| format!("`{i}`")).collect();
+            let hint = crate::rules::hint(kompat_decls::span::did_you_mean(name, inputs.clone()));
+            failures.push(
+                Diagnostic::error(format!(
+                    "unknown input `{name}` in `require` under [lint], expected one of {}{hint}",
+                    known.join(", ")
+                ))
+                .at(Some(config.source.locate(span.start, span.end))),
+            );
+        }
         let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| {
             if !codes.contains(&code) {
                 let hint = crate::rules::code_hint(code);
@@ -47,7 +70,6 @@ impl LintConfig {
                 );
             }
         };
-        let mut out = LintConfig::default();
         for level in &lint.levels {
             check_code(&level.code, &level.code_span, "[lint.levels]");
             out.levels.insert(level.code.clone(), level.level);
@@ -82,7 +104,19 @@ impl LintConfig {
     pub fn apply(&self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut used = vec![false; self.allows.len()];
         let mut out = Vec::new();
+        // What each code's findings are about, for hints on allowances that
+        // name a subject nothing is about.
+        let subjects: Vec<(&'static str, String)> =
+            diags.iter().filter_map(|d| Some((d.code?, d.subject.clone()?))).collect();
         for mut d in diags {
+            // A required input's absence is an error, whatever the levels
+            // and allowances say.
+            if d.code() == MISSING_INPUT.code && d.subject.as_ref().is_some_and(|s| self.require.contains(s)) {
+                d.severity = Severity::Error;
+                d.notes.push("required by `require` under [lint] in kompat.toml".to_owned());
+                out.push(d);
+                continue;
+            }
             if let Some(i) = self
                 .allows
                 .iter()
@@ -101,7 +135,10 @@ impl LintConfig {
         }
         for (allow, used) in self.allows.iter().zip(used) {
             if !used {
-                out.push(unused_config_allow(&allow.code, allow.subject.as_deref(), allow.location.clone()));
+                let subject = allow.subject.as_deref();
+                let near = subjects.iter().filter(|(c, _)| *c == allow.code).map(|(_, s)| s.as_str());
+                let suggestion = subject.and_then(|s| kompat_decls::span::did_you_mean(s, near));
+                out.push(unused_config_allow(&allow.code, subject, suggestion, allow.location.clone()));
             }
         }
         out

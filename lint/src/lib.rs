@@ -15,6 +15,8 @@ pub mod sources;
 #[cfg(test)]
 mod test_support;
 
+use std::path::PathBuf;
+
 use kompat_core::api::{ApiProblemKind, ApiSet, ServeOptions};
 use kompat_core::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
@@ -49,6 +51,20 @@ pub struct Context<'a> {
     pub setting_binary: Option<Version>,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
+    /// The Kubernetes API server given on the command line, when a version
+    /// is (`--runtime-config` in deployment material is checked against it).
+    pub serve: Option<&'a ServeOptions>,
+    /// How many Kubernetes objects the inputs hold (checked or not).
+    pub manifest_objects: usize,
+    /// The files of reference inputs: declarations the project does not own.
+    pub reference: &'a [PathBuf],
+}
+
+impl Context<'_> {
+    /// Whether feature declaration `idx` comes from a reference input.
+    pub fn is_reference_feature(&self, idx: usize) -> bool {
+        self.decls.source_of(idx).is_some_and(|s| self.reference.contains(&s.path))
+    }
 }
 
 /// Runs every rule and returns the findings sorted by file, line, column,
@@ -82,13 +98,17 @@ pub struct Inputs<'a> {
     /// The API server manifests are checked against; `None` (no target
     /// version) leaves them unchecked.
     pub serve: Option<&'a ServeOptions>,
+    /// The files of reference inputs (declarations the project does not
+    /// own, among `decls`): they resolve gate names, and nothing located in
+    /// them is reported.
+    pub reference: &'a [PathBuf],
 }
 
 /// Whether gate settings are checked against Kubernetes' own feature gates
-/// (`kompat_k8s::features()`): there are settings and no declared feature,
-/// as when linting a kind or kubeadm configuration alone.
+/// (`kompat_k8s::features()`): there are settings of gates and no declared
+/// feature, as when linting a kind or kubeadm configuration alone.
 pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> bool {
-    decls.features().is_empty() && !settings.is_empty()
+    decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some())
 }
 
 /// Kubernetes' gates as a release `at` accepts them: the newest list
@@ -102,8 +122,9 @@ fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_core::FeatureDecl> {
     gates
 }
 
-/// Runs every rule over `inputs`, then applies `#[kompat(allow(...))]`
-/// attributes, `[lint.levels]` and `[[lint.allow]]`; sorted findings.
+/// Runs every rule over `inputs`, drops the findings located in reference
+/// inputs, then applies `#[kompat(allow(...))]` attributes, `[lint.levels]`,
+/// `[[lint.allow]]` and `[lint] require`; sorted findings.
 /// Errors are input errors: an API set that cannot be built, unknown codes in
 /// `[lint]`.
 pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
@@ -145,8 +166,13 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         builtin_gates: builtin,
         setting_binary,
         manifests: manifests.as_ref(),
+        serve: inputs.serve,
+        manifest_objects: inputs.manifests.len(),
+        reference: inputs.reference,
     };
     let mut diags = run(&cx);
+    // Nothing about files the project does not own.
+    diags.retain(|d| d.location.as_ref().is_none_or(|l| !inputs.reference.iter().any(|r| r == l.path())));
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
     // code for that gate.
     if let Some(rust) = &decls.rust() {

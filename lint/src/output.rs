@@ -84,6 +84,10 @@ const SRCROOT: &str = "%SRCROOT%";
 /// working directory, named `%SRCROOT%` in `originalUriBaseIds`. Findings in
 /// `suppressed` are results too, with a `suppressions` entry saying why;
 /// input errors are results of `input-error` and make the invocation fail.
+/// GitHub refuses a result without a location, so a diagnostic about no file
+/// is a notification of the invocation instead: `missing-input` (rules that
+/// did not run) a tool configuration notification, an input error a tool
+/// execution notification.
 pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &[&Rule]) -> String {
     use serde_json::json;
     let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
@@ -93,7 +97,25 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &
         Severity::Note => "note",
     };
     let all = diags.iter().map(|d| (d, None)).chain(suppressed.iter().map(|(d, why)| (d, Some(why))));
-    let results: Vec<serde_json::Value> = all
+    let (located, unlocated): (Vec<_>, Vec<_>) = all.partition(|(d, _)| d.location.is_some());
+    let mut configuration = Vec::new();
+    let mut execution = Vec::new();
+    for (d, _) in unlocated {
+        let mut notification = json!({
+            "level": level(d.severity),
+            "message": { "text": d.message },
+            "descriptor": { "id": code_of(d) },
+        });
+        match rule_index(d.code()) {
+            Some(i) => {
+                notification["associatedRule"] = json!({ "id": d.code(), "index": i });
+                configuration.push(notification);
+            }
+            None => execution.push(notification),
+        }
+    }
+    let results: Vec<serde_json::Value> = located
+        .into_iter()
         .map(|(d, why)| {
             let mut result = json!({
                 "ruleId": code_of(d),
@@ -151,7 +173,11 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &
                 "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules,
             }},
-            "invocations": [{ "executionSuccessful": !diags.iter().any(|d| d.code.is_none()) }],
+            "invocations": [{
+                "executionSuccessful": !diags.iter().any(|d| d.code.is_none()),
+                "toolConfigurationNotifications": configuration,
+                "toolExecutionNotifications": execution,
+            }],
             "originalUriBaseIds": { SRCROOT: { "uri": srcroot() } },
             "columnKind": "unicodeCodePoints",
             "results": results,

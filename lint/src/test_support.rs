@@ -15,12 +15,16 @@
 //! Rust sources) expects a finding whose span starts on the line above at the
 //! first caret's column and covers as many characters as there are carets
 //! (up to the end of that line); `#! severity[code]: message` expects a
-//! finding about the file without a span. Files under `baseline/` are the
-//! baseline; `kompat.toml` is the configuration; every other file is
+//! finding about the file without a span, and `#!! severity[code]: message`
+//! (in any file) one about no file at all. Files under `baseline/` are the
+//! baseline, files under `reference/` reference inputs; `kompat.toml` is the
+//! configuration; every other file is
 //! classified as `kompat lint` classifies its inputs (declarations,
 //! deployment material, Kubernetes manifests, ...); manifests are checked
 //! against a server of kompat.toml's `[kubernetes] version`, else `binary_version`. The fixture runs through [`crate::lint`], levels and allowances
-//! included, and the findings must be exactly the annotations.
+//! included, and the findings must be exactly the annotations; `missing-input`
+//! notes (what the run lacked, not where) are compared only in fixtures that
+//! name the code.
 
 use std::path::Path;
 
@@ -66,7 +70,10 @@ fn lint_fixture(fixture: &str) -> (Vec<Annotation>, Vec<Annotation>, String) {
         std::fs::write(&full, text).unwrap_or_else(|err| panic!("{}: {err}", full.display()));
         expected.extend(annotations(path, text));
     }
-    let diags = run(dir.path(), &files);
+    let mut diags = run(dir.path(), &files);
+    if !fixture.contains("[missing-input]") {
+        diags.retain(|d| d.code() != crate::rules::missing_input::MISSING_INPUT.code);
+    }
     let mut actual: Vec<Annotation> = diags.iter().map(|d| annotation_of(dir.path(), d)).collect();
     expected.sort();
     actual.sort();
@@ -105,6 +112,9 @@ fn comment(path: &str) -> &'static str {
 /// `#@0 ^^^ ...`.
 fn parse_annotation(marker: &str, line: &str) -> Option<(Option<(usize, usize)>, String)> {
     let rest = line.trim_start().strip_prefix(marker)?;
+    if let Some(text) = rest.strip_prefix("!!") {
+        return Some((Some((usize::MAX, 0)), text.trim().to_owned()));
+    }
     if let Some(text) = rest.strip_prefix('!') {
         return Some((None, text.trim().to_owned()));
     }
@@ -126,6 +136,9 @@ fn annotations(path: &str, text: &str) -> Vec<Annotation> {
     let mut target = 0;
     for (idx, line) in text.lines().enumerate() {
         match parse_annotation(comment(path), line) {
+            Some((Some((usize::MAX, _)), text)) => {
+                out.push(Annotation { file: String::new(), line: 0, column: 0, width: 0, text })
+            }
             Some((Some((column, width)), text)) => {
                 out.push(Annotation { file: path.to_owned(), line: target, column, width, text })
             }
@@ -139,6 +152,7 @@ fn annotations(path: &str, text: &str) -> Vec<Annotation> {
 fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut inputs = Vec::new();
     let mut baseline = Vec::new();
+    let mut reference = Vec::new();
     let mut config = None;
     for (path, _) in files {
         let full = root.join(path);
@@ -146,6 +160,9 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
             config = Some(full);
         } else if path.starts_with("baseline/") {
             baseline.push(full);
+        } else if path.starts_with("reference/") {
+            reference.push(full.clone());
+            inputs.push(full);
         } else {
             inputs.push(full);
         }
@@ -184,14 +201,17 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         settings: &settings,
         manifests: &manifests,
         serve: serve.as_ref(),
+        reference: &reference,
     };
     let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding
     // has its rule's.
     for d in &diags {
         let rule = d.code.and_then(crate::rules::find).unwrap_or_else(|| panic!("unregistered code in {d:?}"));
-        let leveled =
-            config.as_ref().and_then(|c| c.lint.as_ref()).is_some_and(|l| l.levels.iter().any(|x| x.code == rule.code));
+        let leveled = config.as_ref().and_then(|c| c.lint.as_ref()).is_some_and(|l| {
+            l.levels.iter().any(|x| x.code == rule.code)
+                || (rule.code == "missing-input" && l.require.iter().any(|(r, _)| d.subject.as_ref() == Some(r)))
+        });
         assert!(
             leveled || d.severity == rule.severity,
             "{} emitted at {:?}, declared {:?}",
@@ -228,6 +248,9 @@ fn list(items: &[Annotation]) -> String {
 /// The fixture with the actual findings as annotations, to copy into a test.
 fn annotate(files: &[(String, String)], actual: &[Annotation]) -> String {
     let mut out = String::new();
+    for a in actual.iter().filter(|a| a.file.is_empty()) {
+        out.push_str(&format!("#!! {}\n", a.text));
+    }
     for (path, text) in files {
         out.push_str(&format!("//- {path}\n"));
         let comment = comment(path);

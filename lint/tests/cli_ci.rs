@@ -12,7 +12,9 @@ fn feature(name: &str, specs: &str) -> String {
     format!("[[feature]]\nname = \"{name}\"\nspecs = [\n{specs}\n]\n")
 }
 
-/// One error (Alpha on by default) and one warning (locked for 7 releases).
+/// One error (Alpha on by default) and one warning (locked for 7 releases);
+/// the runs below leave out what the run lacks (`-A missing-input`: no
+/// baseline, no sources).
 fn two_findings() -> tempfile::TempDir {
     let eager = feature("Eager", r#"  { version = "1.31", stage = "Alpha", default = true },"#);
     let old = feature("Old", r#"  { version = "1.30", stage = "GA", default = true, lockToDefault = true },"#);
@@ -60,7 +62,8 @@ fn colour_follows_the_flag_and_the_environment() {
 #[test]
 fn human_findings_go_to_stderr_and_stdout_stays_empty() {
     let dir = two_findings();
-    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "f.toml", "--binary-version", "1.37"]);
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["lint", "f.toml", "--binary-version", "1.37", "-A", "missing-input"]);
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(stderr.contains("error[alpha-enabled-by-default]"), "{stderr}");
     assert!(stderr.ends_with("kompat lint: 1 error, 1 warning, 0 notes\n"), "{stderr}");
@@ -70,7 +73,7 @@ fn human_findings_go_to_stderr_and_stdout_stays_empty() {
 fn command_line_levels() {
     let dir = two_findings();
     let run = |extra: &[&str]| {
-        let mut args = vec!["lint", "f.toml", "--binary-version", "1.37", "--format", "short"];
+        let mut args = vec!["lint", "f.toml", "--binary-version", "1.37", "-A", "missing-input", "--format", "short"];
         args.extend(extra);
         let (code, findings, _) = findings_on_stderr(kompat_in(dir.path(), &args));
         let lines: Vec<String> =
@@ -103,7 +106,8 @@ fn command_line_levels() {
 #[test]
 fn recorded_findings_are_not_reported_again() {
     let dir = two_findings();
-    let base = ["lint", "f.toml", "--binary-version", "1.37", "--suppressions", "kompat-findings.json"];
+    let base =
+        ["lint", "f.toml", "--binary-version", "1.37", "-A", "missing-input", "--suppressions", "kompat-findings.json"];
     let (code, _, stderr) = kompat_in(dir.path(), &[&base[..], &["--write-suppressions"]].concat());
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("recorded 2 findings in kompat-findings.json"), "{stderr}");
@@ -192,13 +196,25 @@ fn sarif_metadata_for_code_scanning() {
     assert!(root.starts_with("file:///") && root.ends_with('/'), "{root}");
     let artifact = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     assert_eq!((&artifact["uri"], &artifact["uriBaseId"]), (&"f.toml".into(), &"%SRCROOT%".into()));
+    // GitHub refuses a result without a location: what the run lacked (no
+    // baseline, no sources) is a configuration notification instead.
+    let results = run["results"].as_array().expect("results");
+    assert!(results.iter().all(|r| r["locations"][0]["physicalLocation"].is_object()), "{stdout}");
+    let notes = run["invocations"][0]["toolConfigurationNotifications"].as_array().expect("notifications");
+    let subjects: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|n| (n["associatedRule"]["id"].as_str().unwrap_or("?"), n["level"].as_str().unwrap_or("?")))
+        .collect();
+    assert_eq!(subjects, [("missing-input", "note"), ("missing-input", "note")], "{stdout}");
 }
 
 #[test]
 fn rustc_json_for_editors() {
     let dir = two_findings();
-    let (code, stdout, stderr) =
-        kompat_in(dir.path(), &["lint", "f.toml", "--binary-version", "1.37", "--format", "rustc-json"]);
+    let (code, stdout, stderr) = kompat_in(
+        dir.path(),
+        &["lint", "f.toml", "--binary-version", "1.37", "-A", "missing-input", "--format", "rustc-json"],
+    );
     assert_eq!(code, 1, "{stderr}");
     let lines: Vec<serde_json::Value> =
         stdout.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();

@@ -7,11 +7,13 @@ mod common;
 use common::{dir_with, findings_on_stderr, kompat_in};
 
 /// Lints `files` with `args` (run in their directory) and compares the exit
-/// code and the short-format findings, one per line.
+/// code and the short-format findings, one per line. What a case's run
+/// lacks (`missing-input`: a baseline, sources, ...) is left out; the
+/// `missing_input` tests show it.
 #[track_caller]
 fn check(files: &[(&str, &str)], args: &[&str], code: i32, expected: &str) {
     let dir = dir_with(files);
-    let mut all = vec!["lint", "--format", "short"];
+    let mut all = vec!["lint", "--format", "short", "-A", "missing-input"];
     all.extend(args);
     let (got_code, stdout, stderr) = findings_on_stderr(kompat_in(dir.path(), &all));
     let expected: Vec<&str> = expected.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -280,12 +282,39 @@ fn json_output_follows_the_contract() {
       "line": 4,
       "column": 50,
       "subject": "Eager"
+    },
+    {
+      "code": "missing-input",
+      "severity": "note",
+      "message": "no Rust or Go source among the inputs: `orphaned-gate` did not run",
+      "file": null,
+      "line": null,
+      "column": null,
+      "subject": "sources"
+    },
+    {
+      "code": "missing-input",
+      "severity": "note",
+      "message": "no baseline (--baseline, or `baseline` in kompat.toml): `removed-gate`, `rewritten-history` did not run",
+      "file": null,
+      "line": null,
+      "column": null,
+      "subject": "baseline"
+    },
+    {
+      "code": "missing-input",
+      "severity": "note",
+      "message": "no binary version (--binary-version, or `binary_version` in kompat.toml): `locked-gate-cleanup` did not run",
+      "file": null,
+      "line": null,
+      "column": null,
+      "subject": "binary-version"
     }
   ],
   "summary": {
     "errors": 1,
     "warnings": 0,
-    "notes": 0
+    "notes": 3
   }
 }
 "#
@@ -579,6 +608,7 @@ fn rust_sources_and_deployment_material() {
         "deploy/kubelet.yaml:5:3: error[locked-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Used to false, feature is locked to true",
         "deploy/kubelet.yaml:6:3: error[prealpha-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Future to true, feature is PreAlpha at emulated version 1.37, min compatibility version 1.36",
         "deploy/run.sh:2:30: error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo",
+        "deploy/run.sh:2:40: warning[ga-gate-setting]: a 1.37 component logs \"Setting GA feature gate Used=true. It will be removed in a future release.\"",
         "src/gates.rs:7:5: warning[locked-gate-cleanup]: feature Used has been locked to default since 1.30 (7 releases) and should be cleaned up",
         "src/gates.rs:9:5: warning[orphaned-gate]: feature gate Orphan is declared but never referenced in code",
         "src/gates.rs:18:51: error[removed-gate-reference]: feature gate Removed was removed but is still referenced",

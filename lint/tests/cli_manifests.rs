@@ -95,11 +95,24 @@ fn every_format_and_exit_code() {
         kompat_in(dir.path(), &["lint", "ingress.yaml", "--binary-version", "1.21", "-D", "warnings"]);
     assert_eq!(code, 1, "{stderr}");
 
-    // Without a target version nothing is checked, and a note says so.
+    // Without a target version nothing is checked, and a note says so, in
+    // every format; `require` in kompat.toml makes it an error.
     let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "json"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(findings(&stdout).is_empty(), "{stdout}");
-    assert!(stderr.contains("note: Kubernetes manifests are not checked"), "{stderr}");
+    assert_eq!(findings(&stdout), ["missing-input kubernetes-version -:null:null"]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "short"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run"), "{stderr}");
+    std::fs::write(dir.path().join("kompat.toml"), "[lint]\nrequire = [\"kubernetes-version\"]\n").expect("write");
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "sarif"]);
+    assert_eq!(code, 1, "{stderr}");
+    let log: serde_json::Value = serde_json::from_str(&stdout).expect("sarif is json");
+    // (GitHub refuses results without a location: the note is a notification.)
+    let run = &log["runs"][0];
+    assert_eq!(run["results"], serde_json::json!([]));
+    let note = &run["invocations"][0]["toolConfigurationNotifications"][0];
+    assert_eq!((&note["associatedRule"]["id"], &note["level"]), (&"missing-input".into(), &"error".into()));
+    assert!(note["message"]["text"].as_str().is_some_and(|t| t.starts_with("no Kubernetes version")), "{note:#}");
 }
 
 #[test]
@@ -202,12 +215,12 @@ fn kubernetes_feature_gates_without_declarations() {
     let (code, stdout, stderr) =
         kompat_in(dir.path(), &["lint", "kind.yaml", "--binary-version", "1.37", "--format", "json"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("note: no feature declarations loaded"), "{stderr}");
     assert_eq!(
         findings(&stdout),
         [
             "locked-gate-setting InPlacePodVerticalScaling kind.yaml:4:3",
             "unknown-gate-setting NoSuchGate kind.yaml:6:3",
+            "missing-input declarations -:null:null",
         ]
     );
 }

@@ -49,6 +49,11 @@ fn each_fixture_produces_exactly_its_rule() {
         let args_text = std::fs::read_to_string(dir.join("args")).expect("args file");
         let mut args: Vec<&str> = vec!["lint"];
         args.extend(args_text.lines().filter(|l| !l.is_empty()));
+        // What a fixture's run lacks (a baseline, sources, ...) is the
+        // `missing-input` fixture's to show.
+        if code != "missing-input" {
+            args.extend(["-A", "missing-input"]);
+        }
 
         let mut json_args = args.clone();
         json_args.extend(["--format", "json"]);

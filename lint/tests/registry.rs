@@ -21,7 +21,10 @@ fn annotated_codes() -> Vec<String> {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for line in text.lines() {
             let trimmed = line.trim_start();
-            if !(trimmed.starts_with('#') || trimmed.starts_with("//")) || !trimmed.contains('^') {
+            // `^^^ severity[code]` under a line, `#! ...` about a file,
+            // `#!! ...` about no file.
+            let annotation = trimmed.contains('^') || trimmed.starts_with("#!");
+            if !(trimmed.starts_with('#') || trimmed.starts_with("//")) || !annotation {
                 continue;
             }
             for severity in ["error[", "warning[", "note["] {

@@ -5,6 +5,7 @@
 //! binary_version = "1.37"            # enables the version window
 //! decls = ["features.toml", "apis.toml", "src/"]   # relative to this file
 //! baseline = "reference/versioned_feature_list.yaml"   # optional, for lint
+//! reference = ["vendor/k8s/versioned_feature_list.yaml"]   # optional: declarations you do not own
 //!
 //! [window]
 //! profile = "kubernetes"             # N-3, floored at 1.31; or "default" (N-3)
@@ -19,6 +20,9 @@
 //! `kompat gen` (paths relative to this file):
 //!
 //! ```toml
+//! [lint]
+//! require = ["binary-version"]       # rules that cannot run without it are an error
+//!
 //! [lint.levels]
 //! locked-gate-cleanup = "deny"       # allow | warn | deny
 //!
@@ -35,6 +39,14 @@
 //! path = "generated/features.rs"
 //! ```
 //!
+//! Without `--config`, the file is looked for in the working directory and
+//! then in each parent up to the filesystem root, as cargo and rustfmt look
+//! for theirs ([`Config::discover`]); the first found is used.
+//!
+//! `reference` inputs are declarations the project does not own (Kubernetes'
+//! list, another component's gates): `kompat lint` resolves gate names with
+//! them but reports nothing located in them.
+//!
 //! Outputs stay inside the directory of `kompat.toml` (after resolving `..`
 //! and symbolic links) unless `allow_outside` names the directory they go to:
 //! see [`Config::check_gen_outputs`].
@@ -49,7 +61,8 @@ use toml::Spanned;
 use crate::error::{Diagnostic, Error, Result};
 use crate::load::SourceFile;
 
-/// The default configuration file name, looked up in the current directory.
+/// The configuration file name, looked up in the working directory and its
+/// parents.
 pub const FILE_NAME: &str = "kompat.toml";
 
 /// A loaded `kompat.toml`, paths resolved against its directory.
@@ -64,6 +77,9 @@ pub struct Config {
     pub window: WindowPolicy,
     pub decls: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
+    /// `reference`: declaration inputs the project does not own, read to
+    /// resolve gate names; `kompat lint` reports nothing located in them.
+    pub reference: Vec<PathBuf>,
     /// The `[lint]` table. Its codes are checked by `kompat lint`, which
     /// knows them.
     pub lint: Option<LintConfig>,
@@ -87,6 +103,11 @@ pub struct GenConfig {
 /// The `[lint]` table.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LintConfig {
+    /// `require`: what `kompat lint` needs to run every rule (a binary
+    /// version, a baseline, ...), each with the byte span of its name. A
+    /// rule family that cannot run for want of one is an error instead of a
+    /// note. The names are checked by `kompat lint`, which knows them.
+    pub require: Vec<(String, std::ops::Range<usize>)>,
     /// `[lint.levels]`, in the order written.
     pub levels: Vec<LintLevel>,
     /// Each `[[lint.allow]]`, in the order written.
@@ -176,6 +197,8 @@ struct RawConfig {
     #[serde(default)]
     decls: Vec<Spanned<String>>,
     baseline: Option<Spanned<String>>,
+    #[serde(default)]
+    reference: Vec<Spanned<String>>,
     window: Option<WindowTable>,
     kubernetes: Option<RawKubernetes>,
     lint: Option<RawLint>,
@@ -191,6 +214,8 @@ struct RawKubernetes {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLint {
+    #[serde(default)]
+    require: Vec<Spanned<String>>,
     #[serde(default)]
     levels: std::collections::BTreeMap<Spanned<String>, Level>,
     #[serde(default)]
@@ -222,19 +247,37 @@ struct RawOutput {
 }
 
 impl Config {
-    /// Loads `explicit`, or `./kompat.toml` when it exists, or nothing.
+    /// Loads `explicit`, or else the first `kompat.toml` found in the
+    /// working directory or one of its parents ([`Config::find`]), or
+    /// nothing.
     pub fn discover(explicit: Option<&Path>) -> Result<Option<Config>> {
         match explicit {
             Some(path) => Config::load(path).map(Some),
             None => {
-                let default = Path::new(FILE_NAME);
-                if default.is_file() {
-                    Config::load(default).map(Some)
-                } else {
-                    Ok(None)
+                let cwd = std::env::current_dir()
+                    .map_err(|err| Error::msg(format!("cannot read the working directory: {err}")))?;
+                match Config::find(&cwd) {
+                    Some(path) => Config::load(&path).map(Some),
+                    None => Ok(None),
                 }
             }
         }
+    }
+
+    /// The `kompat.toml` that applies in `dir`: the first one found in `dir`
+    /// or its parents, up to the filesystem root, as cargo and rustfmt look
+    /// for theirs. The path is relative to `dir` (`kompat.toml`,
+    /// `../kompat.toml`, ...), so the paths it names, and messages about
+    /// them, stay relative too.
+    pub fn find(dir: &Path) -> Option<PathBuf> {
+        let mut relative = PathBuf::new();
+        for ancestor in dir.ancestors() {
+            if ancestor.join(FILE_NAME).is_file() {
+                return Some(relative.join(FILE_NAME));
+            }
+            relative.push("..");
+        }
+        None
     }
 
     pub fn load(path: &Path) -> Result<Config> {
@@ -279,6 +322,7 @@ impl Config {
             window,
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),
+            reference: raw.reference.iter().map(resolve).collect(),
             lint,
             gen,
             source,
@@ -438,6 +482,7 @@ fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, Stri
         .map(|(code, level)| LintLevel { code_span: code.span(), code: code.into_inner(), level })
         .collect();
     levels.sort_by_key(|l| l.code_span.start);
+    let require = raw.require.into_iter().map(|r| (r.get_ref().clone(), r.span())).collect();
     let mut allow = Vec::new();
     for entry in raw.allow {
         let span = entry.span();
@@ -456,10 +501,52 @@ fn lint_config(raw: RawLint) -> Result<LintConfig, (std::ops::Range<usize>, Stri
             span,
         });
     }
-    Ok(LintConfig { levels, allow })
+    Ok(LintConfig { require, levels, allow })
 }
 
 /// A toml error's message without its own rendering of the location.
 pub fn toml_message(err: &toml::de::Error) -> String {
     kompat_decls::span::toml_syntax_error(err).message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Config::find` from each directory of a tree, as the path it returns
+    /// (relative to that directory), for a tree with `kompat.toml` files at
+    /// the given places.
+    #[track_caller]
+    fn check(configs: &[&str], from: &str, expected: Option<&str>) {
+        let root = tempfile::tempdir().unwrap_or_else(|err| panic!("tempdir: {err}"));
+        // A marker above the tree would be found too: the tree's own root
+        // stands in for the filesystem root only when nothing above has one.
+        let above = root.path().ancestors().skip(1).any(|d| d.join(FILE_NAME).is_file());
+        for config in configs {
+            let path = root.path().join(config);
+            std::fs::create_dir_all(path.parent().unwrap_or(root.path())).unwrap_or_else(|err| panic!("{err}"));
+            std::fs::write(&path, "").unwrap_or_else(|err| panic!("{err}"));
+        }
+        let dir = root.path().join(from);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|err| panic!("{err}"));
+        let found = Config::find(&dir);
+        if expected.is_none() && above {
+            return;
+        }
+        assert_eq!(found.as_deref(), expected.map(Path::new), "{configs:?} from {from}");
+        if let Some(found) = found {
+            assert!(dir.join(found).is_file());
+        }
+    }
+
+    #[test]
+    fn the_nearest_configuration_in_the_directory_or_a_parent() {
+        check(&["kompat.toml"], "", Some("kompat.toml"));
+        check(&["kompat.toml"], "deploy/overlays", Some("../../kompat.toml"));
+        check(&["kompat.toml", "deploy/kompat.toml"], "deploy/overlays", Some("../kompat.toml"));
+        check(&["kompat.toml", "deploy/kompat.toml"], "src", Some("../kompat.toml"));
+        // A directory named kompat.toml is not a configuration.
+        check(&["kompat.toml", "deploy/kompat.toml/x"], "deploy", Some("../kompat.toml"));
+        check(&[], "a/b", None);
+    }
 }

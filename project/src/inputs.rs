@@ -95,7 +95,13 @@ impl Input {
         if self.kind != Kind::Deployment {
             return Ok(Vec::new());
         }
-        let material = if is_structured(&self.source.path) { Material::Yaml } else { Material::Text };
+        let material = if is_helm_values(&self.source.path) {
+            Material::HelmValues
+        } else if is_structured(&self.source.path) {
+            Material::Yaml
+        } else {
+            Material::Text
+        };
         let settings = gate_settings(&self.source.text, material).map_err(|err| self.source.parse_errors(vec![err]))?;
         Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
     }
@@ -311,7 +317,34 @@ fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == STDIN_NAME
 }
 
+/// A Helm chart's values file: `values.yaml`, `values-*.yaml`,
+/// `*-values.yaml` or `*.values.yaml` (and `.yml`).
+fn is_helm_values(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let Some(stem) = name.strip_suffix(".yaml").or_else(|| name.strip_suffix(".yml")) else { return false };
+    stem == "values" || stem.starts_with("values-") || stem.ends_with("-values") || stem.ends_with(".values")
+}
+
 /// YAML, JSON (YAML 1.2) or standard input: read through the YAML tree.
 fn is_structured(path: &Path) -> bool {
     is_yaml(path) || is_json(path) || is_stdin(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helm_values_files_by_name() {
+        let check = |name: &str, expected: bool| assert_eq!(is_helm_values(Path::new(name)), expected, "{name}");
+        check("chart/values.yaml", true);
+        check("values.yml", true);
+        check("values-prod.yaml", true);
+        check("prod-values.yaml", true);
+        check("cluster.values.yaml", true);
+        check("values.json", false);
+        check("myvalues.yaml", false);
+        check("kind.yaml", false);
+        check("values", false);
+    }
 }

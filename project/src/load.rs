@@ -166,6 +166,11 @@ impl Decls {
         self.rust.as_ref()
     }
 
+    /// The file feature declaration `decl` is written in.
+    pub fn source_of(&self, decl: usize) -> Option<&SourceFile> {
+        self.origins.get(decl).and_then(|&(source, _)| self.sources.get(source))
+    }
+
     /// Where feature declaration `decl` (and optionally one of its specs and
     /// fields) is written.
     pub fn locate(&self, decl: usize, spec: Option<usize>, field: Field) -> Option<Location> {

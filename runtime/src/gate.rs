@@ -135,7 +135,44 @@ impl FeatureSet {
     pub fn get(&self, name: &str) -> Option<&Feature> {
         self.index_of(name).and_then(|i| self.features.get(i))
     }
+
+    /// The gate name closest to `unknown` (a feature of the set, `AllAlpha`
+    /// or `AllBeta`), for a "did you mean" hint ([`did_you_mean`]); `None`
+    /// when nothing is close or `unknown` is a known name.
+    ///
+    /// [`did_you_mean`]: crate::suggest::did_you_mean
+    pub fn suggest(&self, unknown: &str) -> Option<&str> {
+        if self.index_of(unknown).is_some() {
+            return None;
+        }
+        let names = self.features.iter().map(|f| f.name.as_str());
+        crate::suggest::did_you_mean(unknown, names.chain([ALL_ALPHA, ALL_BETA]))
+    }
 }
+
+/// A gate name the feature set does not have
+/// ([`FeatureGate::enabled_by_name`]), with the closest name it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFeature {
+    /// The name asked for.
+    pub name: String,
+    /// The closest known name, if one is close ([`FeatureSet::suggest`]).
+    pub suggestion: Option<String>,
+}
+
+impl fmt::Display for UnknownFeature {
+    /// Kubernetes' `unrecognized feature gate: X`, with a "did you mean"
+    /// hint when a known name is close.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unrecognized feature gate: {}", self.name)?;
+        match &self.suggestion {
+            Some(s) => write!(f, " (did you mean `{s}`?)"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for UnknownFeature {}
 
 /// Errors from setting feature gates; prints like Go's `utilerrors.NewAggregate`
 /// (one message alone, several as `[a, b]`).
@@ -243,9 +280,15 @@ impl FeatureGate {
         self.enabled[idx]
     }
 
-    /// Whether the named feature is enabled; `None` for an unknown name.
-    pub fn enabled_by_name(&self, name: &str) -> Option<bool> {
-        self.set.index_of(name).map(|i| self.enabled[i])
+    /// Whether the named feature is enabled; an unknown name is an error
+    /// that names the closest known one.
+    pub fn enabled_by_name(&self, name: &str) -> Result<bool, UnknownFeature> {
+        match self.set.index_of(name) {
+            Some(i) => Ok(self.enabled[i]),
+            None => {
+                Err(UnknownFeature { name: name.to_owned(), suggestion: self.set.suggest(name).map(str::to_owned) })
+            }
+        }
     }
 
     /// The resolved spec and state of the feature at `idx`.

@@ -17,8 +17,12 @@
 //! (validation, serving, storage, agreement, upgrade plans) is `kompat-core`,
 //! which builds on this crate.
 //!
-//! **Architecture Invariant:** no I/O, no dependencies, no panics on input;
-//! errors are values carrying Kubernetes' message texts.
+//! - [`suggest::did_you_mean`], the one "did you mean" helper of the
+//!   workspace.
+//!
+//! **Architecture Invariant:** no I/O, no panics on input; errors are values
+//! carrying Kubernetes' message texts. One dependency, `strsim` (itself
+//! dependency-free), for the hints.
 #![warn(missing_docs)]
 
 pub mod api;
@@ -26,13 +30,16 @@ pub mod effective;
 pub mod feature;
 pub mod gate;
 pub mod gofmt;
+pub mod suggest;
 pub mod typed;
 pub mod version;
 
 pub use api::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, GroupVersion, GroupVersionKind, StaticGvk};
 pub use effective::{EffectiveVersion, WindowPolicy};
 pub use feature::{spec_at, FeatureSpec, Ratchet, Stage};
-pub use gate::{parse_feature_gates, Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError};
+pub use gate::{
+    parse_feature_gates, Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature,
+};
 #[doc(hidden)]
 pub use typed::__private;
 pub use typed::{FeatureGates, LintAllow, TypedGate};

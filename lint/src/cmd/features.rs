@@ -26,7 +26,19 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
     let versions = resolve_versions(project.config.as_ref(), &args.versions)?;
     let mut gate = FeatureGate::new(Arc::new(validated.set), versions.emulation, Some(versions.min_compatibility));
     for value in &args.feature_gates {
-        let warnings = gate.set(value).map_err(|err| Error::msg(err.to_string()))?;
+        let warnings = gate.set(value).map_err(|err| {
+            // Kubernetes' message, then a hint for each unknown name close to
+            // a known one.
+            let mut error = Error::msg(err.to_string());
+            let names = kompat_core::gate::parse_feature_gates(value).unwrap_or_default();
+            let set = gate.feature_set();
+            let hints =
+                names.keys().filter_map(|name| Some(format!("`{name}`: did you mean `{}`?", set.suggest(name)?)));
+            if let Some(diag) = error.diagnostics.first_mut() {
+                diag.notes.extend(hints);
+            }
+            error
+        })?;
         for warning in warnings {
             eprintln!("warning: {warning}");
         }

@@ -201,6 +201,11 @@ decls = [{decls}]
 # the declarations with it.
 # baseline = {list}
 
+# Declarations the project does not own (Kubernetes' list, another
+# component's gates): they resolve gate names, and nothing located in them is
+# reported.
+# reference = ["third_party/versioned_feature_list.yaml"]
+
 # [window]
 # profile = "kubernetes"   # N-3, floored at 1.31; or "default" (N-3)
 
@@ -210,6 +215,11 @@ decls = [{decls}]
 kind = "k8s-yaml"
 path = {list}
 
+# Inputs whose absence is an error rather than a note saying which rules did
+# not run (`kompat explain missing-input`):
+# [lint]
+# require = ["binary-version", "baseline"]
+#
 # Rule levels (`kompat explain --list` lists the rules):
 # [lint.levels]
 # locked-gate-cleanup = "deny"   # allow | warn | deny

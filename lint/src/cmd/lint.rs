@@ -21,36 +21,58 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
 
 /// Reads every input and runs the linter: the findings after `[lint]` in
 /// kompat.toml, before the command line's levels and suppressions.
+///
+/// The inputs are `decls` and `reference` of kompat.toml with the command
+/// line's paths, `--decls` and `--reference` added (a file named twice is
+/// read once, as a reference input if it is one anywhere).
 fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
-    let config = Config::discover(args.config.as_deref())?;
+    let config = if args.no_config { None } else { Config::discover(args.config.as_deref())? };
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
-    let mut inputs: Vec<PathBuf> = args.paths.iter().chain(&args.decls).cloned().collect();
-    if inputs.is_empty() {
-        inputs = config.as_ref().map(|c| c.decls.clone()).unwrap_or_default();
-    }
-    if inputs.is_empty() {
+    let configured = config.as_ref().map(|c| c.decls.as_slice()).unwrap_or_default();
+    let configured_reference = config.as_ref().map(|c| c.reference.as_slice()).unwrap_or_default();
+    let inputs: Vec<PathBuf> = args.paths.iter().chain(&args.decls).chain(configured).cloned().collect();
+    let reference_paths: Vec<PathBuf> = args.reference.iter().chain(configured_reference).cloned().collect();
+    if inputs.is_empty() && reference_paths.is_empty() {
         return Err(Error::msg("nothing to lint: pass PATH or --decls PATH, or set `decls` in kompat.toml"));
     }
     if let Some(config) = &config {
-        let baseline = args.baseline.as_ref().or(config.baseline.as_ref());
-        for path in config.outside_project(inputs.iter().chain(baseline)) {
+        let baseline = if args.baseline.is_some() { None } else { config.baseline.as_ref() };
+        for path in config.outside_project(configured.iter().chain(configured_reference).chain(baseline)) {
             eprintln!("note: reading declarations from outside the project: {}", path.display());
+        }
+    }
+    // Reference inputs first: a file they share with `decls` is theirs.
+    let mut seen = Seen::default();
+    let mut decl_inputs = Vec::new();
+    let mut go_sources = Vec::new();
+    let mut reference = Vec::new();
+    let classified = kompat_project::inputs::classify(&reference_paths)?;
+    for input in classified.inputs {
+        // Only the declarations of a reference input are read.
+        if input.is_declarations() && seen.first(&input.source.path) {
+            reference.push(input.source.path.clone());
+            decl_inputs.push(input);
+        }
+    }
+    for path in classified.go_sources {
+        if seen.first(&path) {
+            reference.push(path.clone());
+            go_sources.push(path);
         }
     }
     // One classification of every input, each file read once: declarations
     // (and Rust sources), CRD manifests and deployment material.
-    let mut decl_inputs = Vec::new();
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
-    let mut unchecked_objects = false;
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
+        if !seen.first(&input.source.path) {
+            continue;
+        }
         // Deployment material and CRD manifests are Kubernetes manifests too.
-        let objects = input.manifest_objects()?;
-        unchecked_objects |= input.kind != Kind::CrdManifest && !objects.is_empty();
-        manifests.extend(objects);
+        manifests.extend(input.manifest_objects()?);
         match input.kind {
             Kind::CrdManifest => crd_sources.push(input.source),
             Kind::Deployment => settings.extend(input.gate_settings()?),
@@ -58,7 +80,8 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
             _ => (),
         }
     }
-    let decls = Decls::from_inputs(decl_inputs, &classified.go_sources)?;
+    go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p)));
+    let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_crds) = match &baseline_path {
@@ -97,17 +120,6 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         None => config.as_ref().and_then(|c| c.kubernetes_version),
     };
     let serve = serve_options(args, kube_binary, window)?;
-    // (CRD manifests have their own checks; only other objects deserve the note.)
-    if serve.is_none() && unchecked_objects {
-        eprintln!(
-            "note: Kubernetes manifests are not checked: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version or `[kubernetes] version` in kompat.toml)"
-        );
-    }
-    if binary.or(kube_binary).is_some() && kompat_lint::uses_builtin_gates(&decls, &settings) {
-        eprintln!(
-            "note: no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates"
-        );
-    }
     kompat_lint::lint(&kompat_lint::Inputs {
         config: config.as_ref(),
         decls: &decls,
@@ -119,7 +131,25 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         settings: &settings,
         manifests: &manifests,
         serve: serve.as_ref(),
+        reference: &reference,
     })
+}
+
+/// The files already read, by identity (the same file named through two
+/// paths is one).
+#[derive(Default)]
+struct Seen(std::collections::HashSet<PathBuf>);
+
+impl Seen {
+    /// True the first time `path`'s file is seen. Standard input is always
+    /// new.
+    fn first(&mut self, path: &Path) -> bool {
+        if path.as_os_str() == kompat_project::STDIN_NAME {
+            return true;
+        }
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        self.0.insert(key)
+    }
 }
 
 /// The API server manifests are checked against: the binary version (or

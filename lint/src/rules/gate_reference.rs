@@ -67,7 +67,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 format!("feature gate {} was removed but is still referenced", r.gate),
                 vec![tomb],
             ),
-            None => (&UNKNOWN_GATE_REFERENCE, format!("feature gate {} is not declared", r.gate), Vec::new()),
+            None => {
+                let names = cx.decls.features().iter().map(|f| f.name.as_str());
+                let hint = super::hint(kompat_decls::span::did_you_mean(&r.gate, names));
+                (&UNKNOWN_GATE_REFERENCE, format!("feature gate {} is not declared{hint}", r.gate), Vec::new())
+            }
         };
         out.push(rule.diag(message, Some(r.location.clone())).with_subject(r.gate.clone()).with_labels(labels));
     }
@@ -108,6 +112,25 @@ binary_version = "1.37"
 pub fn run(gate: &kompat::FeatureGate) -> Option<bool> {
     gate.enabled_by_name("Typo")
 //                       ^^^^^^ warning[unknown-gate-reference]: feature gate Typo is not declared
+}
+"##,
+        );
+    }
+
+    #[test]
+    fn unknown_gate_reference_close_to_a_declared_gate() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- features.toml
+[[feature]]
+name = "WidgetCache"
+specs = [{ version = "1.36", stage = "Alpha", default = false }]
+//- src/gates.rs
+pub fn run(gate: &kompat::FeatureGate) -> bool {
+    gate.enabled_by_name("WidgetCache") == Ok(true) || gate.enabled_by_name("WidgetCahce") == Ok(true)
+//                                                                          ^^^^^^^^^^^^^ warning[unknown-gate-reference]: feature gate WidgetCahce is not declared (did you mean `WidgetCache`?)
 }
 "##,
         );

@@ -2,6 +2,7 @@
 //! binary version reject: `removed-gate-setting`, `unknown-gate-setting`,
 //! `locked-gate-setting`, `prealpha-gate-setting`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use kompat_core::{FeatureGate, Stage};
@@ -110,32 +111,39 @@ pub static PASS: Pass = Pass {
 };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    if cx.settings.is_empty() {
-        return;
-    }
     let Some(binary) = cx.setting_binary else { return };
     let set = Arc::new(cx.setting_gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
     for setting in cx.settings {
+        let Some((name, value)) = setting.gate() else { continue };
         let mut probe = gate.clone();
-        let Err(err) = probe.set(&format!("{}={}", setting.gate, setting.value)) else { continue };
-        let message = err.to_string();
-        let rejects = format!("a {binary} component rejects this setting: {message}");
-        let (rule, labels, message) = match set.index_of(&setting.gate) {
-            Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new(), rejects),
-            Some(_) => (&LOCKED_GATE_SETTING, Vec::new(), rejects),
-            None => match super::tombstone(cx, &setting.gate) {
-                Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb], rejects),
+        let Err(err) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
+        let mut message = err.to_string();
+        let mut removed = None;
+        let (rule, labels) = match set.index_of(name) {
+            Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new()),
+            Some(_) => (&LOCKED_GATE_SETTING, Vec::new()),
+            None => match super::tombstone(cx, name) {
+                Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb]),
                 // Kubernetes' own gates: one an earlier release had.
-                None => match cx.builtin_gates.then(|| kompat_k8s::removed_feature(&setting.gate)).flatten() {
-                    Some(removed) => (&REMOVED_GATE_SETTING, Vec::new(), format!("{removed}; {rejects}")),
-                    None => (&UNKNOWN_GATE_SETTING, Vec::new(), rejects),
+                None => match cx.builtin_gates.then(|| kompat_k8s::removed_feature(name)).flatten() {
+                    Some(gone) => {
+                        removed = Some(gone);
+                        (&REMOVED_GATE_SETTING, Vec::new())
+                    }
+                    None => {
+                        message.push_str(&super::hint(set.suggest(name)));
+                        (&UNKNOWN_GATE_SETTING, Vec::new())
+                    }
                 },
             },
         };
-        out.push(
-            rule.diag(message, Some(setting.location.clone())).with_subject(setting.gate.clone()).with_labels(labels),
-        );
+        let rejects = format!("a {binary} component rejects this setting: {message}");
+        let message = match removed {
+            Some(gone) => format!("{gone}; {rejects}"),
+            None => rejects,
+        };
+        out.push(rule.diag(message, Some(setting.location.clone())).with_subject(name.to_owned()).with_labels(labels));
     }
 }
 
@@ -223,8 +231,9 @@ specs = [
 //- kompat.toml
 binary_version = "1.37"
 //- deploy/run.sh
-exec widgetd --feature-gates=Kept=true,Typo=true
+exec widgetd --feature-gates=Kept=true,Typo=true,kept=false
 #                                      ^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: Typo
+#                                                ^^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: kept (did you mean `Kept`?)
 //- features.toml
 [[feature]]
 name = "Kept"
@@ -267,6 +276,7 @@ kind: Cluster
 apiVersion: kind.x-k8s.io/v1alpha4
 featureGates:
   PodDisruptionConditions: true
+# ^^^^^^^^^^^^^^^^^^^^^^^ warning[ga-gate-setting]: a 1.33 component logs "Setting GA feature gate PodDisruptionConditions=true. It will be removed in a future release."
   AppArmor: true
 # ^^^^^^^^ error[removed-gate-setting]: feature gate "AppArmor" was removed in Kubernetes 1.33 (last: GA, locked to true since 1.31); a 1.33 component rejects this setting: unrecognized feature gate: AppArmor
   CronJobsScheduledAnnotation: false

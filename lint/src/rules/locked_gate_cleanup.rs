@@ -89,4 +89,32 @@ specs = [
 "##,
         );
     }
+
+    #[test]
+    fn nothing_is_reported_about_reference_inputs() {
+        // The same locked gate in a reference input (a list the project does
+        // not own) resolves the settings and is not reported.
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- reference/versioned_feature_list.yaml
+- name: Ancient
+  versionedSpecs:
+  - default: true
+    lockToDefault: false
+    preRelease: GA
+    version: "1.0"
+  - default: true
+    lockToDefault: true
+    preRelease: GA
+    version: "1.32"
+//- deploy/kubelet.yaml
+kind: KubeletConfiguration
+featureGates:
+  Ancient: false
+# ^^^^^^^ error[locked-gate-setting]: a 1.37 component rejects this setting: cannot set feature gate Ancient to false, feature is locked to true
+"##,
+        );
+    }
 }

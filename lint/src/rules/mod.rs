@@ -9,11 +9,13 @@ pub mod api_deprecated_without_replacement;
 pub mod api_lifecycle_order;
 pub mod api_replacement_unavailable;
 pub mod crd;
+pub mod deploy_setting;
 pub mod deprecated_api_version;
 pub mod feature_without_specs;
 pub mod gate_reference;
 pub mod gate_setting;
 pub mod locked_gate_cleanup;
+pub mod missing_input;
 pub mod orphaned_gate;
 pub mod plan;
 pub mod registration;
@@ -63,10 +65,12 @@ pub static PASSES: &[&Pass] = &[
     &orphaned_gate::PASS,
     &gate_reference::PASS,
     &gate_setting::PASS,
+    &deploy_setting::PASS,
     &removed_api_version::PASS,
     &deprecated_api_version::PASS,
     &unserved_api_version::PASS,
     &unused_allowance::PASS,
+    &missing_input::PASS,
     &plan::PASS,
 ];
 
@@ -80,8 +84,13 @@ pub fn all() -> Vec<&'static Rule> {
 /// ` (did you mean `CODE`?)` when a registered code is close to `unknown`,
 /// else nothing: the hint every message about an unknown code carries.
 pub fn code_hint(unknown: &str) -> String {
-    let codes: Vec<&str> = all().iter().map(|r| r.code).collect();
-    kompat_decls::span::did_you_mean(unknown, &codes).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default()
+    hint(kompat_decls::span::did_you_mean(unknown, all().iter().map(|r| r.code)))
+}
+
+/// ` (did you mean `NAME`?)` for a suggestion, else nothing: the one
+/// wording of a hint in a message.
+pub fn hint(suggestion: Option<&str>) -> String {
+    suggestion.map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 
 /// The rule with `code`.

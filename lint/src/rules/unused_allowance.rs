@@ -40,10 +40,17 @@ declare_rule! {
 
 pub static PASS: Pass = Pass { rules: &[&UNUSED_ALLOWANCE], check: None };
 
-/// A `[[lint.allow]]` entry that matched no finding.
-pub fn unused_config_allow(code: &str, subject: Option<&str>, location: Option<Location>) -> Diagnostic {
+/// A `[[lint.allow]]` entry that matched no finding; `suggestion` is the
+/// subject of a finding of that code close to the one it names.
+pub fn unused_config_allow(
+    code: &str,
+    subject: Option<&str>,
+    suggestion: Option<&str>,
+    location: Option<Location>,
+) -> Diagnostic {
     let on = subject.map(|s| format!(" on {s}")).unwrap_or_default();
-    let mut diag = UNUSED_ALLOWANCE.diag(format!("allowance for `{code}`{on} matches no finding"), location);
+    let hint = super::hint(suggestion);
+    let mut diag = UNUSED_ALLOWANCE.diag(format!("allowance for `{code}`{on} matches no finding{hint}"), location);
     diag.subject = subject.map(str::to_owned);
     diag
 }
@@ -80,6 +87,30 @@ reason = "removed before the 1.0 release; kept here by mistake"
 name = "Kept"
 specs = [
   { version = "1.36", stage = "Alpha", default = false },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn unused_allowance_naming_a_gate_close_to_a_finding() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+
+[[lint.allow]]
+#@0 ^^^^^^^^^^^^^^ warning[unused-allowance]: allowance for `locked-gate-cleanup` on Anceint matches no finding (did you mean `Ancient`?)
+code = "locked-gate-cleanup"
+subject = "Anceint"
+reason = "removed next release"
+//- features.toml
+[[feature]]
+name = "Ancient"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.32", stage = "GA", default = true, lockToDefault = true },
+#                                                                   ^^^^ warning[locked-gate-cleanup]: feature Ancient has been locked to default since 1.32 (5 releases) and should be cleaned up
 ]
 "##,
         );

@@ -1,0 +1,247 @@
+//! `missing-input`: a rule family that could not run because something it
+//! needs was not given (a binary version, a baseline, a Kubernetes version,
+//! Rust or Go sources), or gate settings checked against Kubernetes' own
+//! gates because no declarations were loaded. Said once per missing input,
+//! naming the rules; `require` in `[lint]` makes it an error.
+
+use super::deprecated_api_version::DEPRECATED_API_VERSION;
+use super::gate_setting;
+use super::locked_gate_cleanup::LOCKED_GATE_CLEANUP;
+use super::orphaned_gate::ORPHANED_GATE;
+use super::removed_api_version::REMOVED_API_VERSION;
+use super::removed_gate::REMOVED_GATE;
+use super::rewritten_history::REWRITTEN_HISTORY;
+use super::storage_not_decodable::STORAGE_NOT_DECODABLE;
+use super::storage_override_expired::STORAGE_OVERRIDE_EXPIRED;
+use super::storage_version_without_kind::STORAGE_VERSION_WITHOUT_KIND;
+use super::stored_before_written::STORED_BEFORE_WRITTEN;
+use super::unserved_api_version::UNSERVED_API_VERSION;
+use super::Pass;
+use crate::{Context, Diagnostic};
+use kompat_diag::declare_rule;
+
+declare_rule! {
+    /// ### What it does
+    ///
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded. The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    ///
+    /// ### Why is this bad?
+    ///
+    /// A clean run that skipped half of its rules looks exactly like a clean run that checked everything. Without a binary version, a storage version that no server can decode passes; without declarations, every gate of the project is "unrecognized".
+    ///
+    /// ### Example
+    ///
+    /// ```toml
+    /// # kompat.toml without binary_version
+    /// decls = ["apis.toml"]
+    /// ```
+    ///
+    /// ### Use instead
+    ///
+    /// ```toml
+    /// binary_version = "1.37"
+    /// decls = ["apis.toml"]
+    ///
+    /// [lint]
+    /// require = ["binary-version"]
+    /// ```
+    pub MISSING_INPUT, "missing-input", Note, "rules did not run because an input they need is missing"
+}
+
+pub static PASS: Pass = Pass { rules: &[&MISSING_INPUT], check: Some(check) };
+
+/// What a run can be missing: the name `require` takes (the finding's
+/// subject) and how to give it.
+pub const INPUTS: [(&str, &str); 5] = [
+    ("binary-version", "no binary version (--binary-version, or `binary_version` in kompat.toml)"),
+    ("baseline", "no baseline (--baseline, or `baseline` in kompat.toml)"),
+    (
+        "kubernetes-version",
+        "no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml)",
+    ),
+    ("sources", "no Rust or Go source among the inputs"),
+    ("declarations", "no feature declarations loaded"),
+];
+
+pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let own_features = (0..cx.decls.features().len()).any(|idx| !cx.is_reference_feature(idx));
+    // Each rule as `code`, or `code` (the part that did not run).
+    let all = |codes: &[&str]| -> Vec<String> { codes.iter().map(|c| format!("`{c}`")).collect() };
+    let mut skipped = |input: &str, mut rules: Vec<String>, consequence: &str| {
+        let Some((_, why)) = INPUTS.iter().find(|(name, _)| *name == input) else { return };
+        if rules.is_empty() {
+            return;
+        }
+        rules.sort_unstable();
+        out.push(
+            MISSING_INPUT
+                .diag(format!("{why}: {consequence}{} did not run", rules.join(", ")), None)
+                .with_subject(input.to_owned()),
+        );
+    };
+    if cx.binary.is_none() {
+        let mut rules = Vec::new();
+        if own_features {
+            rules.extend(all(&[LOCKED_GATE_CLEANUP.code]));
+            if cx.baseline.is_some() {
+                rules.extend(all(&[REWRITTEN_HISTORY.code]));
+                rules.push(format!("`{}` (the removal deadlines of locked gates)", REMOVED_GATE.code));
+            }
+        }
+        if !cx.decls.stored_before_written().is_empty() {
+            rules.push(format!("`{}` (the window check)", STORED_BEFORE_WRITTEN.code));
+        }
+        if cx.apis.is_some() {
+            rules.extend(all(&[
+                STORAGE_NOT_DECODABLE.code,
+                STORAGE_OVERRIDE_EXPIRED.code,
+                STORAGE_VERSION_WITHOUT_KIND.code,
+            ]));
+        }
+        // Settings of Kubernetes' own gates run at `[kubernetes] version` too.
+        if !cx.settings.is_empty() && cx.setting_binary.is_none() {
+            rules.extend(gate_setting::PASS.rules.iter().map(|r| format!("`{}`", r.code)));
+        }
+        skipped("binary-version", rules, "");
+    }
+    if cx.baseline.is_none() && own_features {
+        skipped("baseline", all(&[REMOVED_GATE.code, REWRITTEN_HISTORY.code]), "");
+    }
+    if cx.manifests.is_none() && cx.manifest_objects > 0 {
+        let rules = all(&[REMOVED_API_VERSION.code, DEPRECATED_API_VERSION.code, UNSERVED_API_VERSION.code]);
+        skipped("kubernetes-version", rules, "Kubernetes manifests are not checked; ");
+    }
+    if cx.rust.is_none() && own_features {
+        skipped("sources", all(&[ORPHANED_GATE.code]), "");
+    }
+    if crate::uses_builtin_gates(cx.decls, cx.settings) {
+        out.push(
+            MISSING_INPUT
+                .diag(
+                    "no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates",
+                    None,
+                )
+                .with_subject("declarations")
+                .with_notes([
+                    "pass the declarations of your gates (PATH, --decls, or `decls` in kompat.toml)".to_owned()
+                ]),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::check;
+
+    #[test]
+    fn no_binary_version_no_baseline_no_sources() {
+        check(
+            r##"
+//- features.toml
+#!! note[missing-input]: no binary version (--binary-version, or `binary_version` in kompat.toml): `locked-gate-cleanup` did not run
+#!! note[missing-input]: no baseline (--baseline, or `baseline` in kompat.toml): `removed-gate`, `rewritten-history` did not run
+#!! note[missing-input]: no Rust or Go source among the inputs: `orphaned-gate` did not run
+[[feature]]
+name = "Ancient"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.20", stage = "GA", default = true, lockToDefault = true },
+]
+"##,
+        );
+    }
+
+    #[test]
+    fn partly_run_rules_say_which_part() {
+        check(
+            r##"
+//- baseline/features.toml
+[[feature]]
+name = "Locked"
+specs = [
+  { version = "1.0", stage = "GA", default = true },
+  { version = "1.35", stage = "GA", default = true, lockToDefault = true },
+]
+//- features.toml
+#!! note[missing-input]: no Rust or Go source among the inputs: `orphaned-gate` did not run
+#!! note[missing-input]: no binary version (--binary-version, or `binary_version` in kompat.toml): `locked-gate-cleanup`, `removed-gate` (the removal deadlines of locked gates), `rewritten-history`, `stored-before-written` (the window check) did not run
+[[feature]]
+name = "Other"
+specs = [{ version = "1.36", stage = "Alpha", default = false }]
+
+[[stored_before_written]]
+name = "quantity"
+readable_since = "1.36"
+written_since = "1.37"
+"##,
+        );
+    }
+
+    #[test]
+    fn required_input_is_an_error() {
+        check(
+            r##"
+//- kompat.toml
+[lint]
+require = ["binary-version"]
+//- apis.toml
+#!! error[missing-input]: no binary version (--binary-version, or `binary_version` in kompat.toml): `storage-not-decodable`, `storage-override-expired`, `storage-version-without-kind` did not run
+[[api]]
+group = "widgets.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+"##,
+        );
+    }
+
+    #[test]
+    fn settings_without_declarations() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- kubelet.yaml
+#!! note[missing-input]: no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates
+kind: KubeletConfiguration
+featureGates:
+  NodeSwap: true
+# ^^^^^^^^ warning[ga-gate-setting]: a 1.37 component logs "Setting GA feature gate NodeSwap=true. It will be removed in a future release."
+"##,
+        );
+    }
+
+    #[test]
+    fn unchecked_manifests() {
+        check(
+            r##"
+//- deploy.yaml
+#!! note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run
+apiVersion: extensions/v1beta1
+kind: Ingress
+metadata:
+  name: web
+"##,
+        );
+    }
+
+    #[test]
+    fn nothing_missing_nothing_said() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- baseline/features.toml
+[[feature]]
+name = "WidgetCache"
+specs = [{ version = "1.36", stage = "Alpha", default = false }]
+//- features.toml
+#!! note[missing-input]: no Rust or Go source among the inputs: `orphaned-gate` did not run
+[[feature]]
+name = "WidgetCache"
+specs = [{ version = "1.36", stage = "Alpha", default = false }]
+"##,
+        );
+    }
+}
