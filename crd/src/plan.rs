@@ -50,6 +50,13 @@ pub struct MigrationPlan {
     pub remove: Vec<String>,
     /// The storage version of the new manifest.
     pub target: String,
+    /// The storage version of the old manifest (the one marked `storage:
+    /// true`), when it has exactly one: where objects are written today,
+    /// whether or not it is removed.
+    pub current: Option<String>,
+    /// The versions objects may be persisted in today: the old
+    /// `status.storedVersions`, or its storage version when it has no status.
+    pub stored: Vec<String>,
     pub steps: Vec<PlanStep>,
 }
 
@@ -117,7 +124,8 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
         return Err(PlanError::StorageNotServed { crd, target });
     }
     let (stored, _) = old.stored_or_storage();
-    let mut remove: Vec<String> = old.versions.iter().map(|v| v.name.value.clone()).chain(stored).collect();
+    let current = old.storage_version().map(|v| v.name.value.clone());
+    let mut remove: Vec<String> = old.versions.iter().map(|v| v.name.value.clone()).chain(stored.clone()).collect();
     remove.retain(|v| *v != target && !new.version(v).is_some_and(|nv| nv.served.value));
     remove.sort_by(|a, b| release_order(a, b));
     remove.dedup();
@@ -150,18 +158,30 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
         ],
     };
 
+    // Where objects are written today and where they may be persisted: the
+    // old manifest's own storage version (which need not be removed), not the
+    // versions being removed.
+    let persisted: Vec<String> = stored.iter().filter(|v| **v != target).cloned().collect();
+    let current_text = match &current {
+        // Flipped already: the versions it was flipped from are the stored ones.
+        Some(c) if *c == target && !persisted.is_empty() => quoted_list(&persisted),
+        Some(c) if *c == target => "the previous storage version".to_owned(),
+        Some(c) => format!("`{c}`"),
+        None => "the current storage version".to_owned(),
+    };
+    let persisted_text = if persisted.is_empty() { current_text.clone() } else { quoted_list(&persisted) };
     let flip = PlanStep {
         title: format!("Make `{target}` the storage version"),
-        state: state(old.storage_version().is_some_and(|v| v.name.value == target)),
+        state: state(current.as_deref() == Some(target.as_str())),
         actions: actions(vec![format!(
-            "set `storage: true` on `{target}` and `storage: false` on {old_names}; keep every version served"
+            "set `storage: true` on `{target}` and `storage: false` on {current_text}; keep every version served"
         )]),
         verify: vec![
             format!(
                 "`kubectl get crd {crd} -o jsonpath='{{.status.storedVersions}}'` lists `{target}` (the API server appends it when the CRD is updated)"
             ),
             format!(
-                "objects created or updated from now on are persisted as `{target}`; the others are still persisted as {old_names}"
+                "objects created or updated from now on are persisted as `{target}`; the others are still persisted as {persisted_text}"
             ),
         ],
     };
@@ -217,5 +237,15 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
         ],
     };
 
-    Ok(MigrationPlan { crd, group, kind, plural, remove, target, steps: vec![add, flip, migrate, unserve] })
+    Ok(MigrationPlan {
+        crd,
+        group,
+        kind,
+        plural,
+        remove,
+        target,
+        current,
+        stored,
+        steps: vec![add, flip, migrate, unserve],
+    })
 }

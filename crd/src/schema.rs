@@ -217,6 +217,15 @@ fn raw(node: &Node) -> String {
     node.as_str().map_or_else(|| node.render(), str::to_owned)
 }
 
+/// The list type of an array: `atomic` when absent; `None` when it is not a
+/// string (judged as an unhandled change).
+fn list_type(node: Option<&Node>) -> Option<&str> {
+    match node {
+        None => Some("atomic"),
+        Some(node) => node.as_str(),
+    }
+}
+
 fn render(node: Option<&Node>) -> String {
     node.map_or_else(|| "none".to_owned(), |n| format!("`{}`", n.render()))
 }
@@ -349,6 +358,10 @@ impl Diff<'_> {
                 }
             }
             "x-kubernetes-validations" => self.rules(path, o, n, span),
+            // An absent list type is `atomic` (apiextensions' default for
+            // arrays, and how server-side apply treats them): writing it out,
+            // or dropping it, changes nothing.
+            "x-kubernetes-list-type" if list_type(o).zip(list_type(n)).is_some_and(|(o, n)| o == n) => {}
             "x-kubernetes-preserve-unknown-fields" => {
                 let was = o.and_then(Node::as_bool).unwrap_or(false);
                 let is = n.and_then(Node::as_bool).unwrap_or(false);

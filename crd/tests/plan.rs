@@ -31,6 +31,28 @@ fn removing_the_storage_version() {
 }
 
 #[test]
+fn the_current_storage_version_is_named() {
+    // `v1beta1` is stored today and stays served; only `v1alpha1` goes.
+    let kept = plan("remove-v1alpha1-stored-v1beta1");
+    assert_eq!(kept.remove, ["v1alpha1"]);
+    assert_eq!((kept.current.as_deref(), kept.target.as_str()), (Some("v1beta1"), "v1"));
+    assert_eq!(kept.stored, ["v1beta1"]);
+    let flip = &kept.steps[1];
+    assert_eq!(flip.state, StepState::ToDo);
+    assert_eq!(
+        flip.actions[0].text,
+        "set `storage: true` on `v1` and `storage: false` on `v1beta1`; keep every version served"
+    );
+    assert!(flip.verify[1].ends_with("the others are still persisted as `v1beta1`"), "{}", flip.verify[1]);
+    // Removing the storage version itself names it too.
+    let storage_removed = plan("remove-v1alpha1");
+    assert_eq!(
+        (storage_removed.current.as_deref(), storage_removed.stored.as_slice()),
+        (Some("v1alpha1"), &["v1alpha1".to_owned()][..])
+    );
+}
+
+#[test]
 fn steps_already_taken_are_marked_done() {
     // The old manifest (from the cluster) already stores v1 and still lists
     // v1alpha1 in status.storedVersions.

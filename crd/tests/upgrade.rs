@@ -22,6 +22,9 @@ type Owned<'a> = (&'a str, String, &'a str);
 #[test]
 fn compatible_changes_have_no_findings() {
     check("compatible", None, &[]);
+    // An absent `x-kubernetes-list-type` is `atomic`: writing it out or
+    // dropping it is no change (other list types stay unhandled changes).
+    check("list-type-atomic", None, &[]);
 }
 
 #[test]

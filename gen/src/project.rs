@@ -53,7 +53,9 @@ pub fn render_outputs(
     let mut model = Model::new(features, binary, config.window).map_err(unlocated)?;
     if decls.has_apis() {
         decls.api_set()?;
-        model = model.with_apis(&decls.api_config()).map_err(unlocated)?;
+        // kube-rs custom resources are served and stored as their CRD says:
+        // the tables of kube-apiserver's rules leave them out (docs/gen.md).
+        model = model.with_apis(&decls.server_api_config()).map_err(unlocated)?;
     }
     let mut files = Vec::new();
     for output in &gen.outputs {

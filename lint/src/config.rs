@@ -21,7 +21,7 @@ use kompat_project::{Config, Error, Location};
 
 use crate::rules::missing_input::{INPUTS, MISSING_INPUT};
 use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
-use crate::{Diagnostic, Rule, Severity};
+use crate::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
 
 /// The lint configuration, validated against the known codes.
 #[derive(Default)]
@@ -149,18 +149,26 @@ impl LintConfig {
 /// Rust: drops that code's findings about that gate, and reports an allow
 /// that drops nothing (at the `allow(...)`), or names no known code (at the
 /// code).
-pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: &[&Rule]) -> Vec<Diagnostic> {
+/// The dropped findings are returned too, with the allow's reason.
+pub fn apply_source_allows(
+    diags: Vec<Diagnostic>,
+    allows: &[RustAllow],
+    known: &[&Rule],
+) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let mut used = vec![false; allows.len()];
-    let mut out: Vec<Diagnostic> = diags
-        .into_iter()
-        .filter(|d| {
-            let hit = allows.iter().position(|a| d.code() == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
-            if let Some(i) = hit {
+    let mut out = Vec::new();
+    let mut suppressed = Vec::new();
+    for d in diags {
+        let hit = allows.iter().position(|a| d.code() == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
+        match hit {
+            Some(i) => {
                 used[i] = true;
+                let justification = allows[i].reason.clone();
+                suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::InSource, justification });
             }
-            hit.is_none()
-        })
-        .collect();
+            None => out.push(d),
+        }
+    }
     let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
     for (allow, used) in allows.iter().zip(used) {
         if used {
@@ -174,5 +182,5 @@ pub fn apply_source_allows(diags: Vec<Diagnostic>, allows: &[RustAllow], known: 
             unused_source_allow(gate, code, Some(hint), allow.code_location.clone())
         });
     }
-    out
+    (out, suppressed)
 }

@@ -36,6 +36,9 @@ pub struct Context<'a> {
     /// holds everything well declared).
     pub api_problems: &'a [(ApiProblemKind, Diagnostic)],
     pub crds: &'a [rules::crd::CrdInput],
+    /// The kinds that are CRDs (kube-rs custom resources, kinds of the CRD
+    /// manifests): kube-apiserver's built-in storage rules skip them.
+    pub crd_kinds: &'a rules::crd_lifecycle::CrdKinds<'a>,
     /// What Rust sources say, when some were scanned.
     pub rust: Option<&'a sources::RustScan>,
     /// Gate settings found in deployment material.
@@ -102,6 +105,37 @@ pub struct Inputs<'a> {
     /// own, among `decls`): they resolve gate names, and nothing located in
     /// them is reported.
     pub reference: &'a [PathBuf],
+    /// Allowances written in the YAML and JSON manifests
+    /// ([`rules::inline_allow::scan`]).
+    pub inline_allows: &'a [rules::inline_allow::InlineAllow],
+}
+
+/// A finding an allowance suppressed, kept for the formats that show
+/// suppressed results (SARIF's `suppressions`).
+#[derive(Debug, Clone)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub kind: SuppressionKind,
+    /// The allowance's reason.
+    pub justification: String,
+}
+
+/// Where the allowance that suppressed a finding is written (SARIF's
+/// `suppression.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SuppressionKind {
+    /// In the linted source: `#[kompat(allow(...))]`, an inline allowance in
+    /// a manifest.
+    InSource,
+    /// Outside it: the recorded-findings file.
+    External,
+}
+
+/// The findings of a run and the findings allowances suppressed.
+#[derive(Debug, Clone, Default)]
+pub struct Linted {
+    pub findings: Vec<Diagnostic>,
+    pub suppressed: Vec<Suppressed>,
 }
 
 /// Whether gate settings are checked against Kubernetes' own feature gates
@@ -128,6 +162,12 @@ fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_core::FeatureDecl> {
 /// Errors are input errors: an API set that cannot be built, unknown codes in
 /// `[lint]`.
 pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Error> {
+    lint_with_suppressed(inputs).map(|linted| linted.findings)
+}
+
+/// [`lint`], keeping the findings that `#[kompat(allow(...))]` and inline
+/// allowances in manifests suppressed.
+pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_project::Error> {
     let decls = inputs.decls;
     let code = code_references(decls)?;
     let (apis, api_problems) = if decls.has_apis() {
@@ -149,6 +189,7 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         }
         _ => None,
     };
+    let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
     let all_rules = rules::all();
     let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
     let cx = Context {
@@ -160,6 +201,7 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
         apis: apis.as_ref(),
         api_problems: &api_problems,
         crds: inputs.crds,
+        crd_kinds: &crd_kinds,
         rust: code.as_ref(),
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
@@ -175,12 +217,19 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
     diags.retain(|d| d.location.as_ref().is_none_or(|l| !inputs.reference.iter().any(|r| r == l.path())));
     // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
     // code for that gate.
+    let mut suppressed = Vec::new();
     if let Some(rust) = &decls.rust() {
-        diags = config::apply_source_allows(diags, &rust.allows, &all_rules);
+        let (kept, allowed) = config::apply_source_allows(diags, &rust.allows, &all_rules);
+        diags = kept;
+        suppressed.extend(allowed);
     }
-    let mut diags = lint_config.apply(diags);
+    // `ignore-check.kompat.io/<code>` annotations and `# kompat:allow(<code>)`
+    // comments suppress that code in their object.
+    let (kept, allowed) = rules::inline_allow::apply(diags, inputs.inline_allows, &all_rules);
+    suppressed.extend(allowed);
+    let mut diags = lint_config.apply(kept);
     Diagnostic::sort(&mut diags);
-    Ok(diags)
+    Ok(Linted { findings: diags, suppressed })
 }
 
 /// What code says about gates, for the reference rules: the Rust scan, with

@@ -2,7 +2,7 @@
 //! JSON, SARIF 2.1.0 and `file:line:col: severity[code]: message` lines. The
 //! human format is [`crate::report::render`], the one renderer for people.
 
-use kompat_lint::{Diagnostic, Rule, Severity};
+use kompat_lint::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -88,7 +88,7 @@ const SRCROOT: &str = "%SRCROOT%";
 /// is a notification of the invocation instead: `missing-input` (rules that
 /// did not run) a tool configuration notification, an input error a tool
 /// execution notification.
-pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &[&Rule]) -> String {
+pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -> String {
     use serde_json::json;
     let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
     let level = |s: Severity| match s {
@@ -96,7 +96,7 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &
         Severity::Warning => "warning",
         Severity::Note => "note",
     };
-    let all = diags.iter().map(|d| (d, None)).chain(suppressed.iter().map(|(d, why)| (d, Some(why))));
+    let all = diags.iter().map(|d| (d, None)).chain(suppressed.iter().map(|s| (&s.diagnostic, Some(s))));
     let (located, unlocated): (Vec<_>, Vec<_>) = all.partition(|(d, _)| d.location.is_some());
     let mut configuration = Vec::new();
     let mut execution = Vec::new();
@@ -144,8 +144,12 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[(Diagnostic, String)], rules: &
                     .collect();
                 result["relatedLocations"] = json!(related);
             }
-            if let Some(why) = why {
-                result["suppressions"] = json!([{ "kind": "external", "justification": why }]);
+            if let Some(s) = why {
+                let kind = match s.kind {
+                    SuppressionKind::InSource => "inSource",
+                    SuppressionKind::External => "external",
+                };
+                result["suppressions"] = json!([{ "kind": kind, "justification": s.justification }]);
             }
             result
         })

@@ -18,7 +18,8 @@
 //! finding about the file without a span, and `#!! severity[code]: message`
 //! (in any file) one about no file at all. Files under `baseline/` are the
 //! baseline, files under `reference/` reference inputs; `kompat.toml` is the
-//! configuration; every other file is
+//! configuration; every other file is (CRD manifests are checked as
+//! `kompat lint` checks them, without a baseline)
 //! classified as `kompat lint` classifies its inputs (declarations,
 //! deployment material, Kubernetes manifests, ...); manifests are checked
 //! against a server of kompat.toml's `[kubernetes] version`, else `binary_version`. The fixture runs through [`crate::lint`], levels and allowances
@@ -174,10 +175,22 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut inline_allows = Vec::new();
+    let mut crds = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
     for input in classified.inputs {
+        inline_allows.extend(crate::rules::inline_allow::scan(&input.source));
         manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
-        if input.kind == kompat_project::inputs::Kind::Deployment {
+        if input.kind == kompat_project::inputs::Kind::CrdManifest {
+            let parsed = kompat_crd::parse_manifests(&input.source.text)
+                .unwrap_or_else(|errors| panic!("{}", input.source.parse_errors(errors)));
+            crds.push(crate::rules::crd::CrdInput {
+                source: input.source,
+                crds: parsed,
+                baseline: Vec::new(),
+                conversions: None,
+            });
+        } else if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
         } else if input.is_declarations() {
             decl_inputs.push(input);
@@ -197,11 +210,12 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         binary: config.as_ref().and_then(|c| c.binary_version),
         kubernetes,
         window: config.as_ref().map_or(kompat_core::WindowPolicy::DEFAULT, |c| c.window),
-        crds: &[],
+        crds: &crds,
         settings: &settings,
         manifests: &manifests,
         serve: serve.as_ref(),
         reference: &reference,
+        inline_allows: &inline_allows,
     };
     let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding

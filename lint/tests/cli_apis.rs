@@ -361,8 +361,8 @@ introduced = "1.32"
 
 /// Problems that span several API types (here: one GVK declared by two
 /// types) cannot be seen by the derive; kompat reports them located in the
-/// Rust source. Types whose attributes do not compile are the compiler's to
-/// report and are left out.
+/// Rust source. A type whose attributes do not compile is reported with the
+/// derive's own error, at the derive's span, before anything else.
 #[test]
 fn rust_declaration_problems_are_located() {
     let source = r#"use kompat::ApiLifecycle;
@@ -376,17 +376,26 @@ mod again {
     #[kompat(api(group = "batch", version = "v1", resource = "jobs", introduced = "1.22"))]
     pub struct Job;
 }
-
+"#;
+    let broken = r#"
 #[derive(ApiLifecycle)]
 #[kompat(api(group = "batch", version = "v1", resource = "cronjobs", introduced = "1.21", verison = "x"))]
 pub struct Broken;
 "#;
-    let dir = common::dir_with(&[("src/lib.rs", source)]);
-    let (code, stdout, stderr) =
-        kompat_in(dir.path(), &["apis", "--decls", "src", "--emulation-version", "1.30", "--format", "json"]);
-    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    let run = |source: &str| {
+        let dir = common::dir_with(&[("src/lib.rs", source)]);
+        let (code, stdout, stderr) =
+            kompat_in(dir.path(), &["apis", "--decls", "src", "--emulation-version", "1.30", "--format", "json"]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+        assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+        stderr
+    };
+    let stderr = run(&format!("{source}{broken}"));
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(first, "error: unknown key `verison` in `api(...)`; did you mean `version`?");
+    assert!(stderr.contains("src/lib.rs:14:91"), "{stderr}");
+    let stderr = run(source);
     let first = stderr.lines().next().unwrap_or_default();
     assert_eq!(first, "error: duplicate declaration of batch/v1/Job (first declared at src/lib.rs:4:10)");
     assert!(stderr.contains("src/lib.rs:9:14"), "{stderr}");
-    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
 }

@@ -251,6 +251,89 @@ fn rust_declared_apis_generate_like_toml() {
     assert_eq!(json_from_rust, json_from_toml);
 }
 
+/// kube-rs custom resources (`#[derive(CustomResource, ApiLifecycle)]`) are
+/// served and stored as their CRD says: the generated tables, which are
+/// kube-apiserver's choices, leave them out, and a project of custom
+/// resources only has no API tables at all.
+#[test]
+fn kube_rs_custom_resources_are_not_in_the_api_tables() {
+    let types = |derive: &str| {
+        format!(
+            r#"//! Widget, v1beta1 and v1.
+pub mod v1beta1 {{
+    #[derive({derive}kompat::ApiLifecycle)]
+    #[kube(group = "example.io", version = "v1beta1", kind = "Widget")]
+    #[kompat(api(group = "example.io", version = "v1beta1", kind = "Widget", resource = "widgets", introduced = "1.33", replacement = "example.io/v1/Widget"))]
+    pub struct WidgetSpec {{}}
+}}
+pub mod v1 {{
+    #[derive({derive}kompat::ApiLifecycle)]
+    #[kube(group = "example.io", version = "v1", kind = "Widget")]
+    #[kompat(api(group = "example.io", version = "v1", kind = "Widget", resource = "widgets", introduced = "1.35"))]
+    pub struct WidgetSpec {{}}
+}}
+"#
+        )
+    };
+    let generate = |source: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::create_dir(dir.path().join("src")).expect("mkdir");
+        fs::write(dir.path().join("src/lib.rs"), source).expect("write source");
+        let config =
+            "binary_version = \"1.37\"\ndecls = [\"src\"]\n\n[[gen.output]]\nkind = \"json\"\npath = \"out.json\"\n";
+        fs::write(dir.path().join("kompat.toml"), config).expect("write config");
+        let (code, _, stderr) = kompat_in(dir.path(), &["gen"]);
+        assert_eq!(code, 0, "{stderr}");
+        let json: serde_json::Value = serde_json::from_str(&read(dir.path(), "out.json")).unwrap_or_default();
+        json
+    };
+    // The same types without `CustomResource` are built-in style APIs:
+    // their served and storage tables are there.
+    let builtin = generate(&types("").replace("    #[kube(", "    // #[kube("));
+    assert!(builtin["apis"]["storage"].as_array().is_some_and(|t| !t.is_empty()), "{builtin}");
+    let crds = generate(&types("kube::CustomResource, "));
+    assert!(crds.get("apis").is_none(), "{crds}");
+}
+
+/// `[[api]]` entries whose group and kind a CRD manifest among `decls`
+/// defines are CRD versions too, left out of the API tables; the other
+/// entries stay.
+#[test]
+fn toml_apis_of_a_crd_manifest_are_not_in_the_api_tables() {
+    let apis = r#"[[api]]
+group = "example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.35"
+
+[[api]]
+group = "batch.example.io"
+version = "v1"
+kind = "Job"
+resource = "jobs"
+introduced = "1.30"
+"#;
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.io\nspec:\n  group: example.io\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object}\n";
+    let generate = |decls: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join("apis.toml"), apis).expect("write apis");
+        fs::create_dir(dir.path().join("crds")).expect("mkdir");
+        fs::write(dir.path().join("crds/widgets.yaml"), crd).expect("write crd");
+        let config = format!(
+            "binary_version = \"1.37\"\ndecls = {decls}\n\n[[gen.output]]\nkind = \"json\"\npath = \"out.json\"\n"
+        );
+        fs::write(dir.path().join("kompat.toml"), config).expect("write config");
+        let (code, _, stderr) = kompat_in(dir.path(), &["gen"]);
+        assert_eq!(code, 0, "{stderr}");
+        read(dir.path(), "out.json")
+    };
+    let without = generate(r#"["apis.toml"]"#);
+    assert!(without.contains("\"widgets\"") && without.contains("\"jobs\""), "{without}");
+    let with = generate(r#"["apis.toml", "crds"]"#);
+    assert!(!with.contains("\"widgets\"") && with.contains("\"jobs\""), "{with}");
+}
+
 /// Every file below `dir`, relative, sorted: to show that nothing was written.
 fn tree(dir: &Path) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();

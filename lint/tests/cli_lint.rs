@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{dir_with, findings_on_stderr, kompat_in};
 
 /// Lints `files` with `args` (run in their directory) and compares the exit
@@ -476,6 +478,48 @@ fn crd_manifests_are_linted() {
 }
 
 #[test]
+fn json_crd_manifests_are_linted() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/crd/json");
+    let (code, stdout, stderr) =
+        findings_on_stderr(kompat_in(&fixtures, &["lint", "--no-config", "missing-schema.json", "--format", "short"]));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.starts_with("missing-schema.json:"), "{stdout}");
+    assert!(stdout.contains("error[missing-schema]"), "{stdout}");
+    // As a baseline too: v1alpha1 is in the old status.storedVersions.
+    let (code, stdout, stderr) = findings_on_stderr(kompat_in(
+        &fixtures,
+        &["lint", "--no-config", "new.json", "--baseline", "old.json", "--format", "short"],
+    ));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
+    // In a directory.
+    let (_, stdout, _) = findings_on_stderr(kompat_in(&fixtures, &["lint", "--no-config", ".", "--format", "short"]));
+    assert!(stdout.contains("missing-schema.json:") && stdout.contains("error[missing-schema]"), "{stdout}");
+}
+
+#[test]
+fn a_baseline_of_another_crd_is_an_error() {
+    let gizmo = CRD_V1.replace("widgets", "gizmos").replace("Widget", "Gizmo");
+    let dir = dir_with(&[("old.yaml", &gizmo), ("new.yaml", CRD_V1)]);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", "old.yaml"]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "error: the baseline is not a previous release of these CRDs: it holds `gizmos.example.io` (kind `Gizmo`), the manifests hold `widgets.example.io` (kind `Widget`)"
+    );
+    assert!(stderr.contains("new.yaml:4:9"), "{stderr}");
+    assert!(stderr.contains("old.yaml:4:9"), "{stderr}");
+    // The same kind under another group still pairs: the change is reported.
+    let moved = CRD_V1.replace("example.io", "example.com");
+    let dir = dir_with(&[("old.yaml", &moved), ("new.yaml", CRD_V1)]);
+    let (code, stdout, _) =
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", "old.yaml", "--format", "short"]));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("error[group-changed]"), "{stdout}");
+}
+
+#[test]
 fn crd_directories() {
     let old = CRD_V1.replace("  - name: v1\n", "  - name: v1alpha1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v1\n");
     let dir = dir_with(&[
@@ -674,6 +718,118 @@ pub fn run(gate: &kompat::TypedGate<Feature>) -> bool {
     );
 }
 
+/// `ignore-check.kompat.io/<code>` annotations and `# kompat:allow(<code>)`
+/// comments in CRD manifests and deployment YAML: they allow their code in
+/// their object, with a reason, and the allowed findings are SARIF results
+/// with an `inSource` suppression, as `#[kompat(allow(...))]`'s are.
+#[test]
+fn inline_allowances_in_manifests() {
+    let deprecated = CRD_V1.replace("    storage: true\n", "    storage: true\n    deprecated: true\n");
+    let annotated = deprecated.replace(
+        "  name: widgets.example.io\n",
+        "  name: widgets.example.io\n  annotations:\n    ignore-check.kompat.io/deprecated-without-warning: \"the warning ships with v2\"\n",
+    );
+    let commented = format!("# kompat:allow(deprecated-without-warning) the warning ships with v2\n{deprecated}");
+    let gates = r#"//! Gates.
+use kompat::FeatureGates;
+
+#[derive(Clone, Copy, FeatureGates)]
+pub enum Feature {
+    #[kompat(allow(code = "orphaned-gate", reason = "read by the scheduler plugin"))]
+    #[kompat(spec(version = "1.35", stage = "Alpha", default = false))]
+    Elsewhere,
+}
+"#;
+    // Without an allowance: the finding.
+    check(
+        &[("crd.yaml", &deprecated)],
+        &["crd.yaml"],
+        0,
+        "crd.yaml:15:17: warning[deprecated-without-warning]: deprecated version `v1` has no `deprecationWarning`",
+    );
+    for text in [&annotated, &commented] {
+        let dir = dir_with(&[("crd.yaml", text), ("src/gates.rs", gates)]);
+        let (code, stdout, stderr) = findings_on_stderr(kompat_in(
+            dir.path(),
+            &["lint", "crd.yaml", "src", "--binary-version", "1.37", "--format", "short"],
+        ));
+        // Nothing but what the run lacked (no baseline).
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.lines().all(|l| l.contains("note[missing-input]")), "{stdout}");
+        let (code, sarif, stderr) =
+            kompat_in(dir.path(), &["lint", "crd.yaml", "src", "--binary-version", "1.37", "--format", "sarif"]);
+        assert_eq!(code, 0, "{stderr}");
+        let sarif: serde_json::Value = serde_json::from_str(&sarif).unwrap_or_default();
+        let results = sarif["runs"][0]["results"].as_array().cloned().unwrap_or_default();
+        let got: Vec<(String, String, String)> = results
+            .iter()
+            .map(|r| {
+                let s = &r["suppressions"][0];
+                (
+                    r["ruleId"].as_str().unwrap_or_default().to_owned(),
+                    s["kind"].as_str().unwrap_or_default().to_owned(),
+                    s["justification"].as_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect();
+        let want = [
+            ("deprecated-without-warning", "inSource", "the warning ships with v2"),
+            ("orphaned-gate", "inSource", "read by the scheduler plugin"),
+        ];
+        let want: Vec<(String, String, String)> =
+            want.iter().map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned())).collect();
+        let mut got = got;
+        got.sort();
+        assert_eq!(got, want, "{text}");
+    }
+    // An allowance in another object, or for another code, allows nothing
+    // and is reported.
+    let elsewhere = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    ignore-check.kompat.io/deprecated-without-warning: \"misplaced\"\n---\n{deprecated}"
+    );
+    check(
+        &[("crd.yaml", &elsewhere)],
+        &["crd.yaml"],
+        0,
+        r#"
+        crd.yaml:6:5: warning[unused-allowance]: `ignore-check.kompat.io/deprecated-without-warning` matches no finding in its object
+        crd.yaml:22:17: warning[deprecated-without-warning]: deprecated version `v1` has no `deprecationWarning`
+        "#,
+    );
+}
+
+/// kube-rs custom resources are cross-checked against the CRD manifest among
+/// the inputs; without one, `missing-input` says they were not.
+#[test]
+fn kube_rs_types_and_their_crd() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint/crd-lifecycle-mismatch");
+    let (code, stdout, stderr) = findings_on_stderr(kompat_in(
+        &fixture,
+        &["lint", "src", "deploy", "--binary-version", "1.37", "--format", "short"],
+    ));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stdout.matches("error[crd-lifecycle-mismatch]").count(), 3, "{stdout}");
+    assert!(!stdout.contains("crd-manifest"), "{stdout}");
+    let (code, json, stderr) = kompat_in(&fixture, &["lint", "src", "--binary-version", "1.37", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+    let notes: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["subject"] == "crd-manifest")
+        .map(|d| (d["code"].as_str().unwrap_or_default(), d["message"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        notes,
+        [(
+            "missing-input",
+            "no CRD manifest among the inputs for kube-rs custom resources: the lifecycles of `example.io/Widget` are not compared with a CRD; `crd-lifecycle-mismatch` did not run"
+        )],
+        "{json}"
+    );
+}
+
 /// Exit codes are the same in every format: 0 without an error-level
 /// finding (warnings and notes included), 1 with one, 2 on usage errors.
 /// Every format is deterministic.
@@ -752,4 +908,68 @@ fn api_lifecycle_order_and_replacements() {
         ],
         "{stderr}"
     );
+}
+
+/// A Rust declaration is read as the derive reads it: what the derive
+/// rejects (`cargo build` fails) is an input error with the derive's message
+/// at its line and column, and no declaration rule runs on it.
+#[test]
+fn rust_declarations_the_derive_rejects() {
+    let gates = |spec: &str| {
+        format!(
+            "use kompat::FeatureGates;\n\n#[derive(Clone, Copy, FeatureGates)]\npub enum Feature {{\n    #[kompat(spec({spec}))]\n    WatchList,\n}}\n\npub fn f(g: &kompat::TypedGate<Feature>) -> bool {{ g.enabled(Feature::WatchList) }}\n"
+        )
+    };
+    let api = |attrs: &str| {
+        format!("#[derive(kube::CustomResource, kompat::ApiLifecycle)]\n{attrs}\npub struct WidgetSpec {{}}\n")
+    };
+    let cases = [
+        (gates(r#"version = "1.27", stage = "beta", default = true"#), r#"unknown stage "beta"; did you mean "Beta"?"#, "5:45"),
+        (
+            gates(r#"verison = "1.27", stage = "Beta", default = true"#),
+            "unknown key `verison` in `spec(...)`; did you mean `version`?",
+            "5:19",
+        ),
+        (
+            gates(r#"version = "1.27", version = "1.28", stage = "Beta", default = true"#),
+            "duplicate key `version` in `spec(...)`",
+            "5:37",
+        ),
+        (
+            gates(r#"version = "1.27", stage = "Alpha", default = true"#),
+            "alpha feature WatchList cannot be enabled by default",
+            "5:64",
+        ),
+        (
+            api("#[kube(group = \"example.io\", version = \"v1\", kind = \"Widget\")]\n#[kompat(api(version = \"v2\", introduced = \"1.32\"))]"),
+            "`version = \"v2\"` differs from `#[kube(version = \"v1\")]` on the same type: the lifecycle would describe another API than the one kube-rs registers; drop it from `api(...)`",
+            "3:24",
+        ),
+    ];
+    for (source, message, at) in cases {
+        let dir = dir_with(&[("src/lib.rs", &source)]);
+        let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "src", "--binary-version", "1.37"]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+        let lines: Vec<&str> = stderr.lines().take(2).collect();
+        assert_eq!(lines, [format!("error: {message}"), format!("  --> src/lib.rs:{at}")], "{stderr}");
+        assert_eq!(stderr.matches("error").count(), 1, "one error, no finding: {stderr}");
+    }
+}
+
+/// `fixtures/operator/`: a kube-rs-shaped operator whose gates are used the
+/// ways real code uses them (through `pub use ... as`, `use ... as F`, glob
+/// imports, `Self::`, inside `tracing` macros, `vec![...]` and a
+/// `macro_rules!` invocation, in tests under `use super::*`). No gate is
+/// reported orphaned; the one gate nothing uses is allowed in the source,
+/// and since an allowance that matches no finding is reported itself, the
+/// clean output also shows that `orphaned-gate` ran and found exactly it.
+#[test]
+fn operator_fixture_has_no_orphaned_gate() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/operator");
+    let (code, stdout, stderr) = kompat_in(&dir, &["lint", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains(r#""diagnostics": []"#), "{stdout}");
+    let (code, stdout, human) = kompat_in(&dir, &["lint"]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{human}");
+    insta::assert_snapshot!(human);
 }

@@ -14,16 +14,16 @@ use syn::{DeriveInput, Path};
 
 use kompat_derive_internals::ast::{ApiInput, Input};
 use kompat_derive_internals::ctxt::Ctxt;
+use kompat_derive_internals::valid;
 
-use crate::{fallback, valid};
+use crate::fallback;
 
 /// `#[derive(FeatureGates)]`.
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
-    let Some(ast) = Input::from_syn(&cx, input) else {
+    let Some((ast, validated)) = valid::feature_gates(&cx, input) else {
         return cx.check().err().map(|err| err.into_compile_error()).unwrap_or_default();
     };
-    let validated = valid::validate(&ast, &cx);
     let result = cx.check().and_then(|()| impl_enum(&ast, &validated));
     match result {
         Ok(tokens) => tokens,
@@ -168,10 +168,9 @@ fn spec_tokens(spec: &FeatureSpec) -> TokenStream {
 /// `#[derive(ApiLifecycle)]`.
 pub fn derive_api(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
-    let Some(ast) = ApiInput::from_syn(&cx, input) else {
+    let Some((ast, api)) = valid::api_lifecycle(&cx, input) else {
         return cx.check().err().map(|err| err.into_compile_error()).unwrap_or_default();
     };
-    let api = valid::validate_api(&ast, &cx);
     let result = cx.check().and_then(|()| match (&api, ast.decl()) {
         (Some(api), Some(decl)) => Ok(impl_api(&ast, &decl, api)),
         // Unreachable when validation reported nothing; never panic.

@@ -9,12 +9,12 @@
 //! Phases (thiserror's split, serde's error accumulator):
 //! `ast` (typed IR) → `attr` (attribute parsing, local checks), both in
 //! `kompat-derive-internals` (shared with kompat's source reader) → `valid`
-//! (`kompat_core::validate`, problems mapped to spans) → `expand` (code), with
+//! (`kompat_core::validate`, problems mapped to spans; also in the internals,
+//! so the reader reports the same errors) → `expand` (code), with
 //! `fallback` (stub impl on error) and `ctxt` (every error at once).
 
 mod expand;
 mod fallback;
-mod valid;
 
 #[cfg(test)]
 mod tests;

@@ -7,8 +7,8 @@
 //! The rules:
 //!
 //! - A `.rs` file is Rust source; a `.toml` file is kompat TOML.
-//! - A YAML file (`.yaml`, `.yml`) naming `CustomResourceDefinition` is a CRD
-//!   manifest; `versioned_feature_list.yaml` and `*.features.yaml`/`.yml` are
+//! - A YAML (`.yaml`, `.yml`) or JSON file naming `CustomResourceDefinition`
+//!   is a CRD manifest; `versioned_feature_list.yaml` and `*.features.yaml`/`.yml` are
 //!   feature lists.
 //! - Deployment material: any other YAML, shell scripts, Markdown, unit and
 //!   env files, Dockerfiles and Containerfiles; and JSON files that hold a
@@ -200,7 +200,11 @@ fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
         Some(kind) => kind,
         None => Kind::Other,
     };
-    let kind = if kind == Kind::FeatureList && names_crd(&source) { Kind::CrdManifest } else { kind };
+    let kind = if matches!(kind, Kind::FeatureList | Kind::Deployment) && names_crd(&source) {
+        Kind::CrdManifest
+    } else {
+        kind
+    };
     out.push(Input { kind, source, named: true });
     Ok(())
 }
@@ -261,10 +265,10 @@ fn by_name(path: &Path) -> Option<Kind> {
     }
 }
 
-/// A YAML file that names `CustomResourceDefinition` is a CRD manifest,
-/// whatever its name.
+/// A YAML or JSON file that names `CustomResourceDefinition` is a CRD
+/// manifest, whatever its name.
 fn names_crd(source: &SourceFile) -> bool {
-    is_yaml(&source.path) && source.text.contains("CustomResourceDefinition")
+    (is_yaml(&source.path) || is_json(&source.path)) && source.text.contains("CustomResourceDefinition")
 }
 
 /// A named YAML file that is not a feature list by name: a CRD manifest, a

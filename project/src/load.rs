@@ -136,6 +136,9 @@ pub struct Decls {
     /// What the Go sources among the inputs say besides declarations (the
     /// files and declaring packages references are looked for with).
     go: Option<crate::go::GoScan>,
+    /// `(group, kind)` of every CustomResourceDefinition in the CRD
+    /// manifests among the inputs.
+    manifest_crds: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Decls {
@@ -213,6 +216,30 @@ impl Decls {
             }
         }
         merged
+    }
+
+    /// Whether the kind is a CRD's: a kube-rs custom resource
+    /// ([`crate::rust::CustomResource`]) or a kind a CRD manifest among the
+    /// inputs defines.
+    pub fn is_crd(&self, group: &str, kind: &str) -> bool {
+        self.manifest_crds.iter().any(|(g, k)| g == group && k == kind)
+            || self.rust.as_ref().is_some_and(|r| r.custom_resources.iter().any(|c| c.group == group && c.kind == kind))
+    }
+
+    /// The API declarations kube-apiserver's rules apply to: every one but
+    /// those of CRDs ([`Decls::is_crd`]), whose serving and storage are their
+    /// manifest's (docs/crd.md). Group
+    /// priorities and storage overrides of groups left without a declaration
+    /// go with them.
+    pub fn server_api_config(&self) -> ApiConfig {
+        let mut config = self.api_config();
+        config.apis.retain(|a| !self.is_crd(&a.group, &a.kind));
+        let groups: std::collections::BTreeSet<String> = config.apis.iter().map(|a| a.group.clone()).collect();
+        let group_of = |key: &str| key.rsplit_once('/').map_or(String::new(), |(g, _)| g.to_owned());
+        config.priorities.retain(|g, _| groups.contains(g));
+        config.storage_overrides.retain(|k, _| groups.contains(&group_of(k)));
+        config.storage_override_until.retain(|k, _| groups.contains(&group_of(k)));
+        config
     }
 
     /// True when some input declares APIs.
@@ -400,6 +427,9 @@ impl Decls {
         for input in inputs {
             if input.kind == Kind::Rust {
                 rust_files.push(input.source);
+            } else if input.kind == Kind::CrdManifest {
+                // Not declarations: what they say is which kinds are CRDs.
+                decls.manifest_crds.extend(crd_kinds(&input.source.text));
             } else if let Err(err) = decls.add_source(input.source) {
                 failures.extend(err.diagnostics);
             }
@@ -462,9 +492,35 @@ impl Decls {
 
 /// Loads every input; all files are read ([`crate::inputs::classify`]) and
 /// parsed, and every failure of every file is reported together.
+/// `(group, kind)` of the CustomResourceDefinitions of a manifest (a `List`'s
+/// items included); a manifest that does not parse has none here (`kompat
+/// lint` reports its errors).
+fn crd_kinds(text: &str) -> Vec<(String, String)> {
+    use kompat_decls::yaml::{parse_documents, Node};
+    let Ok(docs) = parse_documents(text) else { return Vec::new() };
+    let mut pending: Vec<&Node> = docs.iter().collect();
+    let mut out = Vec::new();
+    while let Some(doc) = pending.pop() {
+        match doc.get("kind").and_then(Node::as_str) {
+            Some("List") => pending.extend(doc.get("items").and_then(Node::as_seq).unwrap_or_default()),
+            Some("CustomResourceDefinition") => {
+                let spec = doc.get("spec");
+                let group = spec.and_then(|s| s.get("group")).and_then(Node::as_str);
+                let kind = spec.and_then(|s| s.get("names")).and_then(|n| n.get("kind")).and_then(Node::as_str);
+                if let (Some(group), Some(kind)) = (group, kind) {
+                    out.push((group.to_owned(), kind.to_owned()));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 pub fn load(paths: &[PathBuf]) -> Result<Decls> {
     let (classified, mut failures) = crate::inputs::classify_each(paths);
-    match Decls::from_inputs(classified.inputs.into_iter().filter(Input::is_loaded), &classified.go_sources) {
+    let inputs = classified.inputs.into_iter().filter(|i| i.is_loaded() || i.kind == Kind::CrdManifest);
+    match Decls::from_inputs(inputs, &classified.go_sources) {
         Ok(decls) if failures.is_empty() => Ok(decls),
         Ok(_) => Err(Error { diagnostics: failures }),
         Err(err) => {

@@ -1,12 +1,16 @@
 //! Rust sources: `#[derive(FeatureGates)]` enums become feature declarations
 //! (with their `#[kompat(allow(...))]` suppressions) and
 //! `#[derive(ApiLifecycle)]` types API declarations, at any depth of inline
-//! modules; every `Enum::Variant` path of such an enum, and every
-//! `enabled("Gate")`-style string use, is a reference to a gate. Only files
+//! modules, each checked as its derive checks it (what a derive rejects is
+//! an error at the derive's span). Every use of such an enum's variant (see
+//! [`refs`]: paths, aliases, glob imports, re-exports, macro invocations) and
+//! every `enabled("Gate")`-style string is a reference to a gate. Only files
 //! that a byte search finds able to declare or reference something are
 //! parsed, in parallel.
 
-use std::collections::BTreeMap;
+mod refs;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
@@ -14,14 +18,13 @@ use aho_corasick::AhoCorasick;
 use kompat_decls::api_toml::{ApiFile, ApiSpans};
 use kompat_decls::{FeatureFile, FeatureSpans, Span};
 use proc_macro2::LineColumn;
-use syn::visit::Visit;
 
 // The derives' own parsing, shared so that kompat reads a
 // `#[derive(FeatureGates)]` enum or `#[derive(ApiLifecycle)]` type exactly as
 // the compiler does.
-use kompat_derive_internals::ast::{ApiInput, Input};
 use kompat_derive_internals::attr;
 use kompat_derive_internals::ctxt::Ctxt;
+use kompat_derive_internals::valid;
 
 /// A place in Rust code that names a gate.
 #[derive(Debug, Clone)]
@@ -35,6 +38,8 @@ pub struct GateRef {
 pub struct RustAllow {
     pub gate: String,
     pub code: String,
+    /// The mandatory `reason`.
+    pub reason: String,
     /// Where `allow(...)` is written.
     pub location: Location,
     /// Where its `code` literal is written.
@@ -48,10 +53,21 @@ pub struct RustScan {
     pub refs: Vec<GateRef>,
     /// The `#[kompat(allow(...))]` suppressions of derive-declared gates.
     pub allows: Vec<RustAllow>,
+    /// The `#[derive(ApiLifecycle)]` types that are kube-rs custom resources.
+    pub custom_resources: Vec<CustomResource>,
 }
 
-/// Function and method names whose first string argument is a gate name.
-const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_enabled", "enabled_by_name"];
+/// A `#[derive(ApiLifecycle)]` type that is a CustomResourceDefinition's
+/// version: it also derives kube-rs' `CustomResource`, or carries
+/// `#[kube(...)]`. Its lifecycle follows CRD semantics (docs/crd.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomResource {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    /// The type's name.
+    pub location: Location,
+}
 
 /// Which files [`scan_with`] parses.
 #[doc(hidden)]
@@ -70,8 +86,11 @@ pub enum Parse {
 /// Only files that can declare or reference something are parsed: a byte
 /// search first finds the files that name `FeatureGates` or `ApiLifecycle`
 /// (the declarations), then, with the declared enums known, the files where a
-/// derived enum's name is followed by `::` (or `<`, `>`, a comment) and those
-/// where a gate function's name is followed by `(` (or `::`, a comment).
+/// derived enum's name (or an alias's) is followed by `::` (or `<`, `>`, a
+/// comment), `as`, `{`, `where` or ends a `type` alias, and those where a
+/// gate function's name is followed by `(` (or `::`, a comment); an alias
+/// visible beyond its module found there (`pub use Feature as Gate`) adds
+/// its name, and the search runs again until no new name turns up.
 /// Everything else cannot change the result; it is neither parsed nor
 /// checked for syntax (that is the compiler's job).
 pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
@@ -100,34 +119,76 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             enums.insert(name, variants);
         }
         out.allows.append(&mut scan.allows);
+        out.custom_resources.append(&mut scan.custom_resources);
         decls.add_parsed(file.clone(), std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
     }
 
-    // Then the files that can reference: only their paths whose owner is a
-    // derived enum are kept.
-    let refers = Refers::new(enums.keys())?;
-    let pending: Vec<usize> = (0..files.len()).filter(|&i| results[i].is_none()).collect();
-    let later = parallel(files, &pending, |file| {
-        (parse == Parse::Every || refers.is_match(file.text.as_bytes())).then(|| scan_file(file, Some(&enums)))
-    });
-    for (&i, result) in pending.iter().zip(later) {
-        results[i] = result;
+    // Then the files that can reference: only their references whose owner
+    // is a derived enum, or an alias of one, are kept. An alias visible
+    // beyond its module (`pub use gates::Feature as Gate`) adds a name, and
+    // the files that name it are read (again) with it.
+    let mut known: BTreeSet<String> = enums.keys().cloned().collect();
+    let mut aliases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let complete: Vec<bool> = results.iter().map(Option::is_some).collect();
+    let mut fresh = known.clone();
+    let mut functions = true;
+    loop {
+        for scan in results.iter().flatten().flatten() {
+            for (alias, target) in &scan.refs.aliases {
+                aliases.entry(alias.clone()).or_default().insert(target.clone());
+            }
+        }
+        // Only aliases of derived enums (`pub use std::io::Result as
+        // IoResult` adds nothing to look for).
+        let new: Vec<String> =
+            aliases.keys().filter(|a| !known.contains(*a) && enum_of(&enums, &aliases, a).is_some()).cloned().collect();
+        fresh.extend(new);
+        known.extend(fresh.iter().cloned());
+        if fresh.is_empty() && !functions {
+            break;
+        }
+        let refers = Refers::new(fresh.iter(), functions)?;
+        let pending: Vec<usize> = (0..files.len())
+            .filter(|&i| !complete[i] && (parse == Parse::Every || refers.is_match(files[i].text.as_bytes())))
+            .collect();
+        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
+        for (&i, result) in pending.iter().zip(later) {
+            results[i] = result;
+        }
+        fresh.clear();
+        functions = false;
     }
 
+    let resolve = |name: &str| enum_of(&enums, &aliases, name);
     let mut failures = Vec::new();
     for (file, result) in files.iter().zip(results) {
         match result {
             None => {}
             Some(Err(err)) => failures.extend(err.diagnostics),
             Some(Ok(scan)) => {
-                for (owner, variant, start, end) in &scan.paths {
-                    if let Some(gate) = enums.get(owner).and_then(|v| v.get(variant)) {
-                        let (start, end) = (offset(file, *start), offset(file, *end));
-                        out.refs.push(GateRef { gate: gate.clone(), location: file.locate(start, end) });
+                let refs = scan.refs;
+                let mut push = |gate: &String, (start, end): refs::At| {
+                    let (start, end) = (offset(file, start), offset(file, end));
+                    out.refs.push(GateRef { gate: gate.clone(), location: file.locate(start, end) });
+                };
+                for (owner, variant, at) in &refs.paths {
+                    if let Some(gate) = resolve(owner).and_then(|v| v.get(variant)) {
+                        push(gate, *at);
                     }
                 }
-                for (gate, span) in scan.strings {
-                    out.refs.push(GateRef { gate, location: file.locate(span.start, span.end) });
+                for (globs, name, at) in &refs.bare {
+                    let owners = refs.globs.get(*globs).map_or(&[][..], Vec::as_slice);
+                    if let Some(gate) = owners.iter().find_map(|owner| resolve(owner).and_then(|v| v.get(name))) {
+                        push(gate, *at);
+                    }
+                }
+                for (owner, at) in &refs.reexports {
+                    for gate in resolve(owner).into_iter().flat_map(BTreeMap::values) {
+                        push(gate, *at);
+                    }
+                }
+                for (gate, at) in &refs.strings {
+                    push(gate, *at);
                 }
             }
         }
@@ -136,6 +197,27 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
         return Err(Error { diagnostics: failures });
     }
     Ok(out)
+}
+
+/// The variants of the derived enum `name` stands for, directly or through
+/// aliases (a name may alias several things in several modules: the first
+/// derived enum found, in name order, counts).
+fn enum_of<'e>(
+    enums: &'e BTreeMap<String, BTreeMap<String, String>>,
+    aliases: &BTreeMap<String, BTreeSet<String>>,
+    name: &str,
+) -> Option<&'e BTreeMap<String, String>> {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut pending = vec![name];
+    while let Some(name) = pending.pop() {
+        if let Some(variants) = enums.get(name) {
+            return Some(variants);
+        }
+        if seen.insert(name) {
+            pending.extend(aliases.get(name).into_iter().flatten().rev().map(String::as_str));
+        }
+    }
+    None
 }
 
 /// What one file holds, in plain (sendable) values.
@@ -147,12 +229,12 @@ struct FileScan {
     /// Enum name -> variant -> gate name.
     enums: Vec<(String, BTreeMap<String, String>)>,
     allows: Vec<RustAllow>,
-    /// Every `Owner::Variant` path whose owner may be a derived enum, with
-    /// the variant's start and end; byte offsets are computed only for the
-    /// paths that turn out to be references.
-    paths: Vec<(String, String, LineColumn, LineColumn)>,
-    /// Every `enabled("Gate")`-style string use.
-    strings: Vec<(String, Span)>,
+    custom_resources: Vec<CustomResource>,
+    /// The candidate references: paths, names under glob imports,
+    /// re-exports, aliases and gate-name strings.
+    refs: refs::FileRefs,
+    /// The errors the derives report for this file's declarations.
+    errors: Vec<Diagnostic>,
 }
 
 /// Runs `scan` over the files `pick` names on every core, each thread taking
@@ -214,12 +296,14 @@ where
 }
 
 /// The byte search that finds the files that can reference a gate: a
-/// derived enum's name as a whole identifier followed by `::` (or by what
-/// may come between: generic arguments `<`, the end `>` of a qualified
-/// path's type, a comment, Unicode whitespace), or a gate function's name
-/// (every one ends in `enabled` or `enabled_by_name`) followed by `(` (or a
-/// turbofish `::`, a comment, Unicode whitespace). It never misses a file
-/// that holds a reference; it may name a few that do not.
+/// derived enum's name (or an alias's) as a whole identifier followed by
+/// `::` (or by what may come between: generic arguments `<`, the end `>` of
+/// a qualified path's type, a comment, Unicode whitespace), by `as` or `;`
+/// (an alias: `use Feature as F`, `type F = Feature;`), or by `{` or
+/// `where` (an `impl` whose `Self::X` names a variant); or a gate function's
+/// name (every one ends in `enabled` or `enabled_by_name`) followed by `(`
+/// (or a turbofish `::`, a comment, Unicode whitespace). It never misses a
+/// file that holds a reference; it may name a few that do not.
 struct Refers {
     search: AhoCorasick,
     /// Patterns from this index on are the gate functions'.
@@ -227,13 +311,15 @@ struct Refers {
 }
 
 impl Refers {
-    fn new<'a>(enums: impl Iterator<Item = &'a String>) -> Result<Refers> {
-        let mut patterns: Vec<&str> = enums.map(String::as_str).collect();
-        let functions = patterns.len();
-        patterns.push("enabled");
+    fn new<'a>(names: impl Iterator<Item = &'a String>, functions: bool) -> Result<Refers> {
+        let mut patterns: Vec<&str> = names.map(String::as_str).collect();
+        let first_function = patterns.len();
+        if functions {
+            patterns.push("enabled");
+        }
         let search = AhoCorasick::new(&patterns)
             .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
-        Ok(Refers { search, functions })
+        Ok(Refers { search, functions: first_function })
     }
 
     fn is_match(&self, text: &[u8]) -> bool {
@@ -248,7 +334,16 @@ impl Refers {
                 matches!(next(end), Some(b'(' | b':' | b'/' | 0x80..))
             } else {
                 let starts_ident = found.start() == 0 || !ident(text[found.start() - 1]);
-                starts_ident && matches!(next(end), Some(b':' | b'<' | b'>' | b'/' | 0x80..))
+                // `;` ends a type alias (after `=` or a path's `::`); `a`
+                // and `w` stand for `as` and `where`: a superset.
+                let aliased = || {
+                    matches!(text[..found.start()].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'))
+                };
+                starts_ident
+                    && match next(end) {
+                        Some(b';') => aliased(),
+                        next => matches!(next, Some(b':' | b'<' | b'>' | b'/' | b'{' | b'a' | b'w' | 0x80..)),
+                    }
             }
         })
     }
@@ -367,9 +462,10 @@ fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (p
     Ok(())
 }
 
-/// Parses one file. With `enums`, only paths whose owner is one of them are
-/// kept (the others cannot be references); without, every two-segment path.
-fn scan_file(source: &SourceFile, enums: Option<&BTreeMap<String, BTreeMap<String, String>>>) -> Result<FileScan> {
+/// Parses one file. With `known` (the derived enums and their aliases), only
+/// references whose owner is one of them are kept (the others cannot be
+/// references); without, every candidate.
+fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<FileScan> {
     // A source that does not lex is reported by syn below.
     if let Ok(tokens) = source.text.parse::<proc_macro2::TokenStream>() {
         if let Err((span, message)) = check_nesting(tokens) {
@@ -392,89 +488,133 @@ fn scan_file(source: &SourceFile, enums: Option<&BTreeMap<String, BTreeMap<Strin
         apis: ApiFile::default(),
         enums: Vec::new(),
         allows: Vec::new(),
-        paths: Vec::new(),
-        strings: Vec::new(),
+        custom_resources: Vec::new(),
+        refs: refs::FileRefs::default(),
+        errors: Vec::new(),
     };
     scan_items(source, &file.items, &mut scan);
-    let mut visitor = Refs { source, enums, paths: Vec::new(), strings: Vec::new() };
-    visitor.visit_file(&file);
-    scan.paths = visitor.paths;
-    scan.strings = visitor.strings;
+    if !scan.errors.is_empty() {
+        return Err(Error { diagnostics: scan.errors });
+    }
+    scan.refs = refs::find(&file, known);
     Ok(scan)
 }
 
 /// Collects the derive-declared gates and APIs of `items` and of the inline
-/// modules among them. Mistakes in the attributes are the compiler's to
-/// report: a type whose attributes do not parse declares nothing here.
+/// modules among them. Each item goes through the derives' own checks
+/// (`kompat_derive_internals::valid`): an item a derive rejects declares
+/// nothing, and its errors (the derive's messages at the derive's spans) are
+/// the file's errors.
 fn scan_items(source: &SourceFile, items: &[syn::Item], scan: &mut FileScan) {
     for item in items {
-        match item {
+        let attrs = match item {
             syn::Item::Mod(module) => {
                 if let Some((_, items)) = &module.content {
                     scan_items(source, items, scan);
                 }
+                continue;
             }
-            syn::Item::Enum(item) if attr::derives(&item.attrs, "FeatureGates") => {
-                scan_feature_gates(source, &item.clone().into(), scan);
-            }
-            syn::Item::Enum(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
-                scan_api(source, &item.clone().into(), scan);
-            }
-            syn::Item::Struct(item) if attr::derives(&item.attrs, "ApiLifecycle") => {
-                scan_api(source, &item.clone().into(), scan);
-            }
-            _ => {}
+            syn::Item::Enum(item) => &item.attrs,
+            syn::Item::Struct(item) => &item.attrs,
+            syn::Item::Union(item) => &item.attrs,
+            _ => continue,
+        };
+        let (gates, api) = (attr::derives(attrs, "FeatureGates"), attr::derives(attrs, "ApiLifecycle"));
+        if !gates && !api {
+            continue;
+        }
+        let input: syn::DeriveInput = match item {
+            syn::Item::Enum(item) => item.clone().into(),
+            syn::Item::Struct(item) => item.clone().into(),
+            syn::Item::Union(item) => item.clone().into(),
+            _ => continue,
+        };
+        if gates {
+            scan_feature_gates(source, &input, scan);
+        }
+        if api {
+            scan_api(source, &input, scan);
         }
     }
+}
+
+/// The errors a derive recorded in `cx`, located in `source`; `true` when
+/// there were none.
+fn derive_errors(source: &SourceFile, cx: Ctxt, scan: &mut FileScan) -> bool {
+    let Err(errors) = cx.check() else { return true };
+    for error in errors {
+        let span = span_of(source, error.span());
+        scan.errors.push(Diagnostic::error(error.to_string()).at(Some(source.locate(span.start, span.end))));
+    }
+    false
 }
 
 fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
-    if let Some(parsed) = Input::from_syn(&cx, input) {
-        let mut variants = BTreeMap::new();
-        for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
-            variants.insert(variant.ident.to_string(), decl.name.clone());
-            for allow in &variant.attrs.allows {
-                let code = span_of(source, allow.code.span());
-                let whole = tokens_span(source, &allow.tokens).unwrap_or(code);
-                scan.allows.push(RustAllow {
-                    gate: decl.name.clone(),
-                    code: allow.code.value(),
-                    location: source.locate(whole.start, whole.end),
-                    code_location: source.locate(code.start, code.end),
-                });
-            }
-            let span = span_of(source, variant.ident.span());
-            scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
-        }
-        scan.enums.push((input.ident.to_string(), variants));
+    let checked = valid::feature_gates(&cx, input);
+    if !derive_errors(source, cx, scan) {
+        return;
     }
-    let _ = cx.check();
+    let Some((parsed, _)) = checked else { return };
+    let mut variants = BTreeMap::new();
+    for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
+        variants.insert(variant.ident.to_string(), decl.name.clone());
+        for allow in &variant.attrs.allows {
+            let code = span_of(source, allow.code.span());
+            let whole = tokens_span(source, &allow.tokens).unwrap_or(code);
+            scan.allows.push(RustAllow {
+                gate: decl.name.clone(),
+                code: allow.code.value(),
+                reason: allow.reason.value(),
+                location: source.locate(whole.start, whole.end),
+                code_location: source.locate(code.start, code.end),
+            });
+        }
+        let span = span_of(source, variant.ident.span());
+        scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
+    }
+    scan.enums.push((input.ident.to_string(), variants));
 }
 
 fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
-    if let Some(parsed) = ApiInput::from_syn(&cx, input) {
-        if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
-            let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(source, l.span()));
-            let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(source, r.lit.span()));
-            let ident = span_of(source, input.ident.span());
-            let spans = ApiSpans {
-                entry: tokens_span(source, &api.tokens).unwrap_or(ident),
-                group: lit(&api.group),
-                version: lit(&api.version),
-                kind: lit(&api.kind).or(Some(ident)),
-                resource: lit(&api.resource),
-                introduced: release(&api.introduced),
-                deprecated: release(&api.deprecated),
-                removed: release(&api.removed),
-                replacement: lit(&api.replacement),
-                enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
-            };
-            scan.apis.push(decl, spans);
-        }
+    let checked = valid::api_lifecycle(&cx, input);
+    if !derive_errors(source, cx, scan) {
+        return;
     }
-    let _ = cx.check();
+    let Some((parsed, Some(_))) = checked else { return };
+    if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
+        let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(source, l.span()));
+        let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(source, r.lit.span()));
+        let ident = span_of(source, input.ident.span());
+        let spans = ApiSpans {
+            entry: tokens_span(source, &api.tokens).unwrap_or(ident),
+            group: lit(&api.group),
+            version: lit(&api.version),
+            kind: lit(&api.kind).or(Some(ident)),
+            resource: lit(&api.resource),
+            introduced: release(&api.introduced),
+            deprecated: release(&api.deprecated),
+            removed: release(&api.removed),
+            replacement: lit(&api.replacement),
+            enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
+        };
+        if is_custom_resource(&input.attrs) {
+            scan.custom_resources.push(CustomResource {
+                group: decl.group.clone(),
+                version: decl.version.clone(),
+                kind: decl.kind.clone(),
+                location: source.locate(ident.start, ident.end),
+            });
+        }
+        scan.apis.push(decl, spans);
+    }
+}
+
+/// kube-rs' `#[derive(CustomResource)]` (any path ending in it) or its
+/// `#[kube(...)]` attribute on the same type.
+fn is_custom_resource(attrs: &[syn::Attribute]) -> bool {
+    attr::derives(attrs, "CustomResource") || attrs.iter().any(|a| a.path().is_ident("kube"))
 }
 
 /// The byte range from the first to the last token of `tokens`.
@@ -483,55 +623,6 @@ fn tokens_span(source: &SourceFile, tokens: &proc_macro2::TokenStream) -> Option
     let first = span_of(source, iter.next()?.span());
     let last = iter.last().map_or(first, |t| span_of(source, t.span()));
     Some(Span::new(first.start, last.end))
-}
-
-struct Refs<'a> {
-    source: &'a SourceFile,
-    /// When known, the derived enums: other owners are not kept.
-    enums: Option<&'a BTreeMap<String, BTreeMap<String, String>>>,
-    paths: Vec<(String, String, LineColumn, LineColumn)>,
-    strings: Vec<(String, Span)>,
-}
-
-impl Refs<'_> {
-    fn string_arg(&mut self, name: &syn::Ident, args: &syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>) {
-        if !GATE_FUNCTIONS.iter().any(|f| name == f) {
-            return;
-        }
-        if let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. })) = args.first() {
-            self.strings.push((lit.value(), span_of(self.source, lit.span())));
-        }
-    }
-}
-
-impl<'ast> Visit<'ast> for Refs<'_> {
-    fn visit_path(&mut self, path: &'ast syn::Path) {
-        let n = path.segments.len();
-        if n >= 2 {
-            let owner = path.segments[n - 2].ident.to_string();
-            if self.enums.is_none_or(|enums| enums.contains_key(&owner)) {
-                let variant = &path.segments[n - 1].ident;
-                let span = variant.span();
-                self.paths.push((owner, variant.to_string(), span.start(), span.end()));
-            }
-        }
-        syn::visit::visit_path(self, path);
-    }
-
-    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-        self.string_arg(&call.method, &call.args);
-        syn::visit::visit_expr_method_call(self, call);
-    }
-
-    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-        if let syn::Expr::Path(path) = &*call.func {
-            if let Some(last) = path.path.segments.last() {
-                let ident = last.ident.clone();
-                self.string_arg(&ident, &call.args);
-            }
-        }
-        syn::visit::visit_expr_call(self, call);
-    }
 }
 
 /// The byte range of a span in `source`.
@@ -561,7 +652,7 @@ pub enum Feature {
     /// Whether the prefilter picks `text` as a file that may reference the
     /// enum `Feature` or call a gate function.
     fn check(text: &str, expected: bool) {
-        let refers = Refers::new(["Feature".to_owned()].iter()).map_err(|e| format!("{e:?}"));
+        let refers = Refers::new(["Feature".to_owned()].iter(), true).map_err(|e| format!("{e:?}"));
         assert_eq!(refers.map(|r| r.is_match(text.as_bytes())), Ok(expected), "{text}");
     }
 
@@ -579,14 +670,24 @@ pub enum Feature {
             "if gates.enabled_by_name (\"A\") {}",
             "if feature_enabled::<u8>(\"A\") {}",
             "if is_enabled // why\n(\"A\") {}",
+            "use crate::Feature as F;",
+            "use crate::{Feature\n    as F};",
+            "pub type F = gates::Feature;",
+            "type F = Feature ;",
+            "impl Feature { fn f(self) -> bool { matches!(self, Self::WatchList) } }",
+            "impl std::fmt::Display for Feature {",
+            "impl Feature where {",
+            // A superset: a value that happens to be a unit type.
+            "let x = Feature;",
         ] {
             check(text, true);
         }
         for text in [
             "",
             "let x = MyFeature::WatchList;",
-            "let x = Feature;",
             "struct Feature;",
+            "use crate::Features;",
+            "fn f(x: Feature) {}",
             "let enabled = true;",
             "// enabled by default",
             "let x = FeatureSet::new();",

@@ -75,10 +75,14 @@ fn deep_rust() {
     check("parens.rs", &gated(&parens), &format!("1:272 {delimiters}"));
     check("mods.rs", &gated(&format!("{}{}\n", "mod a { ".repeat(N), "}".repeat(N))), delimiters);
     check("brackets.rs", &gated(&format!("const X: () = {}{};\n", "[".repeat(N), "]".repeat(N))), delimiters);
+    // Macro invocations nested as deep as delimiters may go read, each
+    // level parsed or scanned once.
+    let macros = stmt(format!("{}Feature::A{}", "m!(a, ".repeat(250), ")".repeat(250)));
+    check("macros.rs", &gated(&macros), "ok");
     // A file that can neither declare nor reference a gate is not parsed.
     check("plain.rs", &parens, "ok");
     // Nesting without delimiters: just inside the limit reads, beyond it is an error.
-    let shapes: [(&str, Shape); 10] = [
+    let shapes: [(&str, Shape); 12] = [
         ("unary", |n| stmt(format!("{}1", "-".repeat(n)))),
         ("binary", |n| stmt(format!("{}1", "1+".repeat(n)))),
         ("cast", |n| stmt(format!("1{}", " as u8".repeat(n)))),
@@ -89,6 +93,9 @@ fn deep_rust() {
         ("index", |n| stmt(format!("y{}", "[0]\n".repeat(n)))),
         ("methods", |n| stmt(format!("y{}", ".a()\n".repeat(n / 2)))),
         ("closures", |n| stmt(format!("{}1", "|x| ".repeat(n / 2)))),
+        // Macro invocations are parsed (as expressions) or scanned too.
+        ("macro-unary", |n| stmt(format!("m!({}1)", "-".repeat(n)))),
+        ("macro-tokens", |n| stmt(format!("m!(target: {}1)", "-".repeat(n)))),
     ];
     for (name, shape) in shapes {
         check(&format!("{name}.rs"), &gated(&shape(4000)), "ok");

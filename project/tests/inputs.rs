@@ -158,6 +158,13 @@ fn manifests_in_yaml_json_and_crd_files() {
 }
 
 #[test]
+fn json_crd_manifests() {
+    let crd = "{\"apiVersion\": \"apiextensions.k8s.io/v1\", \"kind\": \"CustomResourceDefinition\"}";
+    check(&[("widgets.json", crd)], None, &["widgets.json CrdManifest"]);
+    check(&[("widgets.json", crd)], Some("widgets.json"), &["widgets.json CrdManifest named"]);
+}
+
+#[test]
 fn manifests_beyond_the_limits_are_errors() {
     let dir = tempfile::tempdir().expect("tempdir");
     let deep = format!("apiVersion: v1\nkind: Pod\nx: {}{}\n", "[".repeat(5000), "]".repeat(5000));

@@ -53,3 +53,24 @@ fn fast_path_finds_what_a_full_parse_finds() {
     assert!(compared >= 4, "only {compared} fixture directories hold Rust sources");
     assert!(refs > 0, "no gate reference in the fixtures");
 }
+
+/// The operator fixture uses its gates through aliases (`pub use ... as`,
+/// `use ... as F`), glob imports, `Self::`, macros and a test module under
+/// `use super::*`: with and without the prefilter, every gate but the one
+/// it declares ahead of use is referenced.
+#[test]
+fn operator_fixture_references_its_gates_either_way() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/operator");
+    let classified = classify(&[dir]).unwrap_or_else(|err| panic!("{err}"));
+    let files: Vec<SourceFile> =
+        classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.source).collect();
+    for parse in [Parse::Candidates, Parse::Every] {
+        let mut decls = Decls::default();
+        let scan = scan_with(&files, &mut decls, parse).unwrap_or_else(|err| panic!("{err}"));
+        let declared: Vec<&str> = decls.features().iter().map(|f| f.name.as_str()).collect();
+        let unused: Vec<&str> =
+            declared.iter().copied().filter(|name| !scan.refs.iter().any(|r| r.gate == *name)).collect();
+        assert_eq!(declared.len(), 10, "{parse:?}");
+        assert_eq!(unused, ["LeaderElectionV2"], "{parse:?}");
+    }
+}

@@ -2,6 +2,11 @@
 //! (add the new version, flip storage to it, migrate objects and prune
 //! `status.storedVersions`, then stop serving and remove the old one).
 //! `kompat-crd` plans; the renderings are here (`render`).
+//!
+//! OLD and NEW must hold the same CRDs (paired by `<plural>.<group>`): a CRD
+//! in one and not the other is an input error (exit 2), located at its name.
+//! When NEW still serves every version of OLD there is nothing to plan: one
+//! line says so and the exit code is 0.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -9,50 +14,74 @@ use std::process::ExitCode;
 mod render;
 
 use kompat_crd::{migration_plan, Crd, PlanError};
-use kompat_project::{Error, Result};
+use kompat_project::{Diagnostic, Error, Result, SourceFile};
 
 use super::print_stdout;
 use crate::cli::{CrdPlanArgs, PlanFormat};
 
 pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
-    let old = read_crds(&args.old)?;
-    let new = read_crds(&args.new)?;
+    let (old_source, old) = read_crds(&args.old)?;
+    let (new_source, new) = read_crds(&args.new)?;
+    unpaired(&new_source, &new, &old_source, &old, "new")?;
+    unpaired(&old_source, &old, &new_source, &new, "old")?;
     let mut plans = Vec::new();
+    let mut unchanged = Vec::new();
     for crd in &new {
-        // Pair by name, then by kind, so that a renamed group or plural still pairs.
-        let Some(before) =
-            old.iter().find(|o| o.id() == crd.id()).or_else(|| old.iter().find(|o| o.kind.value == crd.kind.value))
-        else {
-            continue;
-        };
+        let Some(before) = old.iter().find(|o| o.id() == crd.id()) else { continue };
         match migration_plan(before, crd) {
             Ok(plan) => plans.push(plan),
-            Err(PlanError::NothingToRemove { .. }) => (),
-            Err(err) => return Err(Error::in_file(&args.new, err.to_string())),
+            Err(PlanError::NothingToRemove { crd }) => unchanged.push(crd),
+            Err(err) => return Err(Error::at(at_name(&new_source, crd), err.to_string())),
         }
     }
-    if plans.is_empty() {
-        return Err(Error::msg(format!(
-            "nothing to remove: every version {} serves is still served by {}",
-            args.old.display(),
-            args.new.display()
-        )));
-    }
-    let text: Vec<String> = plans
+    let mut text: Vec<String> = plans
         .iter()
         .map(|plan| match args.format {
             PlanFormat::Text => render::text(plan),
             PlanFormat::Markdown => render::markdown(plan),
         })
         .collect();
+    for crd in unchanged {
+        text.push(format!(
+            "nothing to remove: `{crd}` in {} still serves every version it serves in {}\n",
+            args.new.display(),
+            args.old.display()
+        ));
+    }
     print_stdout(&text.join("\n"))?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_crds(path: &Path) -> Result<Vec<Crd>> {
-    let crds = super::lint::read_crds(path)?;
+/// Refuses a CRD of `these` (the `which` manifest) that `others` does not
+/// have: the plan is for two releases of the same CRDs.
+fn unpaired(source: &SourceFile, these: &[Crd], other_source: &SourceFile, others: &[Crd], which: &str) -> Result<()> {
+    let Some(crd) = these.iter().find(|c| !others.iter().any(|o| o.id() == c.id())) else {
+        return Ok(());
+    };
+    let ids: Vec<String> = others.iter().map(Crd::id).collect();
+    let other = if which == "new" { "old" } else { "new" };
+    let mut diag = Diagnostic::error(format!(
+        "the {which} manifest's `{}` is not in the {other} manifest, which holds {}: `kompat crd-plan` compares two releases of the same CRD",
+        crd.id(),
+        kompat_crd::quoted_list(&ids)
+    ))
+    .at(at_name(source, crd));
+    if let Some(first) = others.first() {
+        diag = diag.with_label(at_name(other_source, first), format!("the {other} manifest's CRD"));
+    }
+    Err(Error { diagnostics: vec![diag] })
+}
+
+/// The CRD's `metadata.name` (the document when it has none).
+fn at_name(source: &SourceFile, crd: &Crd) -> kompat_project::Location {
+    source.locate(crd.name.span.start, crd.name.span.end)
+}
+
+fn read_crds(path: &Path) -> Result<(SourceFile, Vec<Crd>)> {
+    let source = SourceFile::read(path)?;
+    let crds = kompat_crd::parse_manifests(&source.text).map_err(|errors| source.parse_errors(errors))?;
     if crds.is_empty() {
         return Err(Error::in_file(path, format!("{} holds no CustomResourceDefinition", path.display())));
     }
-    Ok(crds)
+    Ok((source, crds))
 }

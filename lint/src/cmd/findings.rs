@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_lint::{rules, Diagnostic, Severity};
+use kompat_lint::{rules, Diagnostic, Linted, Severity, Suppressed, SuppressionKind};
 use kompat_project::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -17,13 +17,14 @@ use crate::output;
 use crate::report;
 
 /// Renders the outcome of a lint run in `args.format` and picks the exit
-/// code: 0 clean, 1 with an error-level finding, 2 on input errors.
-pub fn report(args: &LintArgs, outcome: Result<Vec<Diagnostic>>) -> Result<ExitCode> {
-    let diags = match outcome.and_then(|diags| apply_levels(args, diags)) {
-        Ok(diags) => diags,
+/// code: 0 clean, 1 with an error-level finding, 2 on input errors. The
+/// findings allowances suppressed are shown in SARIF only.
+pub fn report(args: &LintArgs, outcome: Result<Linted>) -> Result<ExitCode> {
+    let (diags, allowed) = match outcome.and_then(|l| Ok((apply_levels(args, l.findings)?, l.suppressed))) {
+        Ok(linted) => linted,
         Err(err) => return input_error(args.format, &err),
     };
-    let Some(path) = &args.suppressions else { return emit(args.format, &diags, &[]) };
+    let Some(path) = &args.suppressions else { return emit(args.format, &diags, &allowed, 0) };
     if args.write_suppressions {
         let text = Suppressions::of(&diags).to_json()?;
         let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
@@ -35,8 +36,10 @@ pub fn report(args: &LintArgs, outcome: Result<Vec<Diagnostic>>) -> Result<ExitC
         Ok(recorded) => recorded,
         Err(err) => return input_error(args.format, &err),
     };
-    let (kept, suppressed) = recorded.split(diags, path);
-    emit(args.format, &kept, &suppressed)
+    let (kept, mut suppressed) = recorded.split(diags, path);
+    let recorded_count = suppressed.len();
+    suppressed.extend(allowed);
+    emit(args.format, &kept, &suppressed, recorded_count)
 }
 
 /// `-A`, `-W` and `-D` over the findings; unknown codes are usage errors.
@@ -71,8 +74,10 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
         .collect())
 }
 
-/// Prints `diags` (and, in SARIF, the suppressed ones) in `format`.
-fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[(Diagnostic, String)]) -> Result<ExitCode> {
+/// Prints `diags` (and, in SARIF, the suppressed ones) in `format`;
+/// `recorded` of the suppressed ones are recorded findings (counted in the
+/// summary line).
+fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
     match format {
         LintFormat::Json => print_stdout(&output::json(diags).0)?,
         LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all()))?,
@@ -88,8 +93,8 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[(Diagnostic, Str
             count(summary.warnings, "warning"),
             count(summary.notes, "note")
         );
-        if !suppressed.is_empty() {
-            line.push_str(&format!(" ({} not shown)", count(suppressed.len(), "recorded finding")));
+        if recorded > 0 {
+            line.push_str(&format!(" ({} not shown)", count(recorded, "recorded finding")));
         }
         eprintln!("{line}");
     }
@@ -176,7 +181,7 @@ impl Suppressions {
 
     /// The findings not recorded, and the recorded ones with why they are
     /// suppressed.
-    fn split(&self, diags: Vec<Diagnostic>, path: &Path) -> (Vec<Diagnostic>, Vec<(Diagnostic, String)>) {
+    fn split(&self, diags: Vec<Diagnostic>, path: &Path) -> (Vec<Diagnostic>, Vec<Suppressed>) {
         let mut left: BTreeMap<Key, usize> = self
             .findings
             .iter()
@@ -188,7 +193,11 @@ impl Suppressions {
             match left.get_mut(&key(&d)) {
                 Some(n) if *n > 0 => {
                     *n -= 1;
-                    suppressed.push((d, why.clone()));
+                    suppressed.push(Suppressed {
+                        diagnostic: d,
+                        kind: SuppressionKind::External,
+                        justification: why.clone(),
+                    });
                 }
                 _ => kept.push(d),
             }

@@ -25,7 +25,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
 /// The inputs are `decls` and `reference` of kompat.toml with the command
 /// line's paths, `--decls` and `--reference` added (a file named twice is
 /// read once, as a reference input if it is one anywhere).
-fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
+fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
     let config = if args.no_config { None } else { Config::discover(args.config.as_deref())? };
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
@@ -66,10 +66,14 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut inline_allows = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
         if !seen.first(&input.source.path) {
             continue;
+        }
+        if matches!(input.kind, Kind::CrdManifest | Kind::Deployment) {
+            inline_allows.extend(kompat_lint::rules::inline_allow::scan(&input.source));
         }
         // Deployment material and CRD manifests are Kubernetes manifests too.
         manifests.extend(input.manifest_objects()?);
@@ -84,10 +88,11 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
-    let (baseline_decls, baseline_crds) = match &baseline_path {
+    let (baseline_decls, baseline_files) = match &baseline_path {
         Some(path) => baseline(path)?,
         None => (None, Vec::new()),
     };
+    let baseline_crds: Vec<Crd> = baseline_files.iter().flat_map(|(_, crds)| crds.iter().cloned()).collect();
 
     let mut crds = Vec::new();
     for source in crd_sources {
@@ -99,6 +104,7 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
             baseline: baseline_crds.clone(),
         });
     }
+    check_baseline_crds(&crds, &baseline_files)?;
 
     let binary = match &args.binary_version {
         Some(v) => Some(flag_version("binary-version", v)?),
@@ -120,7 +126,7 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         None => config.as_ref().and_then(|c| c.kubernetes_version),
     };
     let serve = serve_options(args, kube_binary, window)?;
-    kompat_lint::lint(&kompat_lint::Inputs {
+    kompat_lint::lint_with_suppressed(&kompat_lint::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
@@ -132,6 +138,7 @@ fn collect(args: &LintArgs) -> Result<Vec<Diagnostic>> {
         manifests: &manifests,
         serve: serve.as_ref(),
         reference: &reference,
+        inline_allows: &inline_allows,
     })
 }
 
@@ -180,9 +187,47 @@ fn serve_options(args: &LintArgs, binary: Option<Version>, window: WindowPolicy)
     }))
 }
 
+/// A baseline with CRDs must be a previous release of (some of) the CRDs
+/// linted: when none of its CRDs pairs with a linted one (by
+/// `<plural>.<group>`, or by kind, whose identity changes the upgrade checks
+/// report), it is another CRD, and comparing nothing would pass silently.
+/// The error points at the first linted CRD's name, with the baseline's.
+fn check_baseline_crds(crds: &[CrdInput], baseline: &[BaselineCrds]) -> Result<()> {
+    let old: Vec<&Crd> = baseline.iter().flat_map(|(_, crds)| crds).collect();
+    let Some((input, first)) = crds.iter().find_map(|input| Some((input, input.crds.first()?))) else {
+        return Ok(());
+    };
+    if old.is_empty() || crds.iter().flat_map(|i| &i.crds).any(|new| kompat_lint::rules::crd::pair(&old, new).is_some())
+    {
+        return Ok(());
+    }
+    let names = |crds: &mut dyn Iterator<Item = &Crd>| {
+        let mut ids: Vec<String> = crds.map(|c| format!("`{}` (kind `{}`)", c.id(), c.kind.value)).collect();
+        ids.dedup();
+        ids.join(", ")
+    };
+    let new_names = names(&mut crds.iter().flat_map(|i| &i.crds));
+    let old_names = names(&mut old.iter().copied());
+    let mut diag = Diagnostic::error(format!(
+        "the baseline is not a previous release of these CRDs: it holds {old_names}, the manifests hold {new_names}"
+    ))
+    .at(input.source.locate(first.name.span.start, first.name.span.end))
+    .with_note("a CRD baseline is paired with the linted CRDs by `<plural>.<group>` (or by kind); pass the released manifest of the same CRD");
+    for (source, crds) in baseline {
+        for crd in crds {
+            diag = diag.with_label(source.locate(crd.name.span.start, crd.name.span.end), "the baseline's CRD");
+        }
+    }
+    Err(Error { diagnostics: vec![diag] })
+}
+
 /// The baseline: a named CRD manifest is CRDs only; otherwise its
-/// declarations (a directory's or the named file's) and a directory's CRDs.
-fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<Crd>)> {
+/// declarations (a directory's or the named file's) and a directory's CRDs,
+/// each file's CRDs with the file.
+/// One CRD manifest of the baseline: the file and its CRDs.
+type BaselineCrds = (SourceFile, Vec<Crd>);
+
+fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<BaselineCrds>)> {
     let classified = kompat_project::inputs::classify(std::slice::from_ref(&path.to_owned()))?;
     let mut crds = Vec::new();
     let mut decl_inputs = Vec::new();
@@ -190,17 +235,14 @@ fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<Crd>)> {
     for input in classified.inputs {
         if input.kind == Kind::CrdManifest {
             named_crd |= input.named;
-            crds.extend(parse_crds(&input.source)?);
+            let parsed = parse_crds(&input.source)?;
+            crds.push((input.source, parsed));
         } else if input.is_loaded() {
             decl_inputs.push(input);
         }
     }
     let decls = if named_crd { None } else { Some(Decls::from_inputs(decl_inputs, &classified.go_sources)?) };
     Ok((decls, crds))
-}
-
-pub fn read_crds(path: &Path) -> Result<Vec<Crd>> {
-    parse_crds(&SourceFile::read(path)?)
 }
 
 fn parse_crds(source: &SourceFile) -> Result<Vec<Crd>> {

@@ -24,12 +24,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let conversions = input.conversions.as_ref().map(|(_, c)| c);
         for crd in &input.crds {
             let mut findings = check_crd(crd, conversions);
-            let old = input
-                .baseline
-                .iter()
-                .find(|o| o.id() == crd.id())
-                .or_else(|| input.baseline.iter().find(|o| o.kind.value == crd.kind.value));
-            if let Some(old) = old {
+            let baseline: Vec<&Crd> = input.baseline.iter().collect();
+            if let Some(old) = pair(&baseline, crd) {
                 findings.extend(check_upgrade(old, crd, conversions));
             }
             out.extend(findings.into_iter().map(|f| diagnostic(&input.source, f)));
@@ -38,6 +34,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// The baseline CRD `new` is an upgrade of: the one with its name
+/// (`<plural>.<group>`), else the one with its kind (so that a renamed group or
+/// plural is reported as such).
+pub fn pair<'a>(baseline: &[&'a Crd], new: &Crd) -> Option<&'a Crd> {
+    baseline
+        .iter()
+        .find(|o| o.id() == new.id())
+        .or_else(|| baseline.iter().find(|o| o.kind.value == new.kind.value))
+        .copied()
 }
 
 fn diagnostic(source: &SourceFile, finding: Finding) -> Diagnostic {

@@ -4,6 +4,7 @@
 //! gates because no declarations were loaded. Said once per missing input,
 //! naming the rules; `require` in `[lint]` makes it an error.
 
+use super::crd_lifecycle::CRD_LIFECYCLE_MISMATCH;
 use super::deprecated_api_version::DEPRECATED_API_VERSION;
 use super::gate_setting;
 use super::locked_gate_cleanup::LOCKED_GATE_CLEANUP;
@@ -23,7 +24,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded. The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded. The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
     ///
     /// ### Why is this bad?
     ///
@@ -52,7 +53,7 @@ pub static PASS: Pass = Pass { rules: &[&MISSING_INPUT], check: Some(check) };
 
 /// What a run can be missing: the name `require` takes (the finding's
 /// subject) and how to give it.
-pub const INPUTS: [(&str, &str); 5] = [
+pub const INPUTS: [(&str, &str); 6] = [
     ("binary-version", "no binary version (--binary-version, or `binary_version` in kompat.toml)"),
     ("baseline", "no baseline (--baseline, or `baseline` in kompat.toml)"),
     (
@@ -61,6 +62,7 @@ pub const INPUTS: [(&str, &str); 5] = [
     ),
     ("sources", "no Rust or Go source among the inputs"),
     ("declarations", "no feature declarations loaded"),
+    ("crd-manifest", "no CRD manifest among the inputs for kube-rs custom resources"),
 ];
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -113,6 +115,22 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
     if cx.rust.is_none() && own_features {
         skipped("sources", all(&[ORPHANED_GATE.code]), "");
+    }
+    // kube-rs custom resources whose CRD manifest is not among the inputs.
+    if let Some(rust) = cx.decls.rust() {
+        let manifests = || cx.crds.iter().flat_map(|i| &i.crds);
+        let mut kinds: Vec<String> = rust
+            .custom_resources
+            .iter()
+            .filter(|c| !manifests().any(|m| m.group.value == c.group && m.kind.value == c.kind))
+            .map(|c| format!("`{}/{}`", c.group, c.kind))
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        if !kinds.is_empty() {
+            let consequence = format!("the lifecycles of {} are not compared with a CRD; ", kinds.join(", "));
+            skipped("crd-manifest", all(&[CRD_LIFECYCLE_MISMATCH.code]), &consequence);
+        }
     }
     if crate::uses_builtin_gates(cx.decls, cx.settings) {
         out.push(
@@ -241,6 +259,22 @@ specs = [{ version = "1.36", stage = "Alpha", default = false }]
 [[feature]]
 name = "WidgetCache"
 specs = [{ version = "1.36", stage = "Alpha", default = false }]
+"##,
+        );
+    }
+
+    #[test]
+    fn kube_rs_types_without_their_crd() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- src/lib.rs
+//!! note[missing-input]: no CRD manifest among the inputs for kube-rs custom resources: the lifecycles of `example.io/Widget` are not compared with a CRD; `crd-lifecycle-mismatch` did not run
+#[derive(kube::CustomResource, kompat::ApiLifecycle)]
+#[kube(group = "example.io", version = "v1", kind = "Widget")]
+#[kompat(api(introduced = "1.35"))]
+pub struct WidgetSpec {}
 "##,
         );
     }

@@ -9,11 +9,13 @@ pub mod api_deprecated_without_replacement;
 pub mod api_lifecycle_order;
 pub mod api_replacement_unavailable;
 pub mod crd;
+pub mod crd_lifecycle;
 pub mod deploy_setting;
 pub mod deprecated_api_version;
 pub mod feature_without_specs;
 pub mod gate_reference;
 pub mod gate_setting;
+pub mod inline_allow;
 pub mod locked_gate_cleanup;
 pub mod missing_input;
 pub mod orphaned_gate;
@@ -62,6 +64,7 @@ pub static PASSES: &[&Pass] = &[
     &storage_override_expired::PASS,
     &stored_before_written::PASS,
     &crd::PASS,
+    &crd_lifecycle::PASS,
     &orphaned_gate::PASS,
     &gate_reference::PASS,
     &gate_setting::PASS,
@@ -71,6 +74,7 @@ pub static PASSES: &[&Pass] = &[
     &unserved_api_version::PASS,
     &unused_allowance::PASS,
     &missing_input::PASS,
+    &inline_allow::PASS,
     &plan::PASS,
 ];
 

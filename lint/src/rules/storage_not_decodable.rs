@@ -41,6 +41,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut reported = std::collections::BTreeSet::new();
     for (emu, mc) in cx.window.points(binary) {
         for storage in storage_versions(set, emu, mc, Some(binary)) {
+            // A CRD stores its `storage: true` version, and every served
+            // version decodes through conversion.
+            if cx.crd_kinds.is_crd(&storage.group, &storage.kind) {
+                continue;
+            }
             let Some(api) = set.find_kind(&storage.group, &storage.storage_version, &storage.kind) else {
                 continue; // no such kind there: storage-version-without-kind reports it
             };
@@ -91,6 +96,37 @@ introduced = "1.36"
 
 [storage_overrides]
 "g.example.io/widgets" = "v1"
+"##,
+        );
+    }
+
+    /// The same versions as kube-rs custom resources: a CRD stores its
+    /// `storage: true` version and converts between served versions, so
+    /// kube-apiserver's storage choice does not apply.
+    #[test]
+    fn crds_are_not_judged_by_built_in_storage() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- src/lib.rs
+use kompat::ApiLifecycle;
+
+pub mod v1beta1 {
+    use super::*;
+    #[derive(kube::CustomResource, ApiLifecycle)]
+    #[kube(group = "g.example.io", version = "v1beta1", kind = "Widget")]
+    #[kompat(api(introduced = "1.30", deprecated = "1.34", removed = "1.37", replacement = "g.example.io/v1/Widget"))]
+    pub struct WidgetSpec {}
+}
+
+pub mod v1 {
+    use super::*;
+    #[derive(kube::CustomResource, ApiLifecycle)]
+    #[kube(group = "g.example.io", version = "v1", kind = "Widget")]
+    #[kompat(api(introduced = "1.36"))]
+    pub struct WidgetSpec {}
+}
 "##,
         );
     }

@@ -40,6 +40,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut reported = std::collections::BTreeSet::new();
     for (emu, mc) in cx.window.points(binary) {
         for storage in storage_versions(set, emu, mc, Some(binary)) {
+            // A CRD's storage version is its manifest's, not kube-apiserver's choice.
+            if cx.crd_kinds.is_crd(&storage.group, &storage.kind) {
+                continue;
+            }
             if storage.kind_in_storage_version || !reported.insert(storage.group_resource()) {
                 continue;
             }
@@ -81,6 +85,54 @@ introduced = "1.38"            # after the binary: every emulation version falls
 #            ^^^^^^ error[storage-version-without-kind]: at emulation version 1.34 (min-compatibility 1.34) gadgets.g.example.io would be stored as g.example.io/v1, which has no kind Gadget
 deprecated = "1.41"
 removed = "1.44"
+"##,
+        );
+    }
+
+    /// The same Gadget as a CRD (its manifest among the inputs): stored in
+    /// the manifest's `storage: true` version, whatever kube-apiserver would
+    /// choose for a built-in resource.
+    #[test]
+    fn crds_store_their_storage_version() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "g.example.io"
+version = "v1"
+kind = "Widget"
+resource = "widgets"
+introduced = "1.30"
+
+[[api]]
+group = "g.example.io"
+version = "v1beta1"
+kind = "Gadget"
+resource = "gadgets"
+introduced = "1.38"
+deprecated = "1.41"
+removed = "1.44"
+//- gadgets.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.g.example.io
+spec:
+  group: g.example.io
+  names:
+    kind: Gadget
+    plural: gadgets
+  scope: Namespaced
+  versions:
+  - name: v1beta1
+    served: true
+#           ^^^^ error[crd-lifecycle-mismatch]: version `v1beta1` of CRD `gadgets.g.example.io` is served, but its lifecycle introduces it in 1.38 (binary version 1.37)
+    storage: true
+#            ^^^^ error[crd-lifecycle-mismatch]: storage version `v1beta1` of CRD `gadgets.g.example.io` is not a version its lifecycle has at binary version 1.37
+    schema:
+      openAPIV3Schema: {type: object}
 "##,
         );
     }

@@ -1,6 +1,7 @@
-//! `unused-allowance`: a `[[lint.allow]]` entry in kompat.toml, or a
-//! `#[kompat(allow(...))]` attribute on a gate declared in Rust, that
-//! suppressed nothing or names no known code.
+//! `unused-allowance`: a `[[lint.allow]]` entry in kompat.toml, a
+//! `#[kompat(allow(...))]` attribute on a gate declared in Rust, or an inline
+//! allowance in a manifest (`inline_allow.rs`), that suppressed nothing or
+//! names no known code.
 //!
 //! Unlike the other rules it does not look at the declarations: it is
 //! reported while levels and allowances are applied to the findings of every
@@ -15,7 +16,7 @@ use crate::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports `[[lint.allow]]` entries in kompat.toml, and `#[kompat(allow(...))]` attributes on gates declared in Rust, that suppressed nothing in this run or name no known code.
+    /// Reports `[[lint.allow]]` entries in kompat.toml, `#[kompat(allow(...))]` attributes on gates declared in Rust, and inline allowances in YAML and JSON manifests (`ignore-check.kompat.io/<code>` annotations, `# kompat:allow(<code>) reason` comments) that suppressed nothing in this run or name no known code.
     ///
     /// ### Why is this bad?
     ///
@@ -35,7 +36,7 @@ declare_rule! {
     /// ```toml
     /// # delete the allowance
     /// ```
-    pub UNUSED_ALLOWANCE, "unused-allowance", Warning, "an allowance in kompat.toml matches no finding"
+    pub UNUSED_ALLOWANCE, "unused-allowance", Warning, "an allowance (kompat.toml, Rust attribute or manifest) matches no finding"
 }
 
 pub static PASS: Pass = Pass { rules: &[&UNUSED_ALLOWANCE], check: None };

@@ -7,8 +7,10 @@
 //! Phases (thiserror's split, serde's error accumulator): [`ast`] (the typed
 //! IR of an item, linked to its `syn` input for spans, and its conversion into
 //! `kompat-core` declarations) is built by [`attr`] (attribute parsing and
-//! local checks), with every mistake recorded in a [`ctxt::Ctxt`]. Validation
-//! and expansion are the macro crate's.
+//! local checks), with every mistake recorded in a [`ctxt::Ctxt`]; [`valid`]
+//! validates the result with `kompat-core`'s rules, so the macros and the
+//! reader report the same errors at the same spans. Expansion is the macro
+//! crate's.
 //!
 //! Uses only `syn`/`proc_macro2`, never `proc_macro`, so it runs outside a
 //! proc macro too. Not a stable API: versioned with the derives.
@@ -16,3 +18,4 @@
 pub mod ast;
 pub mod attr;
 pub mod ctxt;
+pub mod valid;

@@ -10,10 +10,12 @@ fn heading(plan: &MigrationPlan) -> String {
 }
 
 fn summary(plan: &MigrationPlan) -> String {
-    format!(
-        "Kind `{}`, group `{}`, resource `{}`; the storage version becomes `{}`.",
-        plan.kind, plan.group, plan.plural, plan.target
-    )
+    let storage = match &plan.current {
+        Some(current) if *current == plan.target => format!("the storage version is already `{current}`"),
+        Some(current) => format!("the storage version is `{current}` and becomes `{}`", plan.target),
+        None => format!("the storage version becomes `{}`", plan.target),
+    };
+    format!("Kind `{}`, group `{}`, resource `{}`; {storage}.", plan.kind, plan.group, plan.plural)
 }
 
 /// The plan as Markdown.

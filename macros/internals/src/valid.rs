@@ -6,6 +6,10 @@
 //! The rules and message texts are the core's; nothing here re-implements
 //! them. The core reports problems by index (`decl`, `spec`, `Field`); this
 //! module maps indices to spans.
+//!
+//! [`feature_gates`] and [`api_lifecycle`] are everything a derive checks
+//! before it expands: the macros call them, and so does kompat's source
+//! reader, so `kompat lint` reports exactly the compiler's errors.
 
 use kompat_core::api::{Api, ApiConfig, ApiField, ApiSet};
 use kompat_core::gate::builtin_specs;
@@ -13,9 +17,30 @@ use kompat_core::{FeatureDecl, Field, Problem, ProblemKind, Validated};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use kompat_derive_internals::ast::{ApiInput, Input, Variant};
-use kompat_derive_internals::attr::ApiAttr;
-use kompat_derive_internals::ctxt::Ctxt;
+use syn::DeriveInput;
+
+use crate::ast::{ApiInput, Input, Variant};
+use crate::attr::ApiAttr;
+use crate::ctxt::Ctxt;
+
+/// Parses and validates a `#[derive(FeatureGates)]` input, recording every
+/// error in `cx`: what the derive reports. `None` when the input is not an
+/// enum at all; otherwise the parsed enum and the core's result, whose
+/// feature set is in variant order when `cx` holds no errors.
+pub fn feature_gates<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<(Input<'a>, Validated)> {
+    let ast = Input::from_syn(cx, input)?;
+    let validated = validate(&ast, cx);
+    Some((ast, validated))
+}
+
+/// Parses and validates a `#[derive(ApiLifecycle)]` input, recording every
+/// error in `cx`: what the derive reports. `None` when the input is a union;
+/// otherwise the parsed type and, when it is valid, its completed API.
+pub fn api_lifecycle<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<(ApiInput<'a>, Option<Api>)> {
+    let ast = ApiInput::from_syn(cx, input)?;
+    let api = validate_api(&ast, cx);
+    Some((ast, api))
+}
 
 /// Validates every variant of `input` that parsed cleanly and records each
 /// problem in `cx`. Returns the core's result, whose feature set is in variant
