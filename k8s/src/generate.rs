@@ -5,7 +5,8 @@
 //! group/version/kind wins (so a type deleted in a later release keeps its
 //! last lifecycle). `*List` kinds and types that are not resources (no
 //! `+genclient`, or `+genclient:noVerbs`: subresources such as `Scale`,
-//! options and review payloads) are not declarations.
+//! options and review payloads) are not declarations, unless the supplement
+//! declares the type a resource (core/v1 `Binding`).
 //!
 //! Resource names: client-gen's `+resourceName=` tag, else the supplement,
 //! else kube-derive's pluralizer ([`kompat_core::api::kube_plural`]).
@@ -172,7 +173,7 @@ impl Generator {
                 ));
                 continue;
             };
-            if !tags.resource {
+            if !tags.resource && !self.supplement.is_resource_type(group, version, &kind.kind) {
                 self.skipped.insert(key);
                 continue;
             }

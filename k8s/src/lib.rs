@@ -13,6 +13,11 @@
 //! - `data/features.toml`: Kubernetes' feature gates with their versioned
 //!   specs, the facts of its `versioned_feature_list.yaml` exported by
 //!   `kompat export --format toml` (`scripts/gen-k8s-features`).
+//! - `data/removed-features.toml`: the gates earlier releases declared and
+//!   `features.toml` does not, with the release that removed each and its
+//!   last specs ([`removed`]), written by `kompat k8s-removed-features` from
+//!   Kubernetes' Go feature files release by release
+//!   (`scripts/gen-k8s-removed-features`).
 //!
 //! The generator's parts take text and return values (no file access): the
 //! Go reader ([`lifecycle`], [`package`], on tree-sitter-go) and the union
@@ -22,6 +27,7 @@ pub mod generate;
 mod go;
 pub mod lifecycle;
 pub mod package;
+pub mod removed;
 pub mod supplement;
 
 use std::sync::OnceLock;
@@ -41,6 +47,9 @@ pub const SUPPLEMENT_TOML: &str = include_str!("../data/supplement.toml");
 
 /// Kubernetes' feature gates, as checked in.
 pub const FEATURES_TOML: &str = include_str!("../data/features.toml");
+
+/// The gates Kubernetes removed, as checked in.
+pub const REMOVED_FEATURES_TOML: &str = include_str!("../data/removed-features.toml");
 
 /// The file name the built-in feature table is shown under in messages.
 pub const FEATURES_FILE_NAME: &str = "<built-in kubernetes features.toml>";
@@ -77,4 +86,18 @@ pub fn features() -> &'static [FeatureDecl] {
     static FEATURES: OnceLock<Vec<FeatureDecl>> = OnceLock::new();
     // The embedded table is checked by this crate's tests to parse and validate.
     FEATURES.get_or_init(|| feature_file().map(|f| f.into_features()).unwrap_or_default())
+}
+
+/// The gates Kubernetes removed before the release of [`features()`], sorted
+/// by name.
+pub fn removed_features() -> &'static [removed::RemovedGate] {
+    static REMOVED: OnceLock<Vec<removed::RemovedGate>> = OnceLock::new();
+    // The embedded table is checked by this crate's tests to parse.
+    REMOVED.get_or_init(|| removed::parse(REMOVED_FEATURES_TOML).unwrap_or_default())
+}
+
+/// The removed gate of that name, if Kubernetes removed one.
+pub fn removed_feature(name: &str) -> Option<&'static removed::RemovedGate> {
+    let gates = removed_features();
+    gates.binary_search_by(|g| g.name.as_str().cmp(name)).ok().map(|idx| &gates[idx])
 }

@@ -1,5 +1,6 @@
 //! prerelease-lifecycle-gen output: the `APILifecycle*` methods of
-//! `zz_generated.prerelease-lifecycle.go`, one set per kind.
+//! `zz_generated.prerelease-lifecycle.go` (and of hand-written files beside
+//! it, [`parse_lifecycle_package`]), one set per kind.
 //!
 //! ```go
 //! func (in *CronJob) APILifecycleIntroduced() (major, minor int) { return 1, 8 }
@@ -43,6 +44,8 @@ impl KindLifecycle {
 #[derive(Default)]
 struct Partial {
     kind: String,
+    /// The file of the kind's first method (an index into the texts read).
+    file: usize,
     span: Span,
     introduced: Option<Version>,
     deprecated: Option<Version>,
@@ -52,38 +55,67 @@ struct Partial {
     broken: bool,
 }
 
+/// A problem in one of several files: the file's index, and the problem.
+pub type FileError = (usize, ParseError);
+
 /// Reads every kind's lifecycle from a prerelease-lifecycle-gen file, in
 /// the order the kinds first appear.
 pub fn parse_lifecycle(text: &str) -> Result<Vec<KindLifecycle>, Vec<ParseError>> {
-    let file = GoFile::parse(text)?;
+    parse_lifecycle_package(&[text])
+        .map(|kinds| kinds.into_iter().map(|(kind, _)| kind).collect())
+        .map_err(|errors| errors.into_iter().map(|(_, error)| error).collect())
+}
+
+/// Reads the lifecycles of a package whose `APILifecycle*` methods are
+/// spread over several files (Go methods of one type may be: Kubernetes
+/// writes some by hand in `lifecycle.go` beside the generated file, such as
+/// core/v1 `Endpoints`' deprecation in 1.33). Each kind comes with the index
+/// of the file of its first method, each error with the index of its file; a
+/// method repeated in another file is an error as within one.
+pub fn parse_lifecycle_package(texts: &[&str]) -> Result<Vec<(KindLifecycle, usize)>, Vec<FileError>> {
     let mut kinds: Vec<Partial> = Vec::new();
     let mut errors = Vec::new();
-    for node in file.top_level() {
-        if node.kind() != "method_declaration" {
-            continue;
-        }
-        let Some(name) = node.child_by_field_name("name") else { continue };
-        let name = file.text_of(name);
-        let Some(which) = name.strip_prefix("APILifecycle") else { continue };
-        if let Err(err) = read_method(&file, node, which, &mut kinds) {
-            errors.push(err);
+    for (index, text) in texts.iter().enumerate() {
+        let file = match GoFile::parse(text) {
+            Ok(file) => file,
+            Err(parse_errors) => {
+                errors.extend(parse_errors.into_iter().map(|e| (index, e)));
+                continue;
+            }
+        };
+        for node in file.top_level() {
+            if node.kind() != "method_declaration" {
+                continue;
+            }
+            let Some(name) = node.child_by_field_name("name") else { continue };
+            let name = file.text_of(name);
+            let Some(which) = name.strip_prefix("APILifecycle") else { continue };
+            if let Err(err) = read_method(&file, index, node, which, &mut kinds) {
+                errors.push((index, err));
+            }
         }
     }
     let mut out = Vec::new();
     for partial in kinds {
         match partial.introduced {
-            Some(introduced) => out.push(KindLifecycle {
-                kind: partial.kind,
-                introduced,
-                deprecated: partial.deprecated,
-                removed: partial.removed,
-                replacement: partial.replacement,
-                span: partial.span,
-            }),
+            Some(introduced) => out.push((
+                KindLifecycle {
+                    kind: partial.kind,
+                    introduced,
+                    deprecated: partial.deprecated,
+                    removed: partial.removed,
+                    replacement: partial.replacement,
+                    span: partial.span,
+                },
+                partial.file,
+            )),
             None if partial.broken => {}
-            None => errors.push(ParseError::at(
-                partial.span,
-                format!("{} has lifecycle methods but no APILifecycleIntroduced", partial.kind),
+            None => errors.push((
+                partial.file,
+                ParseError::at(
+                    partial.span,
+                    format!("{} has lifecycle methods but no APILifecycleIntroduced", partial.kind),
+                ),
             )),
         }
     }
@@ -94,12 +126,18 @@ pub fn parse_lifecycle(text: &str) -> Result<Vec<KindLifecycle>, Vec<ParseError>
     }
 }
 
-fn read_method(file: &GoFile<'_>, method: Node<'_>, which: &str, kinds: &mut Vec<Partial>) -> Result<(), ParseError> {
+fn read_method(
+    file: &GoFile<'_>,
+    file_index: usize,
+    method: Node<'_>,
+    which: &str,
+    kinds: &mut Vec<Partial>,
+) -> Result<(), ParseError> {
     let (kind, kind_span) = receiver_kind(file, method)?;
     let index = match kinds.iter().position(|p| p.kind == kind) {
         Some(index) => index,
         None => {
-            kinds.push(Partial { kind: kind.clone(), span: kind_span, ..Partial::default() });
+            kinds.push(Partial { kind: kind.clone(), file: file_index, span: kind_span, ..Partial::default() });
             kinds.len() - 1
         }
     };

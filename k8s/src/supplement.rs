@@ -14,6 +14,12 @@
 //! kind = "FlowSchema"
 //! source = "kubernetes/kubernetes pkg/controlplane/instance.go, legacyBetaEnabledByDefaultResources"
 //!
+//! [[resource_type]]         # a resource type without +genclient
+//! group = ""
+//! version = "v1"
+//! kind = "Binding"
+//! source = "kubernetes/kubernetes pkg/registry/core/rest/storage_core.go"
+//!
 //! [[replacement]]           # a generated replacement that cannot be meant
 //! group = "networking.k8s.io"
 //! version = "v1beta1"
@@ -46,6 +52,17 @@ pub struct EnabledByDefault {
     pub source: Spanned<String>,
 }
 
+/// A type the API server serves as a resource although client-gen makes no
+/// client for it (no `+genclient`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceType {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub source: Spanned<String>,
+}
+
 /// A corrected replacement, where the generated one cannot be meant.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,13 +84,15 @@ pub struct Supplement {
     #[serde(default)]
     pub enabled_by_default: Vec<EnabledByDefault>,
     #[serde(default)]
+    pub resource_type: Vec<ResourceType>,
+    #[serde(default)]
     pub replacement: Vec<Replacement>,
 }
 
 impl Supplement {
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.resource.len() + self.enabled_by_default.len() + self.replacement.len()
+        self.resource.len() + self.enabled_by_default.len() + self.resource_type.len() + self.replacement.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -93,6 +112,11 @@ impl Supplement {
             .map(|r| r.replacement.as_str())
     }
 
+    /// Whether a kind without `+genclient` is declared a resource.
+    pub fn is_resource_type(&self, group: &str, version: &str, kind: &str) -> bool {
+        self.resource_type.iter().any(|r| r.group == group && r.version == version && r.kind == kind)
+    }
+
     /// Whether a beta kind is declared on by default.
     pub fn enabled_by_default(&self, group: &str, version: &str, kind: &str) -> bool {
         self.enabled_by_default.iter().any(|e| e.group == group && e.version == version && e.kind == kind)
@@ -108,6 +132,7 @@ pub fn parse_supplement(text: &str) -> Result<Supplement, Vec<ParseError>> {
         .iter()
         .map(|r| &r.source)
         .chain(supplement.enabled_by_default.iter().map(|e| &e.source))
+        .chain(supplement.resource_type.iter().map(|r| &r.source))
         .chain(supplement.replacement.iter().map(|r| &r.source));
     let errors: Vec<ParseError> = sources
         .filter(|s| s.get_ref().trim().is_empty())

@@ -1,6 +1,6 @@
-//! Bounded, deterministic mutation fuzzing of the Go reader and the
-//! supplement parser: no input may make them panic, and every error is
-//! located.
+//! Bounded, deterministic mutation fuzzing of the Go reader, the
+//! supplement parser and the removed-gate table's parser: no input may make
+//! them panic, and every error is located.
 
 #[path = "../../decls/tests/mutate/mod.rs"]
 mod mutate;
@@ -21,7 +21,7 @@ const REGISTER_SEED: &str = "package v1\n\nconst GroupName = \"batch\"\n\nvar (\
 
 const TYPES_SEED: &str = "// +groupName=batch\npackage v1\n\n// +genclient\n// +resourceName=cronjobs\n\n// CronJob is a resource.\ntype CronJob struct {\n\tSpec string `json:\"spec\"`\n}\n\n/* +genclient\n+genclient:noVerbs */\ntype (\n\tA struct{}\n)\n";
 
-const SUPPLEMENT_SEED: &str = "[[resource]]\ngroup = \"\"\nkind = \"Endpoints\"\nresource = \"endpoints\"\nsource = \"s\"\n\n[[enabled_by_default]]\ngroup = \"g\"\nversion = \"v1beta1\"\nkind = \"K\"\nsource = \"s\"\n";
+const SUPPLEMENT_SEED: &str = "[[resource]]\ngroup = \"\"\nkind = \"Endpoints\"\nresource = \"endpoints\"\nsource = \"s\"\n\n[[enabled_by_default]]\ngroup = \"g\"\nversion = \"v1beta1\"\nkind = \"K\"\nsource = \"s\"\n\n[[resource_type]]\ngroup = \"\"\nversion = \"v1\"\nkind = \"Binding\"\nsource = \"s\"\n";
 
 #[track_caller]
 fn all_located(input: &str, result: Result<(), Vec<ParseError>>) -> bool {
@@ -65,6 +65,19 @@ fn supplement_parser_never_panics() {
     for _ in 0..1500 {
         let input = mutate(SUPPLEMENT_SEED, &mut rng);
         accepted += usize::from(all_located(&input, parse_supplement(&input).map(drop)));
+    }
+    assert!(accepted > 0, "the mutations never produced a valid file");
+}
+
+const REMOVED_SEED: &str = "[[removed]]\nname = \"Gone\"\nremoved = \"1.34\"\nspecs = [\n  { version = \"1.30\", stage = \"Beta\", default = true },\n  { version = \"1.32\", stage = \"GA\", default = true, lockToDefault = true, minCompatibilityVersion = \"1.31\" },\n]\n";
+
+#[test]
+fn removed_table_parser_never_panics() {
+    let mut rng = Rng(0x6b38_735f_676f_0003);
+    let mut accepted = 0;
+    for _ in 0..1500 {
+        let input = mutate(REMOVED_SEED, &mut rng);
+        accepted += usize::from(all_located(&input, kompat_k8s::removed::parse(&input).map(drop)));
     }
     assert!(accepted > 0, "the mutations never produced a valid file");
 }

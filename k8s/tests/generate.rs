@@ -107,3 +107,29 @@ fn newest_first_union() {
     let errors = generator.add_package("g", "v2", &[kind("Ghost", "1.32")], &[]).expect_err("no type");
     assert_eq!(errors[0].message, "type Ghost has a lifecycle but is not declared in the package");
 }
+
+/// A type without `+genclient` is a resource only when the supplement
+/// declares it one (core/v1 Binding), in that version alone.
+#[test]
+fn supplement_resource_types() {
+    let supplement = kompat_k8s::supplement::parse_supplement(
+        "[[resource_type]]\ngroup = \"\"\nversion = \"v1\"\nkind = \"Binding\"\nsource = \"test\"\n",
+    )
+    .expect("parses");
+    let kinds = [kind("Binding", "1.0"), kind("PodStatusResult", "1.0")];
+    let tags = [
+        TypeTags { resource: false, ..resource("Binding") },
+        TypeTags { resource: false, ..resource("PodStatusResult") },
+    ];
+    for (with_supplement, expected) in [(true, &["/v1/Binding bindings 1.0 true"][..]), (false, &[][..])] {
+        let supplement = if with_supplement { supplement.clone() } else { Supplement::default() };
+        let mut generator = Generator::new(supplement, None);
+        generator.add_package("", "v1", &kinds, &tags).expect("adds");
+        generator.add_package("", "v2", &kinds, &tags).expect("adds");
+        assert_eq!(summary(&generator), expected, "with the supplement: {with_supplement}");
+    }
+    let missing_source = kompat_k8s::supplement::parse_supplement(
+        "[[resource_type]]\ngroup = \"\"\nversion = \"v1\"\nkind = \"Binding\"\nsource = \" \"\n",
+    );
+    assert!(missing_source.is_err());
+}

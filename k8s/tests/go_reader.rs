@@ -252,6 +252,36 @@ fn supplements() {
     );
     check(
         "[[colour]]\n",
-        "1:3: unknown field `colour`, expected one of `resource`, `enabled_by_default`, `replacement`",
+        "1:3: unknown field `colour`, expected one of `resource`, `enabled_by_default`, `resource_type`, `replacement`",
     );
+}
+
+/// A package's methods spread over the generated file and a hand-written
+/// one: merged per kind, each kind with the file of its first method, each
+/// error with its file.
+#[test]
+fn lifecycles_over_two_files() {
+    use kompat_k8s::lifecycle::parse_lifecycle_package;
+    let generated =
+        "package v1\n\nfunc (in *Endpoints) APILifecycleIntroduced() (major, minor int) {\n\treturn 1, 0\n}\n";
+    let hand =
+        "package v1\n\nfunc (in *Endpoints) APILifecycleDeprecated() (major, minor int) {\n\treturn 1, 33\n}\n\n\
+                func (in *ComponentStatus) APILifecycleIntroduced() (major, minor int) {\n\treturn 1, 0\n}\n";
+    let kinds = parse_lifecycle_package(&[generated, hand]).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let got: Vec<String> = kinds
+        .iter()
+        .map(|(k, file)| format!("{} {} {:?} file {file}", k.kind, k.introduced, k.deprecated.map(|v| v.to_string())))
+        .collect();
+    assert_eq!(got, ["Endpoints 1.0 Some(\"1.33\") file 0", "ComponentStatus 1.0 None file 1"]);
+    // The same method in both files; a kind whose Introduced is nowhere.
+    let cases = [
+        (hand.replace("Deprecated", "Introduced"), "1 3:1: Endpoints has a second APILifecycleIntroduced method"),
+        (hand.replace("Endpoints", "Other"), "1 3:11: Other has lifecycle methods but no APILifecycleIntroduced"),
+    ];
+    for (hand, expected) in cases {
+        let errors = parse_lifecycle_package(&[generated, &hand]).expect_err("an error");
+        let (file, error) = &errors[0];
+        let texts = [generated, hand.as_str()];
+        assert_eq!(format!("{file} {}", located(texts[*file], std::slice::from_ref(error))), expected);
+    }
 }

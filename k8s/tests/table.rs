@@ -113,7 +113,11 @@ const LANDMARKS: &[(&str, &str, &str, Option<&str>, Option<&str>, Option<&str>, 
     ),
     ("batch/v1beta1/CronJob", "cronjobs", "1.8", Some("1.21"), Some("1.25"), Some("batch/v1/CronJob"), true),
     ("batch/v1/CronJob", "cronjobs", "1.21", None, None, None, true),
-    ("/v1/Endpoints", "endpoints", "1.0", None, None, None, true),
+    // Deprecated by the hand-written lifecycle.go of k8s.io/api core/v1 (1.33+).
+    ("/v1/Endpoints", "endpoints", "1.0", Some("1.33"), None, Some("discovery.k8s.io/v1/EndpointSlice"), true),
+    ("/v1/ComponentStatus", "componentstatuses", "1.0", Some("1.19"), None, None, true),
+    // A resource without +genclient, by the supplement.
+    ("/v1/Binding", "bindings", "1.0", None, None, None, true),
     (
         "networking.k8s.io/v1beta1/IngressClass",
         "ingressclasses",

@@ -48,6 +48,9 @@ pub enum Command {
     /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
     #[command(name = "k8s-apis")]
     K8sApis(K8sApisArgs),
+    /// Generate the table of Kubernetes' removed feature gates from its feature gates release by release.
+    #[command(name = "k8s-removed-features")]
+    K8sRemovedFeatures(K8sRemovedFeaturesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(CompletionsArgs),
     /// Print kompat's man page (roff), or write one page per subcommand.
@@ -94,6 +97,17 @@ pub struct K8sApisArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct K8sRemovedFeaturesArgs {
+    /// One release's feature gates: `1.34=DIR` (Go feature files, read as `--decls` reads them)
+    /// or any other declaration input; repeatable, consecutive minors. The newest is the reference list.
+    #[arg(long, value_name = "VERSION=PATH", required = true)]
+    pub release: Vec<String>,
+    /// Write the table here (atomically) instead of to stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct LintArgs {
     /// Declaration files or directories, CRD and Kubernetes manifests, deployment material;
     /// `-` reads manifests from standard input. Added to `decls` in kompat.toml.
@@ -122,6 +136,10 @@ pub struct LintArgs {
     /// The version window profile (default: from kompat.toml, else `default`).
     #[arg(long, value_enum)]
     pub profile: Option<WindowProfile>,
+    /// The Kubernetes release manifests and Kubernetes' own gates are checked at
+    /// (default: --binary-version, else `[kubernetes] version` in kompat.toml).
+    #[arg(long, value_name = "X.Y")]
+    pub kubernetes_version: Option<String>,
     /// The version the API server emulates when Kubernetes manifests are
     /// checked (default: the binary version).
     #[arg(long, value_name = "X.Y")]

@@ -46,6 +46,12 @@ pub struct Context<'a> {
     /// The features gate settings are checked against: the declarations', or
     /// Kubernetes' own when nothing declares features ([`uses_builtin_gates`]).
     pub setting_gates: &'a Validated,
+    /// Whether `setting_gates` are Kubernetes' own.
+    pub builtin_gates: bool,
+    /// The version components reading the settings run at: the binary
+    /// version, or for Kubernetes' own gates the Kubernetes release
+    /// (`Inputs::kubernetes`) when one is given.
+    pub setting_binary: Option<Version>,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
     /// The Kubernetes API server given on the command line, when a version
@@ -83,6 +89,10 @@ pub struct Inputs<'a> {
     pub decls: &'a Decls,
     pub baseline: Option<&'a Decls>,
     pub binary: Option<Version>,
+    /// The Kubernetes release (`[kubernetes] version` in kompat.toml, or
+    /// `--binary-version`): settings of Kubernetes' own gates are checked at
+    /// it when given, instead of at `binary`.
+    pub kubernetes: Option<Version>,
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
     pub settings: &'a [sources::GateSetting],
@@ -135,6 +145,17 @@ pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> b
     decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some())
 }
 
+/// Kubernetes' gates as a release `at` accepts them: the newest list
+/// (`kompat_k8s::features()`) and the gates removed after `at`, with their
+/// last specs (a 1.33 kubelet still knows a gate removed in 1.34).
+fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_core::FeatureDecl> {
+    let mut gates = kompat_k8s::features().to_vec();
+    if let Some(at) = at {
+        gates.extend(kompat_k8s::removed_features().iter().filter(|g| g.removed > at).map(|g| g.to_decl()));
+    }
+    gates
+}
+
 /// Runs every rule over `inputs`, drops the findings located in reference
 /// inputs, then applies `#[kompat(allow(...))]` attributes, `[lint.levels]`,
 /// `[[lint.allow]]` and `[lint] require`; sorted findings.
@@ -156,7 +177,9 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         (None, Vec::new())
     };
     let validated = validate(decls.features());
-    let builtin_gates = uses_builtin_gates(decls, inputs.settings).then(|| validate(kompat_k8s::features()));
+    let builtin = uses_builtin_gates(decls, inputs.settings);
+    let setting_binary = if builtin { inputs.kubernetes.or(inputs.binary) } else { inputs.binary };
+    let builtin_gates = builtin.then(|| validate(&builtin_gates_at(setting_binary)));
     let manifests = match inputs.serve {
         Some(serve) if !inputs.manifests.is_empty() => {
             // The project's APIs join the built-in set when they are sound
@@ -182,6 +205,8 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         rust: code.as_ref(),
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
+        builtin_gates: builtin,
+        setting_binary,
         manifests: manifests.as_ref(),
         serve: inputs.serve,
         manifest_objects: inputs.manifests.len(),

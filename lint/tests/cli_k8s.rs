@@ -20,7 +20,7 @@ fn generates_from_a_module_cache() {
         &["k8s-apis", "--source", "fixtures/k8s/modcache", "--supplement", "fixtures/k8s/supplement.toml"],
     );
     assert_eq!(code, 0, "stderr:\n{stderr}");
-    assert_eq!(stderr, "kompat k8s-apis: 9 API types from 3 module versions (5 API packages read)\n");
+    assert_eq!(stderr, "kompat k8s-apis: 11 API types from 3 module versions (5 API packages read)\n");
     insta::assert_snapshot!("k8s_apis_fixture_tree", stdout);
     // The generated table is a declaration file kompat reads.
     let dir = dir_with(&[("apis.toml", &stdout)]);
@@ -111,6 +111,26 @@ fn problems_are_located() {
             ("api@v0.30.0/things/v1/types.go", "package v1\n\n// +genclient\ntype Thing struct {\n"),
         ],
         "error: Go syntax error\n  --> api@v0.30.0/things/v1/types.go:4:1",
+    );
+    // The hand-written lifecycle.go: its problems are located there.
+    let types = "package v1\n\n// +genclient\ntype Thing struct{}\n";
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", types),
+            ("api@v0.30.0/things/v1/lifecycle.go", &LIFECYCLE.replace("30", "31")),
+        ],
+        "error: Thing has a second APILifecycleIntroduced method\n  --> api@v0.30.0/things/v1/lifecycle.go:3:1",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", types),
+            ("api@v0.30.0/things/v1/lifecycle.go", &LIFECYCLE.replace("Thing", "Ghost")),
+        ],
+        "error: type Ghost has a lifecycle but is not declared in the package\n  --> api@v0.30.0/things/v1/lifecycle.go:3:11",
     );
 }
 
@@ -306,4 +326,165 @@ fn export_toml_is_canonical_and_headed() {
     assert_eq!(code, 0, "{stderr}");
     let body = |text: &str| text.lines().skip_while(|l| l.starts_with("# ")).collect::<Vec<_>>().join("\n");
     assert_eq!(body(&again), body(&stdout));
+}
+
+/// `kompat k8s-removed-features` on our own Go feature files
+/// (`fixtures/k8s/removed-features/`, in the shapes of k8s.io/kubernetes
+/// pkg/features and a staging module): two releases read with the Go
+/// reader, the newest list a kompat TOML.
+#[test]
+fn removed_features_from_go_feature_files() {
+    let dir = "fixtures/k8s/removed-features";
+    let (code, stdout, stderr) = kompat_in(
+        &repo(),
+        &[
+            "k8s-removed-features",
+            "--release",
+            &format!("1.34={dir}/v1.34"),
+            "--release",
+            &format!("1.35={dir}/features.toml"),
+            "--release",
+            &format!("1.33={dir}/v1.33"),
+        ],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.ends_with("kompat k8s-removed-features: 3 removed gates\n"), "{stderr}");
+    insta::assert_snapshot!("k8s_removed_features_fixture", stdout);
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let removed: Vec<String> = gates.iter().map(|g| g.to_string()).collect();
+    assert_eq!(
+        removed,
+        [
+            "feature gate \"LegacyPolling\" was removed in Kubernetes 1.34 (last: Alpha, off by default since 1.29)",
+            "feature gate \"LegacyWatchCache\" was removed in Kubernetes 1.35 (last: Deprecated, locked to false since 1.34)",
+            "feature gate \"WidgetSharding\" was removed in Kubernetes 1.34 (last: GA, locked to true since 1.32)",
+        ]
+    );
+}
+
+#[test]
+fn removed_features_input_errors() {
+    let dir = "fixtures/k8s/removed-features";
+    let conflicting = dir_with(&[
+        ("a.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Alpha\", default = false }]\n"),
+        ("b.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Beta\", default = true }]\n"),
+    ]);
+    let conflicting = format!("1.34={}", conflicting.path().display());
+    let cases: [(&[&str], &str); 4] = [
+        (&["--release", "1.33"], "error: invalid value for --release: \"1.33\" is not VERSION=PATH"),
+        (&["--release", &format!("x=1.33={dir}/v1.33")], "error: invalid value for --release: "),
+        (
+            &["--release", &format!("1.33={dir}/v1.33"), "--release", &format!("1.35={dir}/features.toml")],
+            "error: --release: releases 1.33 and 1.35 are not consecutive: every minor release in between is needed to tell when a gate was removed",
+        ),
+        (&["--release", &conflicting], "error: release 1.34: feature gate X is declared twice with different specs"),
+    ];
+    for (args, expected) in cases {
+        let out = tempfile::tempdir().expect("tempdir");
+        let output = out.path().join("removed.toml").display().to_string();
+        let mut all = vec!["k8s-removed-features", "-o", &output];
+        all.extend_from_slice(args);
+        let (code, _, stderr) = kompat_in(&repo(), &all);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
+        assert!(!out.path().join("removed.toml").exists(), "{args:?}: a file was written");
+    }
+}
+
+/// A kind configuration setting gates Kubernetes removed
+/// (`fixtures/k8s/removed-gate/`): reported as removed, with the release and
+/// the last state, at a release after the removal; before it, accepted.
+#[test]
+fn removed_kubernetes_gates_in_a_kind_config() {
+    let dir = repo().join("fixtures/k8s/removed-gate");
+    let (code, human, stderr) =
+        common::findings_on_stderr(kompat_in(&dir, &["lint", "kind.yaml", "--binary-version", "1.37"]));
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("k8s_removed_gate_kind", human);
+    // (binary version, findings as code/subject, exit code). A gate still
+    // there is GA, which Kubernetes warns about.
+    let cases: [(&str, &[&str], i32); 3] = [
+        ("1.37", &["removed-gate-setting PodDisruptionConditions", "removed-gate-setting AppArmor"], 1),
+        ("1.33", &["ga-gate-setting PodDisruptionConditions", "removed-gate-setting AppArmor"], 1),
+        ("1.32", &["ga-gate-setting PodDisruptionConditions", "ga-gate-setting AppArmor"], 0),
+    ];
+    for (binary, expected, exit) in cases {
+        let (code, stdout, stderr) =
+            kompat_in(&dir, &["lint", "kind.yaml", "--binary-version", binary, "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
+        let got: Vec<String> = report["diagnostics"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|d| format!("{} {}", d["code"].as_str().unwrap_or(""), d["subject"].as_str().unwrap_or("")))
+                    .filter(|f| f != "missing-input declarations")
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(got, expected, "at {binary}");
+        assert_eq!(code, exit, "at {binary}: {stderr}");
+    }
+}
+
+/// `[kubernetes] version` in kompat.toml (`fixtures/k8s/kubernetes-version/`)
+/// is the release manifests and Kubernetes' own gates are checked at, not the
+/// project's `binary_version`; `--binary-version` overrides it.
+#[test]
+fn kubernetes_version_in_kompat_toml() {
+    let dir = repo().join("fixtures/k8s/kubernetes-version");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["lint", "deploy.yaml", "kind.yaml", "--format", "json"];
+        args.extend_from_slice(extra);
+        let (_, stdout, stderr) = kompat_in(&dir, &args);
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
+        let got: Vec<String> = report["diagnostics"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|d| format!("{} {}", d["code"].as_str().unwrap_or(""), d["subject"].as_str().unwrap_or("")))
+                    .filter(|f| f != "missing-input declarations")
+                    .collect()
+            })
+            .unwrap_or_default();
+        got
+    };
+    // At 1.33: flowcontrol v1beta3 is removed (1.32), extensions Ingress too
+    // (1.22); AppArmor was removed in 1.33, PodDisruptionConditions in 1.34.
+    assert_eq!(
+        run(&[]),
+        [
+            "removed-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+            "removed-api-version extensions/v1beta1/Ingress",
+            "ga-gate-setting PodDisruptionConditions",
+            "removed-gate-setting AppArmor",
+        ]
+    );
+    assert_eq!(
+        run(&["--binary-version", "1.31"]),
+        [
+            "deprecated-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+            "removed-api-version extensions/v1beta1/Ingress",
+            "ga-gate-setting PodDisruptionConditions",
+            "ga-gate-setting AppArmor",
+        ]
+    );
+    // --kubernetes-version overrides both, and leaves the project's
+    // binary version alone.
+    assert_eq!(
+        run(&["--kubernetes-version", "1.31", "--binary-version", "1.37"]),
+        [
+            "deprecated-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+            "removed-api-version extensions/v1beta1/Ingress",
+            "ga-gate-setting PodDisruptionConditions",
+            "ga-gate-setting AppArmor",
+        ]
+    );
+    let (code, _, stderr) = kompat_in(&dir, &["lint", "kind.yaml", "--kubernetes-version", "one"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.starts_with("error: invalid value for --kubernetes-version: "), "{stderr}");
+    // A bad version is located in kompat.toml.
+    let bad = dir_with(&[("kompat.toml", "[kubernetes]\nversion = \"one\"\n"), ("kind.yaml", "kind: Cluster\n")]);
+    let (code, _, stderr) = kompat_in(bad.path(), &["lint", "kind.yaml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("kompat.toml:2:11"), "{stderr}");
 }

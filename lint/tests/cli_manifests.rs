@@ -102,7 +102,7 @@ fn every_format_and_exit_code() {
     assert_eq!(findings(&stdout), ["missing-input kubernetes-version -:null:null"]);
     let (code, _, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "short"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--binary-version or --emulation-version): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run"), "{stderr}");
+    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run"), "{stderr}");
     std::fs::write(dir.path().join("kompat.toml"), "[lint]\nrequire = [\"kubernetes-version\"]\n").expect("write");
     let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "sarif"]);
     assert_eq!(code, 1, "{stderr}");

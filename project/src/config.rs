@@ -11,6 +11,9 @@
 //! profile = "kubernetes"             # N-3, floored at 1.31; or "default" (N-3)
 //! skew = 3                           # optional override of the profile
 //! floor = "1.31"                     # optional override of the profile
+//!
+//! [kubernetes]
+//! version = "1.33"                   # the Kubernetes release manifests and gate settings target
 //! ```
 //!
 //! `[lint]` configures `kompat lint`; `[gen]` lists the outputs of
@@ -67,6 +70,10 @@ pub const FILE_NAME: &str = "kompat.toml";
 pub struct Config {
     pub source: SourceFile,
     pub binary_version: Option<Version>,
+    /// `[kubernetes] version`: the Kubernetes release `kompat lint` checks
+    /// manifests and settings of Kubernetes' own gates against (the
+    /// project's `binary_version` is its own release, not Kubernetes').
+    pub kubernetes_version: Option<Version>,
     pub window: WindowPolicy,
     pub decls: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
@@ -193,8 +200,15 @@ struct RawConfig {
     #[serde(default)]
     reference: Vec<Spanned<String>>,
     window: Option<WindowTable>,
+    kubernetes: Option<RawKubernetes>,
     lint: Option<RawLint>,
     gen: Option<Spanned<RawGen>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKubernetes {
+    version: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -284,6 +298,7 @@ impl Config {
             Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))
         };
         let binary_version = raw.binary_version.as_ref().map(version).transpose()?;
+        let kubernetes_version = raw.kubernetes.as_ref().and_then(|k| k.version.as_ref()).map(version).transpose()?;
         // The first problem, as for every other key.
         let window = match raw.window.as_ref().map(WindowTable::policy).transpose() {
             Ok(window) => window.unwrap_or(WindowPolicy::DEFAULT),
@@ -301,6 +316,7 @@ impl Config {
         };
         Ok(Config {
             binary_version,
+            kubernetes_version,
             window,
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),

@@ -24,6 +24,11 @@ const KUBERNETES_MODULES: [&str; 3] = ["api", "apiextensions-apiserver", "kube-a
 
 const LIFECYCLE_FILE: &str = "zz_generated.prerelease-lifecycle.go";
 
+/// The same methods written by hand, beside the generated ones: core/v1
+/// `ComponentStatus` (deprecated in 1.19) has its lifecycle only there, and
+/// `Endpoints` its deprecation in 1.33 and replacement.
+const HAND_WRITTEN_LIFECYCLE_FILE: &str = "lifecycle.go";
+
 /// One Go module to read.
 struct Module {
     root: PathBuf,
@@ -170,8 +175,18 @@ fn read_module(module: &Module, generator: &mut Generator) -> Result<usize> {
 
 fn read_package(dir: &Path, lifecycle_path: &Path, generator: &mut Generator) -> Result<()> {
     let lifecycle_source = read(lifecycle_path)?;
-    let kinds = kompat_k8s::lifecycle::parse_lifecycle(&lifecycle_source.text)
-        .map_err(|errors| lifecycle_source.parse_errors(errors))?;
+    // The generated file, and the hand-written one beside it when there is
+    // one: a kind's methods may be in both.
+    let mut sources = vec![lifecycle_source];
+    if let Some(source) = optional(&dir.join(HAND_WRITTEN_LIFECYCLE_FILE))? {
+        sources.push(source);
+    }
+    let texts: Vec<&str> = sources.iter().map(|s| &*s.text).collect();
+    let kinds = kompat_k8s::lifecycle::parse_lifecycle_package(&texts).map_err(|errors| {
+        let diagnostics =
+            errors.into_iter().flat_map(|(file, error)| sources[file].parse_errors(vec![error]).diagnostics);
+        Error { diagnostics: diagnostics.collect() }
+    })?;
     let register = optional(&dir.join("register.go"))?
         .map(|source| parse_register(&source.text).map_err(|errors| source.parse_errors(errors)))
         .transpose()?;
@@ -197,11 +212,17 @@ fn read_package(dir: &Path, lifecycle_path: &Path, generator: &mut Generator) ->
                 ),
             }
         })?;
-    if generator.new_kinds(&group, &version, &kinds).is_empty() {
+    let all: Vec<_> = kinds.iter().map(|(kind, _)| kind.clone()).collect();
+    if generator.new_kinds(&group, &version, &all).is_empty() {
         return Ok(());
     }
     let types = read_types(dir)?;
-    generator.add_package(&group, &version, &kinds, &types).map_err(|errors| lifecycle_source.parse_errors(errors))
+    // Per file of the kind's first method, so that problems are located there.
+    for (index, source) in sources.iter().enumerate() {
+        let of_file: Vec<_> = kinds.iter().filter(|(_, file)| *file == index).map(|(kind, _)| kind.clone()).collect();
+        generator.add_package(&group, &version, &of_file, &types).map_err(|errors| source.parse_errors(errors))?;
+    }
+    Ok(())
 }
 
 /// The tags of every type in the package's hand-written Go files.

@@ -117,14 +117,21 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
     };
     // kompat.toml's binary_version is the version the project releases
     // next, not a Kubernetes release: manifests are checked against the
-    // Kubernetes release named by --binary-version (or --emulation-version).
-    let kube_binary = if args.binary_version.is_some() { binary } else { None };
+    // Kubernetes release named by --kubernetes-version or --binary-version,
+    // else by `[kubernetes] version` in kompat.toml (or --emulation-version
+    // alone).
+    let kube_binary = match &args.kubernetes_version {
+        Some(v) => Some(flag_version("kubernetes-version", v)?),
+        None if args.binary_version.is_some() => binary,
+        None => config.as_ref().and_then(|c| c.kubernetes_version),
+    };
     let serve = serve_options(args, kube_binary, window)?;
     kompat_lint::lint_with_suppressed(&kompat_lint::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
         binary,
+        kubernetes: kube_binary,
         window,
         crds: &crds,
         settings: &settings,

@@ -10,6 +10,7 @@ mod findings;
 mod gen;
 mod init;
 mod k8s_apis;
+mod k8s_removed_features;
 mod lint;
 mod plan;
 
@@ -35,6 +36,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
         Command::K8sApis(args) => k8s_apis::run(args),
+        Command::K8sRemovedFeatures(args) => k8s_removed_features::run(args),
         Command::Completions(args) => complete::completions(args),
         Command::Manpage(args) => complete::manpage(args),
         Command::Init(args) => init::run(args),

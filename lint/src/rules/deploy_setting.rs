@@ -171,7 +171,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// Settings Kubernetes warns about at start-up: gates that are Deprecated or
 /// GA at the target version, set to a value the gate accepts.
 fn retiring_gates(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(binary) = cx.binary else { return };
+    // Kubernetes' own gates are checked at the Kubernetes release when given.
+    let Some(binary) = cx.setting_binary else { return };
     let set = Arc::new(cx.setting_gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
     for setting in cx.settings {

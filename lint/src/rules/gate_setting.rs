@@ -14,7 +14,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks `--feature-gates` flags (YAML, shell, Dockerfiles, Markdown) and `featureGates:` maps (kubelet, kind, kubeadm) against the target binary version, and reports settings of gates that the baseline has and the target no longer declares, pointing at the tombstone.
+    /// Checks `--feature-gates` flags (YAML, shell, Dockerfiles, Markdown) and `featureGates:` maps (kubelet, kind, kubeadm) against the target binary version, and reports settings of gates that the baseline has and the target no longer declares, pointing at the tombstone. Checked against Kubernetes' own gates (no features declared), a gate an earlier Kubernetes release removed is reported with that release and the gate's last state.
     ///
     /// ### Why is this bad?
     ///
@@ -111,7 +111,7 @@ pub static PASS: Pass = Pass {
 };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(binary) = cx.binary else { return };
+    let Some(binary) = cx.setting_binary else { return };
     let set = Arc::new(cx.setting_gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
     for setting in cx.settings {
@@ -119,22 +119,31 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut probe = gate.clone();
         let Err(err) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
         let mut message = err.to_string();
+        let mut removed = None;
         let (rule, labels) = match set.index_of(name) {
             Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new()),
             Some(_) => (&LOCKED_GATE_SETTING, Vec::new()),
             None => match super::tombstone(cx, name) {
                 Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb]),
-                None => {
-                    message.push_str(&super::hint(set.suggest(name)));
-                    (&UNKNOWN_GATE_SETTING, Vec::new())
-                }
+                // Kubernetes' own gates: one an earlier release had.
+                None => match cx.builtin_gates.then(|| kompat_k8s::removed_feature(name)).flatten() {
+                    Some(gone) => {
+                        removed = Some(gone);
+                        (&REMOVED_GATE_SETTING, Vec::new())
+                    }
+                    None => {
+                        message.push_str(&super::hint(set.suggest(name)));
+                        (&UNKNOWN_GATE_SETTING, Vec::new())
+                    }
+                },
             },
         };
-        out.push(
-            rule.diag(format!("a {binary} component rejects this setting: {message}"), Some(setting.location.clone()))
-                .with_subject(name.to_owned())
-                .with_labels(labels),
-        );
+        let rejects = format!("a {binary} component rejects this setting: {message}");
+        let message = match removed {
+            Some(gone) => format!("{gone}; {rejects}"),
+            None => rejects,
+        };
+        out.push(rule.diag(message, Some(setting.location.clone())).with_subject(name.to_owned()).with_labels(labels));
     }
 }
 
@@ -231,6 +240,47 @@ name = "Kept"
 specs = [
   { version = "1.36", stage = "Alpha", default = false },
 ]
+"##,
+        );
+    }
+
+    /// Kubernetes' own gates (nothing declared): a gate Kubernetes removed
+    /// is reported as removed, with its release and last state, at and after
+    /// that release; before it, the release still knows the gate.
+    #[test]
+    fn builtin_removed_gate_setting() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- kind.yaml
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+featureGates:
+  PodDisruptionConditions: true
+# ^^^^^^^^^^^^^^^^^^^^^^^ error[removed-gate-setting]: feature gate "PodDisruptionConditions" was removed in Kubernetes 1.34 (last: GA, locked to true since 1.31); a 1.37 component rejects this setting: unrecognized feature gate: PodDisruptionConditions
+  NoSuchGate: true
+# ^^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: NoSuchGate
+"##,
+        );
+        // `[kubernetes] version` is the release settings of Kubernetes' own
+        // gates are checked at: 1.33 still has the gate, locked to true.
+        check(
+            r##"
+//- kompat.toml
+binary_version = "2.0"
+[kubernetes]
+version = "1.33"
+//- kind.yaml
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+featureGates:
+  PodDisruptionConditions: true
+# ^^^^^^^^^^^^^^^^^^^^^^^ warning[ga-gate-setting]: a 1.33 component logs "Setting GA feature gate PodDisruptionConditions=true. It will be removed in a future release."
+  AppArmor: true
+# ^^^^^^^^ error[removed-gate-setting]: feature gate "AppArmor" was removed in Kubernetes 1.33 (last: GA, locked to true since 1.31); a 1.33 component rejects this setting: unrecognized feature gate: AppArmor
+  CronJobsScheduledAnnotation: false
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[locked-gate-setting]: a 1.33 component rejects this setting: cannot set feature gate CronJobsScheduledAnnotation to false, feature is locked to true
 "##,
         );
     }

@@ -56,7 +56,10 @@ pub static PASS: Pass = Pass { rules: &[&MISSING_INPUT], check: Some(check) };
 pub const INPUTS: [(&str, &str); 6] = [
     ("binary-version", "no binary version (--binary-version, or `binary_version` in kompat.toml)"),
     ("baseline", "no baseline (--baseline, or `baseline` in kompat.toml)"),
-    ("kubernetes-version", "no Kubernetes version (--binary-version or --emulation-version)"),
+    (
+        "kubernetes-version",
+        "no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml)",
+    ),
     ("sources", "no Rust or Go source among the inputs"),
     ("declarations", "no feature declarations loaded"),
     ("crd-manifest", "no CRD manifest among the inputs for kube-rs custom resources"),
@@ -97,7 +100,8 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 STORAGE_VERSION_WITHOUT_KIND.code,
             ]));
         }
-        if !cx.settings.is_empty() {
+        // Settings of Kubernetes' own gates run at `[kubernetes] version` too.
+        if !cx.settings.is_empty() && cx.setting_binary.is_none() {
             rules.extend(gate_setting::PASS.rules.iter().map(|r| format!("`{}`", r.code)));
         }
         skipped("binary-version", rules, "");
@@ -231,7 +235,7 @@ featureGates:
         check(
             r##"
 //- deploy.yaml
-#!! note[missing-input]: no Kubernetes version (--binary-version or --emulation-version): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run
+#!! note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run
 apiVersion: extensions/v1beta1
 kind: Ingress
 metadata:

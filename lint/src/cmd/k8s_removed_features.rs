@@ -1,0 +1,84 @@
+//! `kompat k8s-removed-features`: generates the table of Kubernetes' removed
+//! feature gates from its gates release by release (`--release 1.34=DIR`,
+//! each read as `--decls` reads declarations: a directory of Kubernetes' Go
+//! feature files goes through the Go reader).
+//!
+//! This module does the file access; comparing the releases and rendering
+//! the table are `kompat_k8s::removed`'s. Nothing is written unless every
+//! release reads cleanly.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use kompat_core::FeatureDecl;
+use kompat_k8s::removed::{removed_gates, render, Release};
+use kompat_project::{Diagnostic, Error, Result};
+
+use super::{flag_version, print_stdout};
+use crate::cli::K8sRemovedFeaturesArgs;
+
+pub fn run(args: K8sRemovedFeaturesArgs) -> Result<ExitCode> {
+    let mut releases = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    for arg in &args.release {
+        match read_release(arg) {
+            Ok(release) => releases.push(release),
+            Err(err) => diagnostics.extend(err.diagnostics),
+        }
+    }
+    if !diagnostics.is_empty() {
+        return Err(Error { diagnostics });
+    }
+    let gates = removed_gates(&releases).map_err(|problem| Error::msg(format!("--release: {problem}")))?;
+    let text = render(&releases, &gates);
+    for release in &releases {
+        eprintln!(
+            "kompat k8s-removed-features: {}: {} gates ({})",
+            release.version,
+            release.features.len(),
+            release.source
+        );
+    }
+    eprintln!("kompat k8s-removed-features: {} removed gates", gates.len());
+    match &args.output {
+        Some(path) => {
+            let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
+            kompat_gen::write_files(&[file]).map_err(kompat_gen::file_error)?;
+        }
+        None => print_stdout(&text)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `VERSION=PATH`: the release's gates, each once. The lists are read as
+/// they were released, not validated against today's registration rules (a
+/// 1.32 gate introduced as Deprecated without a 1.0 entry is a fact of 1.32);
+/// a gate declared twice with different specs is an error.
+fn read_release(arg: &str) -> Result<Release> {
+    let Some((version, path)) = arg.split_once('=') else {
+        return Err(Error::msg(format!("invalid value for --release: {arg:?} is not VERSION=PATH")));
+    };
+    let version = flag_version("release", version)?;
+    let path = PathBuf::from(path);
+    let decls = kompat_project::load(std::slice::from_ref(&path))?;
+    let mut seen: HashMap<&str, &FeatureDecl> = HashMap::new();
+    let mut features = Vec::new();
+    for feature in decls.features() {
+        match seen.get(feature.name.as_str()) {
+            Some(first) if first.specs != feature.specs => {
+                return Err(Error::in_file(
+                    &path,
+                    format!("release {version}: feature gate {} is declared twice with different specs", feature.name),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(&feature.name, feature);
+                features.push(feature.clone());
+            }
+        }
+    }
+    let source = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Ok(Release { version, source, features })
+}
