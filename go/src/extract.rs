@@ -23,7 +23,10 @@ use crate::{FeatureConst, GoFile, Import, FEATUREGATE_IMPORT_QUOTED};
 /// (`globalVariableDeclarations`: with several values, the last one).
 type Variables<'t> = HashMap<String, Node<'t>>;
 
-pub fn file(src: &str, tree: &Tree) -> Result<GoFile, Vec<ParseError>> {
+/// `release`: also read unversioned `map[...]<alias>.FeatureSpec` literals
+/// (into [`GoFile::unversioned`]), each spec taken as the state at that
+/// release. Kubernetes' tool ignores those maps; `None` does too.
+pub fn file(src: &str, tree: &Tree, release: Option<&VersionLit>) -> Result<GoFile, Vec<ParseError>> {
     let root = tree.root_node();
     let mut out = GoFile::default();
     let top = children(root);
@@ -55,7 +58,7 @@ pub fn file(src: &str, tree: &Tree) -> Result<GoFile, Vec<ParseError>> {
     }
     let Some(alias) = alias else { return Ok(out) };
     let variables = variables(src, &top);
-    let mut cx = Extract { src, alias: &alias, variables: &variables, errors: Vec::new(), out: &mut out };
+    let mut cx = Extract { src, alias: &alias, variables: &variables, release, errors: Vec::new(), out: &mut out };
     for node in &top {
         match node.kind() {
             "const_declaration" | "var_declaration" => {
@@ -91,7 +94,7 @@ pub fn file(src: &str, tree: &Tree) -> Result<GoFile, Vec<ParseError>> {
     }
     let docs: HashMap<&str, &str> =
         out.constants.iter().filter_map(|c| Some((c.name.as_str(), c.doc.as_deref()?))).collect();
-    for feature in out.features.features_mut() {
+    for feature in out.features.features_mut().iter_mut().chain(out.unversioned.features_mut().iter_mut()) {
         if let Some(doc) = docs.get(feature.name.as_str()) {
             feature.description = Some((*doc).to_owned());
         }
@@ -150,6 +153,8 @@ struct Extract<'a, 't> {
     src: &'a str,
     alias: &'a str,
     variables: &'a Variables<'t>,
+    /// Set when unversioned `FeatureSpec` maps are read too.
+    release: Option<&'a VersionLit>,
     errors: Vec<ParseError>,
     out: &'a mut GoFile,
 }
@@ -190,15 +195,60 @@ impl<'t> Extract<'_, 't> {
             return;
         }
         let Some(spec_type) = ty.child_by_field_name("value") else { return };
-        if identifier_name(self.src, spec_type, false) != format!("{}.VersionedSpecs", self.alias) {
+        let spec_type = identifier_name(self.src, spec_type, false);
+        let unversioned = if spec_type == format!("{}.VersionedSpecs", self.alias) {
+            false
+        } else if self.release.is_some() && spec_type == format!("{}.FeatureSpec", self.alias) {
+            true
+        } else {
             return;
-        }
+        };
         let Some(body) = literal_body(value) else { return };
         for elt in children(body) {
             if elt.kind() == "keyed_element" {
-                self.feature(elt);
+                if unversioned {
+                    self.unversioned_feature(elt);
+                } else {
+                    self.feature(elt);
+                }
             }
         }
+    }
+
+    /// The map key of an entry as the feature's name, or an error.
+    fn feature_name(&mut self, key: Node<'t>) -> Option<String> {
+        let name = identifier_name(self.src, key, true);
+        if name.is_empty() {
+            self.errors.push(ParseError::at(
+                span(key),
+                "cannot read a feature name from this map key: expected the feature's constant (`MyFeature` or `features.MyFeature`)",
+            ));
+            return None;
+        }
+        Some(name)
+    }
+
+    /// One entry of an unversioned map: `X: {Default: ..., PreRelease: ...}`,
+    /// one spec whose version is the release's.
+    fn unversioned_feature(&mut self, kv: Node<'t>) {
+        let (Some(key), Some(value), Some(release)) =
+            (kv.child_by_field_name("key"), kv.child_by_field_name("value"), self.release)
+        else {
+            return;
+        };
+        let key = element(key);
+        let Some(name) = self.feature_name(key) else { return };
+        let Some((mut spec, mut spec_spans)) = self.spec(value) else { return };
+        if let Some(at) = spec_spans.version {
+            self.errors.push(ParseError::at(at, "an unversioned FeatureSpec has no Version field"));
+            return;
+        }
+        spec.version = Some(release.clone());
+        spec_spans.version = None;
+        let decl = FeatureDecl { name, specs: vec![spec], ..FeatureDecl::default() };
+        let spans =
+            FeatureSpans { entry: span(kv), name: span(key), specs: vec![spec_spans], ..FeatureSpans::default() };
+        self.out.unversioned.push(decl, spans);
     }
 
     /// `parseFeatureInfo`: one map entry.
@@ -208,14 +258,7 @@ impl<'t> Extract<'_, 't> {
         };
         let key = element(key);
         let value = element(value);
-        let name = identifier_name(self.src, key, true);
-        if name.is_empty() {
-            self.errors.push(ParseError::at(
-                span(key),
-                "cannot read a feature name from this map key: expected the feature's constant (`MyFeature` or `features.MyFeature`)",
-            ));
-            return;
-        }
+        let Some(name) = self.feature_name(key) else { return };
         let full = identifier_name(self.src, key, false);
         let mut decl = FeatureDecl { name, ..FeatureDecl::default() };
         let mut spans = FeatureSpans { entry: span(kv), name: span(key), ..FeatureSpans::default() };

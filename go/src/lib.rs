@@ -16,6 +16,7 @@ mod merge;
 mod refs;
 mod syntax;
 
+use kompat_core::VersionLit;
 use kompat_decls::{FeatureFile, ParseError, Span};
 
 pub use merge::{merge, Conflict};
@@ -69,6 +70,11 @@ pub struct GoFile {
     pub keys: Vec<String>,
     /// The file's `featuregate.Feature` constants.
     pub constants: Vec<FeatureConst>,
+    /// Every feature of every unversioned `map[...]featuregate.FeatureSpec`
+    /// literal, in source order, each with one spec whose version is the
+    /// release given to [`parse_file_at_release`]. Always empty from
+    /// [`parse_file`]: Kubernetes' tool does not read those maps.
+    pub unversioned: FeatureFile,
 }
 
 impl GoFile {
@@ -84,5 +90,18 @@ impl GoFile {
 /// Kubernetes' message texts where it has one.
 pub fn parse_file(text: &str) -> Result<GoFile, Vec<ParseError>> {
     let tree = syntax::parse(text)?;
-    extract::file(text, &tree)
+    extract::file(text, &tree, None)
+}
+
+/// [`parse_file`], and also the unversioned `map[...]featuregate.FeatureSpec`
+/// literals that Kubernetes declared most gates in before 1.32 (into
+/// [`GoFile::unversioned`]): each entry's one spec is taken as the gate's
+/// state at `release`, the release the file is from. For reading old
+/// releases' gate lists (`kompat k8s-removed-features`), not for declarations:
+/// Kubernetes' tool ignores these maps, and so do `kompat export` and `lint`.
+/// Their specs are read with the same rules and error texts as versioned
+/// ones; a `Version` field in one is an error.
+pub fn parse_file_at_release(text: &str, release: &VersionLit) -> Result<GoFile, Vec<ParseError>> {
+    let tree = syntax::parse(text)?;
+    extract::file(text, &tree, Some(release))
 }

@@ -1,7 +1,8 @@
 //! Bounded, deterministic mutation fuzzing of the Go reader with the shared
 //! mutator: no mutation of a declaring file (or of code using its gates) may
 //! make reading it panic, every error is located inside the text, and what
-//! parses still folds and validates.
+//! parses still folds and validates; read with unversioned maps too, the
+//! same holds.
 
 #[path = "../../decls/tests/mutate/mod.rs"]
 mod mutate;
@@ -37,6 +38,11 @@ func more() map[fg.Feature]fg.VersionedSpecs {
 	return map[fg.Feature]fg.VersionedSpecs{A: {{Version: version.MustParse("1.31"), PreRelease: fg.Alpha}}}
 }
 
+var old = map[fg.Feature]fg.FeatureSpec{
+	A: {Default: locked, PreRelease: fg.Beta, LockToDefault: true},
+	genericfeatures.C: {Default: false, PreRelease: fg.Deprecated},
+}
+
 func use() bool {
 	return features.Enabled(features.A) && genericfeatures.Check(genericfeatures.B)
 }
@@ -49,7 +55,8 @@ fn go_reader_never_panics() {
         gates: BTreeSet::from(["A".to_owned(), "B".to_owned()]),
     };
     let mut rng = Rng(0x6b6f_6d70_6174_0601);
-    let (mut parsed, mut with_features) = (0, 0);
+    let (mut parsed, mut with_features, mut with_unversioned) = (0, 0, 0);
+    let release = kompat_core::VersionLit::parse("1.31").unwrap_or_else(|err| panic!("{err}"));
     for _ in 0..2000 {
         let input = mutate(SEED, &mut rng);
         match kompat_go::parse_file(&input) {
@@ -69,8 +76,30 @@ fn go_reader_never_panics() {
                 }
             }
         }
+        // Also with unversioned maps read: their errors are located too.
+        match kompat_go::parse_file_at_release(&input, &release) {
+            Ok(file) => {
+                if !file.unversioned.is_empty() {
+                    with_unversioned += 1;
+                }
+                assert!(file
+                    .unversioned
+                    .features()
+                    .iter()
+                    .all(|f| f.specs.len() == 1 && f.specs[0].version.as_ref() == Some(&release)));
+            }
+            Err(errors) => {
+                for error in errors {
+                    let span = error.span.unwrap_or_else(|| panic!("unlocated error {error:?} for\n{input}"));
+                    assert!(span.start <= span.end && span.end <= input.len(), "{error:?} outside\n{input}");
+                }
+            }
+        }
         let refs = kompat_go::references(&input, |_| Some(&package)).unwrap_or_default();
         assert!(refs.iter().all(|r| r.span.end <= input.len() && package.gates.contains(&r.gate)));
     }
-    assert!(parsed > 200 && with_features > 200, "too few mutations parse: {parsed}, {with_features}");
+    assert!(
+        parsed > 200 && with_features > 200 && with_unversioned > 200,
+        "too few mutations parse: {parsed}, {with_features}, {with_unversioned}"
+    );
 }
