@@ -4,7 +4,7 @@
 //! release lists of our own.
 
 use kompat_core::{Stage, Version};
-use kompat_k8s::removed::{parse, removed_gates, render_gates, Release, ReleasesProblem, RemovedGate};
+use kompat_k8s::removed::{add_unversioned, parse, removed_gates, render_gates, Release, ReleasesProblem, RemovedGate};
 use kompat_k8s::{features, removed_feature, removed_features, REMOVED_FEATURES_TOML};
 
 fn version(text: &str) -> Version {
@@ -83,6 +83,10 @@ fn known_removals() {
         ("AppArmor", "1.33", "GA, locked to true since 1.31"),
         ("PodDisruptionConditions", "1.34", "GA, locked to true since 1.31"),
         ("CronJobsScheduledAnnotation", "1.35", "GA, locked to true since 1.32"),
+        // Last declared in unversioned maps (1.30, 1.31): the state at that release.
+        ("APIPriorityAndFairness", "1.31", "GA, locked to true since 1.30"),
+        ("ServerSideApply", "1.32", "GA, locked to true since 1.31"),
+        ("DRAControlPlaneController", "1.32", "Alpha, off by default since 1.31"),
     ];
     for (name, removed, last) in cases {
         let gate = removed_feature(name).unwrap_or_else(|| panic!("{name} is not in the table"));
@@ -210,4 +214,47 @@ fn parse_errors() {
         let span = errors[0].span.unwrap_or_else(|| panic!("{text:?}: unlocated"));
         assert!(span.start < span.end && span.end <= text.len(), "{text:?}: {span:?}");
     }
+}
+
+/// `add_unversioned` on a release's versioned gates and unversioned ones
+/// (each chunk parsed on its own, so a gate may repeat): every gate as
+/// `NAME LAST_STATE (N specs)`, or the name of a gate declared twice differently.
+#[track_caller]
+fn check_unversioned(versioned: &str, unversioned: &[&str], expected: Result<&[&str], &str>) {
+    let mut features = release("1.31", versioned).features;
+    let added = unversioned.iter().flat_map(|chunk| release("1.31", chunk).features).collect();
+    let got = add_unversioned(&mut features, added).map(|()| {
+        features
+            .iter()
+            .map(|f| {
+                let gate = RemovedGate { name: f.name.clone(), removed: version("1.32"), specs: f.specs.clone() };
+                format!("{} {} ({} specs)", f.name, gate.last_state(), f.specs.len())
+            })
+            .collect::<Vec<_>>()
+    });
+    let expected =
+        expected.map(|lines| lines.iter().map(|l| (*l).to_owned()).collect::<Vec<_>>()).map_err(str::to_owned);
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn unversioned_gates_are_added_unless_versioned() {
+    let a = gate("A", &[("1.29", "Alpha", false), ("1.31", "Beta", true)]);
+    let a_flat = gate("A", &[("1.31", "Beta", true)]);
+    let a_other = gate("A", &[("1.31", "GA", true)]);
+    let b = gate("B", &[("1.31", "Alpha", false)]);
+    let b_other = gate("B", &[("1.31", "Beta", true)]);
+    // Only unversioned, only versioned, both.
+    check_unversioned("", &[&b], Ok(&["B Alpha, off by default since 1.31 (1 specs)"]));
+    check_unversioned(&a, &[], Ok(&["A Beta, on by default since 1.31 (2 specs)"]));
+    check_unversioned(
+        &a,
+        &[&format!("{a_flat}{b}")],
+        Ok(&["A Beta, on by default since 1.31 (2 specs)", "B Alpha, off by default since 1.31 (1 specs)"]),
+    );
+    // The versioned specs win, whatever the unversioned state.
+    check_unversioned(&a, &[&a_other, &a_flat], Ok(&["A Beta, on by default since 1.31 (2 specs)"]));
+    // Repeated unversioned declarations: once when equal, an error when not.
+    check_unversioned("", &[&b, &b], Ok(&["B Alpha, off by default since 1.31 (1 specs)"]));
+    check_unversioned("", &[&b, &b_other], Err("B"));
 }

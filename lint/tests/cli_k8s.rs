@@ -362,6 +362,44 @@ fn removed_features_from_go_feature_files() {
     );
 }
 
+/// A release in the shape of those before 1.32 (`fixtures/k8s/removed-features/v1.32`):
+/// unversioned `FeatureSpec` maps in two modules and a versioned map. Each
+/// unversioned spec is the state at 1.32, a gate in both kinds of map keeps
+/// its versioned specs (OldQuota), one repeated with the same spec is read
+/// once (LegacyListCache); `kompat export` reads the versioned map only.
+#[test]
+fn removed_features_with_unversioned_maps() {
+    let dir = "fixtures/k8s/removed-features";
+    let releases = [("1.32", "v1.32"), ("1.33", "v1.33"), ("1.34", "v1.34"), ("1.35", "features.toml")];
+    let mut args = vec!["k8s-removed-features".to_owned()];
+    for (version, path) in releases {
+        args.extend(["--release".to_owned(), format!("{version}={dir}/{path}")]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = kompat_in(&repo(), &args);
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.contains("kompat k8s-removed-features: 1.32: 6 gates (v1.32)\n"), "{stderr}");
+    insta::assert_snapshot!("k8s_removed_features_unversioned", stdout);
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let removed: Vec<String> = gates.iter().map(|g| format!("{} {} {}", g.name, g.removed, g.last_state())).collect();
+    assert_eq!(
+        removed,
+        [
+            "InTreeWidgetUnregister 1.33 Alpha, off by default since 1.32",
+            "LegacyListCache 1.33 GA, locked to true since 1.32",
+            "LegacyPolling 1.34 Alpha, off by default since 1.29",
+            "LegacyWatchCache 1.35 Deprecated, locked to false since 1.34",
+            "OldQuota 1.33 Beta, on by default since 1.31",
+            "WidgetSharding 1.34 GA, locked to true since 1.32",
+        ]
+    );
+    let (code, exported, stderr) =
+        kompat_in(&repo(), &["export", "--decls", &format!("{dir}/v1.32"), "--format", "toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let names: Vec<&str> = exported.lines().filter(|l| l.starts_with("name = ")).collect();
+    assert_eq!(names, ["name = \"OldQuota\"", "name = \"WidgetSharding\""]);
+}
+
 #[test]
 fn removed_features_input_errors() {
     let dir = "fixtures/k8s/removed-features";
@@ -370,7 +408,17 @@ fn removed_features_input_errors() {
         ("b.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Beta\", default = true }]\n"),
     ]);
     let conflicting = format!("1.34={}", conflicting.path().display());
-    let cases: [(&[&str], &str); 4] = [
+    let go = |body: &str| {
+        format!("package features\n\nimport \"k8s.io/component-base/featuregate\"\n\nvar m = map[featuregate.Feature]featuregate.FeatureSpec{{\n{body}}}\n")
+    };
+    let unversioned = dir_with(&[
+        ("a.go", &go("\tX: {Default: false, PreRelease: featuregate.Alpha},\n")),
+        ("b.go", &go("\tX: {Default: true, PreRelease: featuregate.Beta},\n")),
+    ]);
+    let unversioned = format!("1.31={}", unversioned.path().display());
+    let bad_spec = dir_with(&[("a.go", &go("\tX: {Default: false},\n"))]);
+    let bad_spec = format!("1.31={}", bad_spec.path().display());
+    let cases: [(&[&str], &str); 6] = [
         (&["--release", "1.33"], "error: invalid value for --release: \"1.33\" is not VERSION=PATH"),
         (&["--release", &format!("x=1.33={dir}/v1.33")], "error: invalid value for --release: "),
         (
@@ -378,6 +426,8 @@ fn removed_features_input_errors() {
             "error: --release: releases 1.33 and 1.35 are not consecutive: every minor release in between is needed to tell when a gate was removed",
         ),
         (&["--release", &conflicting], "error: release 1.34: feature gate X is declared twice with different specs"),
+        (&["--release", &unversioned], "error: release 1.31: feature gate X is declared twice with different specs"),
+        (&["--release", &bad_spec], "error: FeatureSpec has no PreRelease\n"),
     ];
     for (args, expected) in cases {
         let out = tempfile::tempdir().expect("tempdir");
