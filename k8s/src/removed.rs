@@ -195,23 +195,7 @@ pub fn render_gates(gates: &[RemovedGate]) -> String {
         out.push_str("\n[[removed]]\n");
         out.push_str(&format!("name = {}\n", toml::Value::String(gate.name.clone())));
         out.push_str(&format!("removed = \"{}\"\n", gate.removed));
-        out.push_str("specs = [\n");
-        for spec in &gate.specs {
-            let mut fields = Vec::new();
-            if let Some(v) = &spec.version {
-                fields.push(format!("version = \"{v}\""));
-            }
-            fields.push(format!("stage = \"{}\"", spec.stage.name()));
-            fields.push(format!("default = {}", spec.default));
-            if spec.lock_to_default {
-                fields.push("lockToDefault = true".to_owned());
-            }
-            if let Some(mcv) = &spec.min_compatibility_version {
-                fields.push(format!("minCompatibilityVersion = \"{mcv}\""));
-            }
-            out.push_str(&format!("  {{ {} }},\n", fields.join(", ")));
-        }
-        out.push_str("]\n");
+        out.push_str(&kompat_decls::render_specs_toml(&gate.specs));
     }
     out
 }

@@ -43,7 +43,8 @@ use kompat_decls::deploy::{gate_settings, GateSetting, Material};
 use kompat_decls::manifest::{has_objects, manifest_objects, ManifestObject};
 
 use crate::error::{Diagnostic, Error, Location, Result};
-use crate::load::{walk_files, SourceFile, STDIN_NAME};
+use crate::load::{walk_files_read_later, SourceFile, STDIN_NAME};
+use crate::parallel::Failure;
 
 /// What an input file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,38 +211,67 @@ fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
 }
 
 fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>) -> Result<()> {
-    let mut failures = Vec::new();
-    for path in walk_files(dir)? {
+    let mut wanted = Vec::new();
+    // The files read below report their own failures.
+    for path in walk_files_read_later(dir, |path| !is_go(path) && by_name(path).is_some())? {
         if is_go(&path) {
             if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
                 go_sources.push(path);
             }
             continue;
         }
-        let Some(kind) = by_name(&path) else { continue };
-        let source = match SourceFile::read(&path) {
-            Ok(source) => source,
-            Err(err) => {
-                failures.extend(err.diagnostics);
-                continue;
-            }
-        };
-        let kind = match kind {
-            Kind::KompatToml if !is_kompat_toml(&path, &source.text) => continue,
-            Kind::FeatureList | Kind::Deployment if names_crd(&source) => Kind::CrdManifest,
-            // A feature list by content only counts when named.
-            Kind::Deployment if is_yaml(&path) && is_feature_list(&source.text) => continue,
-            // JSON counts only as a Kubernetes object.
-            Kind::Deployment if is_json(&path) && !has_objects(&source.text) => continue,
-            kind => kind,
-        };
-        out.push(Input { kind, source, named: false });
+        if let Some(kind) = by_name(&path) {
+            wanted.push((path, kind));
+        }
+    }
+    // Read and looked at on every core; kept in the walk's order.
+    let read = crate::parallel::map(
+        &wanted,
+        READ_STACK_BYTES,
+        |(path, kind)| classify_found(path, *kind),
+        |(path, _), why| {
+            Err(Error::in_file(
+                path,
+                match why {
+                    Failure::Panicked => "internal error reading this file",
+                    Failure::NoThread => "cannot start a thread to read this file",
+                },
+            ))
+        },
+    );
+    let mut failures = Vec::new();
+    for result in read {
+        match result {
+            Ok(Some(input)) => out.push(input),
+            Ok(None) => {}
+            Err(err) => failures.extend(err.diagnostics),
+        }
     }
     if failures.is_empty() {
         Ok(())
     } else {
         Err(Error { diagnostics: failures })
     }
+}
+
+/// The stack of each thread that reads a directory's files: the YAML and
+/// TOML parsers bound their own nesting.
+const READ_STACK_BYTES: usize = 8 << 20;
+
+/// A file found in a directory, whose name says it may be `kind`: read, and
+/// returned when its content says it counts.
+fn classify_found(path: &Path, kind: Kind) -> Result<Option<Input>> {
+    let source = SourceFile::read_found(path)?;
+    let kind = match kind {
+        Kind::KompatToml if !is_kompat_toml(path, &source.text) => return Ok(None),
+        Kind::FeatureList | Kind::Deployment if names_crd(&source) => Kind::CrdManifest,
+        // A feature list by content only counts when named.
+        Kind::Deployment if is_yaml(path) && is_feature_list(&source.text) => return Ok(None),
+        // JSON counts only as a Kubernetes object.
+        Kind::Deployment if is_json(path) && !has_objects(&source.text) => return Ok(None),
+        kind => kind,
+    };
+    Ok(Some(Input { kind, source, named: false }))
 }
 
 /// What a file is by its name alone, before its content is looked at; `None`
@@ -299,6 +329,13 @@ const TOOL_TOML: [&str; 5] = ["Cargo.toml", "kompat.toml", "rustfmt.toml", "clip
 /// parsed) unless it is a well-known tool file.
 fn is_kompat_toml(path: &Path, text: &str) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    // Without a key's name and without an escape (the only way to write a
+    // key without its letters), a well-known tool file cannot count: not
+    // parsed at all.
+    let may_name_key = text.contains('\\') || kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| text.contains(k));
+    if !may_name_key && TOOL_TOML.contains(&name) {
+        return false;
+    }
     match toml::de::DeTable::parse(text) {
         Ok(table) => kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| table.get_ref().contains_key(*k)),
         Err(_) => !TOOL_TOML.contains(&name),

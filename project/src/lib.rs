@@ -12,6 +12,7 @@ pub mod error;
 pub mod go;
 pub mod inputs;
 pub mod load;
+mod parallel;
 pub mod rust;
 
 pub use config::Config;

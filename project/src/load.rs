@@ -8,7 +8,7 @@
 //! files and Rust sources.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
 use kompat_core::{validate, FeatureDecl, Field, Validated};
@@ -19,11 +19,20 @@ use crate::error::{Diagnostic, Error, Location, Result};
 use crate::inputs::{Input, Kind};
 
 /// A file read from disk.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
-    pub lines: LineIndex,
+    /// Built the first time a location in the file is needed: most files
+    /// of a linted tree are never located in.
+    lines: OnceLock<LineIndex>,
+}
+
+impl std::fmt::Debug for SourceFile {
+    /// The path and text; the line index follows from the text.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SourceFile").field("path", &self.path).field("text", &self.text).finish_non_exhaustive()
+    }
 }
 
 /// The largest file kompat reads: 16 MiB. Real inputs are far smaller (the
@@ -44,52 +53,76 @@ impl SourceFile {
     /// (a FIFO, a device, a socket) is refused before it is opened, so
     /// reading never blocks.
     pub fn read(path: &Path) -> Result<SourceFile> {
-        ensure_regular_file(path)?;
+        let size = regular_file_size(path)?;
         let file = std::fs::File::open(path).map_err(|err| Error::io(path, &err))?;
-        SourceFile::read_from(path, file)
+        SourceFile::read_from(path, file, size)
+    }
+
+    /// [`SourceFile::read`] for a file found by walking a directory: one
+    /// removed since it was listed is reported as such.
+    pub(crate) fn read_found(path: &Path) -> Result<SourceFile> {
+        SourceFile::read(path).map_err(|err| match std::fs::symlink_metadata(path) {
+            Err(gone) if gone.kind() == std::io::ErrorKind::NotFound => removed(path),
+            _ => err,
+        })
     }
 
     /// Reads standard input (`kompat lint -`) under the same limits as
     /// [`SourceFile::read`]; it is shown as [`STDIN_NAME`] in messages.
     pub fn read_stdin() -> Result<SourceFile> {
-        SourceFile::read_from(Path::new(STDIN_NAME), std::io::stdin().lock())
+        SourceFile::read_from(Path::new(STDIN_NAME), std::io::stdin().lock(), 0)
     }
 
     /// Reads at most [`MAX_FILE_BYTES`] (and one more, to tell) from `reader`
     /// as the text of `path`, checking the size, UTF-8 and line limits.
-    fn read_from(path: &Path, reader: impl std::io::Read) -> Result<SourceFile> {
-        let mut bytes = Vec::new();
+    /// `size` is what the file is expected to hold: read at once into a
+    /// buffer each thread keeps for the next file, then copied to the text.
+    fn read_from(path: &Path, reader: impl std::io::Read, size: u64) -> Result<SourceFile> {
         use std::io::Read;
-        reader.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|err| Error::io(path, &err))?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(Error::in_file(
-                path,
-                format!("{} is larger than {} MiB, the most kompat reads", path.display(), MAX_FILE_BYTES >> 20),
-            ));
+        thread_local! {
+            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
-        let source = SourceFile::new(path.to_owned(), text);
-        let mut start = 0;
-        for line in source.text.split_inclusive('\n') {
-            if line.trim_end_matches(['\n', '\r']).len() > MAX_LINE_BYTES {
-                let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
-                return Err(Error::at(source.locate(start, start), message));
+        let text = BUFFER.with_borrow_mut(|bytes| {
+            bytes.clear();
+            bytes.reserve(size.min(MAX_FILE_BYTES + 1) as usize);
+            let read = reader.take(MAX_FILE_BYTES + 1).read_to_end(bytes);
+            let text = match read {
+                Err(err) => Err(Error::io(path, &err)),
+                Ok(_) if bytes.len() as u64 > MAX_FILE_BYTES => Err(Error::in_file(
+                    path,
+                    format!("{} is larger than {} MiB, the most kompat reads", path.display(), MAX_FILE_BYTES >> 20),
+                )),
+                Ok(_) => std::str::from_utf8(bytes)
+                    .map(Arc::<str>::from)
+                    .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display()))),
+            };
+            // A rare large file's buffer is not kept.
+            if bytes.capacity() > KEPT_BUFFER_BYTES {
+                *bytes = Vec::new();
             }
-            start += line.len();
+            text
+        })?;
+        let source = SourceFile { path: path.to_owned(), text, lines: OnceLock::new() };
+        if let Some(start) = long_line(source.text.as_bytes()) {
+            let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
+            return Err(Error::at(source.locate(start, start), message));
         }
         Ok(source)
     }
 
     pub fn new(path: PathBuf, text: String) -> SourceFile {
         // One copy of the text, shared by the line index.
-        let text: Arc<str> = Arc::from(text);
-        SourceFile { path, lines: LineIndex::shared(text.clone()), text }
+        SourceFile { path, text: Arc::from(text), lines: OnceLock::new() }
+    }
+
+    /// The file's line index, built on first use.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::shared(self.text.clone()))
     }
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location::span(self.path.clone(), self.text.clone(), &self.lines, kompat_decls::Span::new(start, end))
+        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_decls::Span::new(start, end))
     }
 
     /// A location for the file as a whole.
@@ -109,6 +142,30 @@ impl SourceFile {
         };
         Diagnostic::error(err.message).at(Some(location))
     }
+}
+
+/// The largest read buffer a thread keeps for its next file.
+const KEPT_BUFFER_BYTES: usize = 1 << 20;
+
+/// The start of the first line longer than [`MAX_LINE_BYTES`] (not counting
+/// its `\n` or `\r\n`), if any. A text no longer than the limit has none, so
+/// almost every file costs nothing here.
+fn long_line(text: &[u8]) -> Option<usize> {
+    if text.len() <= MAX_LINE_BYTES {
+        return None;
+    }
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text).chain([text.len()]) {
+        let mut line = &text[start..end];
+        while let [rest @ .., b'\r' | b'\n'] = line {
+            line = rest;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            return Some(start);
+        }
+        start = end + 1;
+    }
+    None
 }
 
 /// Every declaration loaded from a set of inputs, with where each came from.
@@ -533,9 +590,14 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
 /// Refuses anything but a regular file (following symbolic links), without
 /// opening it: opening a FIFO blocks until a writer comes.
 pub fn ensure_regular_file(path: &Path) -> Result<()> {
+    regular_file_size(path).map(|_| ())
+}
+
+/// [`ensure_regular_file`], returning the file's size.
+fn regular_file_size(path: &Path) -> Result<u64> {
     let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
     if meta.is_file() {
-        return Ok(());
+        return Ok(meta.len());
     }
     let what = file_kind(&meta.file_type());
     Err(Error::in_file(path, format!("cannot read {}: it is {what}, not a regular file", path.display())))
@@ -573,6 +635,14 @@ fn file_kind(kind: &std::fs::FileType) -> &'static str {
 /// located error, never silently skipped. All such failures are reported
 /// together.
 pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    walk_files_read_later(dir, |_| false)
+}
+
+/// [`walk_files`], leaving out the check that a file can be read for the
+/// files `read_later` names: the caller reads them at once and reports
+/// their failures (with [`SourceFile::read_found`]), which saves opening
+/// every file twice.
+pub(crate) fn walk_files_read_later(dir: &Path, read_later: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
     let root = std::fs::metadata(dir).map_err(|err| Error::io(dir, &err))?;
     if !root.is_dir() {
         ensure_regular_file(dir)?;
@@ -589,6 +659,10 @@ pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
             }
         };
         if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        if read_later(entry.path()) {
+            files.push(entry.path().to_owned());
             continue;
         }
         match readable(entry.path()) {
@@ -608,11 +682,14 @@ pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
 fn readable(path: &Path) -> Result<()> {
     match std::fs::File::open(path) {
         Ok(_) => Ok(()),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            Err(Error::in_file(path, format!("{} was removed while its directory was read", path.display())))
-        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Err(removed(path)),
         Err(err) => Err(Error::io(path, &err)),
     }
+}
+
+/// A file listed by a walk and gone since.
+fn removed(path: &Path) -> Error {
+    Error::in_file(path, format!("{} was removed while its directory was read", path.display()))
 }
 
 /// A walk error, located at the path it is about.

@@ -237,62 +237,32 @@ struct FileScan {
     errors: Vec<Diagnostic>,
 }
 
-/// Runs `scan` over the files `pick` names on every core, each thread taking
-/// the next file when done with one (a slow file holds up only its own
-/// thread), and returns the results in `pick`'s order. A scan that panics is
-/// an error of its file, never a silently missing one.
+/// Runs `scan` over the files `pick` names on every core (see
+/// [`crate::parallel`]) and returns the results in `pick`'s order. A scan
+/// that panics is an error of its file, never a silently missing one.
 fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<FileScan>>>
 where
     F: Fn(&SourceFile) -> Option<Result<FileScan>> + Sync,
 {
-    let count = pick.len();
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(count);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= count {
-                break done;
-            }
-            let file = &files[pick[i]];
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scan(file)))
-                .unwrap_or_else(|_| Some(Err(Error::in_file(&file.path, "internal error reading this file"))));
+    // syn recurses on nested syntax; `check_nesting` bounds how deep.
+    crate::parallel::map(
+        pick,
+        SCAN_STACK_BYTES,
+        |&i| {
+            let result = scan(&files[i]);
             // Spans index a per-thread map of every source lexed; what a scan
             // keeps is converted already, so the map is emptied.
             proc_macro2::extra::invalidate_current_thread_spans();
-            done.push((i, result));
-        }
-    };
-    let mut results: Vec<Option<Result<FileScan>>> = (0..count).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        for _ in 0..workers {
-            // syn recurses on nested syntax; `check_nesting` bounds how deep.
-            match std::thread::Builder::new().stack_size(SCAN_STACK_BYTES).spawn_scoped(scope, work) {
-                Ok(handle) => handles.push(handle),
-                // Fewer threads: the ones started take all the work.
-                Err(_) => break,
-            }
-        }
-        let mut finished = Vec::new();
-        if handles.is_empty() {
-            for (i, &file) in pick.iter().enumerate() {
-                let failure = Error::in_file(&files[file].path, "cannot start a thread to read this file");
-                finished.push((i, Some(Err(failure))));
-            }
-        }
-        for handle in handles {
-            if let Ok(done) = handle.join() {
-                finished.extend(done);
-            }
-        }
-        for (i, result) in finished {
-            results[i] = result;
-        }
-    });
-    results
+            result
+        },
+        |&i, why| {
+            let message = match why {
+                crate::parallel::Failure::Panicked => "internal error reading this file",
+                crate::parallel::Failure::NoThread => "cannot start a thread to read this file",
+            };
+            Some(Err(Error::in_file(&files[i].path, message)))
+        },
+    )
 }
 
 /// The byte search that finds the files that can reference a gate: a
@@ -372,14 +342,13 @@ const NESTING_KEYWORDS: [&str; 14] = [
 
 /// Refuses a source whose syntax would nest deeper than syn's recursive
 /// parser (and the recursive visits and drops of its tree) can go on a
-/// thread's stack, before syn sees it: rustc's own parser is protected by
-/// growing its stack; syn is not. The check walks the tokens iteratively
-/// (proc-macro2 lexes and drops token trees without recursion). Returns the
-/// offending token's position and a message.
-fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (proc_macro2::Span, String)> {
+/// thread's stack, before syn parses it: rustc's own parser is protected by
+/// growing its stack; syn is not. The check walks syn's token buffer
+/// iteratively, from `cursor` (the start of the file) on.
+fn check_nesting(cursor: syn::buffer::Cursor<'_>) -> syn::Result<()> {
     use proc_macro2::{Delimiter, TokenTree};
-    struct Level {
-        tokens: std::iter::Peekable<proc_macro2::token_stream::IntoIter>,
+    struct Level<'a> {
+        cursor: syn::buffer::Cursor<'a>,
         /// The estimate where this group opened.
         base: usize,
         /// Nesting operators since the last comma, semicolon or statement.
@@ -388,50 +357,51 @@ fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (p
         angles: usize,
         previous: Option<char>,
     }
-    let level = |tokens: proc_macro2::TokenStream, base: usize| Level {
-        tokens: tokens.into_iter().peekable(),
-        base,
-        segment: 0,
-        angles: 0,
-        previous: None,
-    };
-    let mut stack = vec![level(tokens, 0)];
-    while let Some(top) = stack.last_mut() {
-        let Some(token) = top.tokens.next() else {
+    let level = |cursor, base| Level { cursor, base, segment: 0, angles: 0, previous: None };
+    let mut stack = vec![level(cursor, 0)];
+    loop {
+        let depth = stack.len();
+        let Some(top) = stack.last_mut() else { break };
+        if top.cursor.eof() {
+            stack.pop();
+            continue;
+        }
+        if let Some((inside, delimiter, span, after)) = top.cursor.any_group() {
+            top.cursor = after;
+            if delimiter == Delimiter::Brace {
+                // A block that ends a statement, an item or a match arm.
+                let ends = after.eof() || after.ident().is_some_and(|(next, _)| next != "as" && next != "else");
+                if ends {
+                    top.segment = 0;
+                    top.angles = 0;
+                }
+            } else {
+                // A call or an index nests what it follows.
+                top.segment += 1;
+            }
+            let base = top.base + top.segment + top.angles + 1;
+            top.previous = None;
+            if depth >= MAX_RUST_DELIMITER_DEPTH {
+                let message = format!("delimiters nest deeper than {MAX_RUST_DELIMITER_DEPTH} levels");
+                return Err(syn::Error::new(span.open(), message));
+            }
+            if base > MAX_RUST_NESTING {
+                return Err(syn::Error::new(
+                    span.open(),
+                    format!("syntax nests deeper than {MAX_RUST_NESTING} levels"),
+                ));
+            }
+            stack.push(level(inside, base));
+            continue;
+        }
+        let Some((token, after)) = top.cursor.token_tree() else {
             stack.pop();
             continue;
         };
+        top.cursor = after;
         let mut punct = None;
         match &token {
-            TokenTree::Group(group) => {
-                if group.delimiter() == Delimiter::Brace {
-                    // A block that ends a statement, an item or a match arm.
-                    let ends = match top.tokens.peek() {
-                        None => true,
-                        Some(TokenTree::Ident(next)) => next != "as" && next != "else",
-                        Some(_) => false,
-                    };
-                    if ends {
-                        top.segment = 0;
-                        top.angles = 0;
-                    }
-                } else {
-                    // A call or an index nests what it follows.
-                    top.segment += 1;
-                }
-                let base = top.base + top.segment + top.angles + 1;
-                top.previous = None;
-                if stack.len() >= MAX_RUST_DELIMITER_DEPTH {
-                    let message = format!("delimiters nest deeper than {MAX_RUST_DELIMITER_DEPTH} levels");
-                    return Err((group.span_open(), message));
-                }
-                if base > MAX_RUST_NESTING {
-                    return Err((group.span_open(), format!("syntax nests deeper than {MAX_RUST_NESTING} levels")));
-                }
-                let inner = level(group.stream(), base);
-                stack.push(inner);
-                continue;
-            }
+            TokenTree::Group(_) | TokenTree::Literal(_) => {}
             TokenTree::Punct(p) => {
                 let c = p.as_char();
                 match c {
@@ -452,30 +422,41 @@ fn check_nesting(tokens: proc_macro2::TokenStream) -> std::result::Result<(), (p
                     top.segment += 1;
                 }
             }
-            TokenTree::Literal(_) => {}
         }
         top.previous = punct;
         if top.base + top.segment + top.angles > MAX_RUST_NESTING {
-            return Err((token.span(), format!("syntax nests deeper than {MAX_RUST_NESTING} levels")));
+            return Err(syn::Error::new(token.span(), format!("syntax nests deeper than {MAX_RUST_NESTING} levels")));
         }
     }
     Ok(())
+}
+
+/// The syntax tree of a Rust source, as `syn::parse_file` reads it, after
+/// the nesting guard: the text is lexed once, and the guard runs on the
+/// token buffer syn then parses.
+fn parse_checked(text: &str) -> syn::Result<syn::File> {
+    if text.starts_with('\u{feff}') || text.starts_with("#!") {
+        // A byte order mark or a shebang line, which `syn::parse_file`
+        // strips before it lexes: its positions are its own. A source that
+        // does not lex is reported by syn.
+        if let Ok(tokens) = text.parse::<proc_macro2::TokenStream>() {
+            check_nesting(syn::buffer::TokenBuffer::new2(tokens).begin())?;
+        }
+        return syn::parse_file(text);
+    }
+    let tokens = text.parse::<proc_macro2::TokenStream>()?;
+    let parse = |input: syn::parse::ParseStream<'_>| -> syn::Result<syn::File> {
+        check_nesting(input.cursor())?;
+        input.parse()
+    };
+    syn::parse::Parser::parse2(parse, tokens)
 }
 
 /// Parses one file. With `known` (the derived enums and their aliases), only
 /// references whose owner is one of them are kept (the others cannot be
 /// references); without, every candidate.
 fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<FileScan> {
-    // A source that does not lex is reported by syn below.
-    if let Ok(tokens) = source.text.parse::<proc_macro2::TokenStream>() {
-        if let Err((span, message)) = check_nesting(tokens) {
-            let offset = offset(source, span.start());
-            let failure =
-                Diagnostic::error(format!("cannot parse Rust source: {message}")).at(source.locate(offset, offset));
-            return Err(Error { diagnostics: vec![failure] });
-        }
-    }
-    let file = syn::parse_file(&source.text).map_err(|err| {
+    let file = parse_checked(&source.text).map_err(|err| {
         let offset = offset(source, err.span().start());
         Error {
             diagnostics: vec![
@@ -634,7 +615,7 @@ fn span_of(source: &SourceFile, span: proc_macro2::Span) -> Span {
 /// character column), through the file's line index: no walk from the
 /// file's start.
 fn offset(source: &SourceFile, at: LineColumn) -> usize {
-    source.lines.offset(at.line, at.column + 1)
+    source.lines().offset(at.line, at.column + 1)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use kompat_k8s::supplement::parse_supplement;
 use kompat_project::{Diagnostic, Error, Result, SourceFile};
 use sha2::{Digest, Sha256};
 
-use super::print_stdout;
+use super::{print_stdout, try_each};
 use crate::cli::K8sApisArgs;
 
 /// The module paths a Go module cache is searched for.
@@ -45,32 +45,17 @@ pub fn run(args: K8sApisArgs) -> Result<ExitCode> {
         }
         None => (Default::default(), None),
     };
-    let mut modules = Vec::new();
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    for source in &args.source {
-        match expand_source(source) {
-            Ok(found) => modules.extend(found),
-            Err(err) => diagnostics.extend(err.diagnostics),
-        }
-    }
-    if !diagnostics.is_empty() {
-        return Err(Error { diagnostics });
-    }
+    let mut modules: Vec<_> = try_each(&args.source, |source| expand_source(source))?.into_iter().flatten().collect();
     // Newest first: a checkout, then releases from the highest; ties in
     // command-line order.
     modules.sort_by(|a, b| b.version.cmp(&a.version));
     let mut generator = Generator::new(supplement, digest);
-    let mut packages = 0usize;
-    for module in &modules {
+    let packages: usize = try_each(&modules, |module| {
         generator.add_module(&module.path, module.version.clone());
-        match read_module(module, &mut generator) {
-            Ok(n) => packages += n,
-            Err(err) => diagnostics.extend(err.diagnostics),
-        }
-    }
-    if !diagnostics.is_empty() {
-        return Err(Error { diagnostics });
-    }
+        read_module(module, &mut generator)
+    })?
+    .into_iter()
+    .sum();
     let text = generator.render();
     eprintln!(
         "kompat k8s-apis: {} API types from {} module versions ({packages} API packages read)",

@@ -17,23 +17,13 @@ use std::process::ExitCode;
 use kompat_core::FeatureDecl;
 use kompat_core::VersionLit;
 use kompat_k8s::removed::{add_unversioned, removed_gates, render, Release};
-use kompat_project::{Diagnostic, Error, Result, SourceFile};
+use kompat_project::{Error, Result, SourceFile};
 
-use super::{flag_version, print_stdout};
+use super::{flag_version, print_stdout, try_each};
 use crate::cli::K8sRemovedFeaturesArgs;
 
 pub fn run(args: K8sRemovedFeaturesArgs) -> Result<ExitCode> {
-    let mut releases = Vec::new();
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    for arg in &args.release {
-        match read_release(arg) {
-            Ok(release) => releases.push(release),
-            Err(err) => diagnostics.extend(err.diagnostics),
-        }
-    }
-    if !diagnostics.is_empty() {
-        return Err(Error { diagnostics });
-    }
+    let releases = try_each(&args.release, |arg| read_release(arg))?;
     let gates = removed_gates(&releases).map_err(|problem| Error::msg(format!("--release: {problem}")))?;
     let text = render(&releases, &gates);
     for release in &releases {

@@ -64,6 +64,25 @@ pub fn load_project(args: &DeclArgs) -> Result<Project> {
     Ok(Project { config, decls })
 }
 
+/// Applies `f` to every item and keeps going after a failure, so that one
+/// run reports every bad argument: all the results, or the diagnostics of
+/// every failure.
+pub fn try_each<I: IntoIterator, T>(items: I, mut f: impl FnMut(I::Item) -> Result<T>) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    let mut diagnostics = Vec::new();
+    for item in items {
+        match f(item) {
+            Ok(value) => out.push(value),
+            Err(err) => diagnostics.extend(err.diagnostics),
+        }
+    }
+    if diagnostics.is_empty() {
+        Ok(out)
+    } else {
+        Err(kompat_project::Error { diagnostics })
+    }
+}
+
 /// Parses a version given in a flag (`1.31`, `v1.31`, `1.31.0`).
 pub fn flag_version(flag: &str, value: &str) -> Result<Version> {
     Version::parse_flag(value).map_err(|err| Error::msg(format!("invalid value for --{flag}: {err}")))

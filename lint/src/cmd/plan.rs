@@ -59,7 +59,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
             let lines: Vec<String> = (0..parsed.plan().steps.len())
                 .filter_map(|step| parsed.step_span(step))
                 .map(|span| {
-                    let (line, col) = source.lines.line_col(span.start);
+                    let (line, col) = source.lines().line_col(span.start);
                     format!("{line}:{col}")
                 })
                 .collect();
