@@ -17,7 +17,7 @@ mod test_support;
 
 use std::path::PathBuf;
 
-use kompat_core::api::{ApiProblemKind, ApiSet, ServeOptions};
+use kompat_core::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
 use kompat_core::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
 
@@ -39,6 +39,11 @@ pub struct Context<'a> {
     /// The kinds that are CRDs (kube-rs custom resources, kinds of the CRD
     /// manifests): kube-apiserver's built-in storage rules skip them.
     pub crd_kinds: &'a rules::crd_lifecycle::CrdKinds<'a>,
+    /// Where kube-apiserver stores each resource at every point of the
+    /// window (with a binary version and APIs), CRD kinds left out: a CRD
+    /// stores its manifest's `storage: true` version. Computed once for the
+    /// storage rules.
+    pub server_storage: &'a [StoragePoint],
     /// What Rust sources say, when some were scanned.
     pub rust: Option<&'a sources::RustScan>,
     /// Gate settings found in deployment material.
@@ -61,6 +66,34 @@ pub struct Context<'a> {
     pub manifest_objects: usize,
     /// The files of reference inputs: declarations the project does not own.
     pub reference: &'a [PathBuf],
+}
+
+/// kube-apiserver's storage decisions at one (emulation, min-compatibility)
+/// point of the window.
+pub struct StoragePoint {
+    pub emulation: Version,
+    pub min_compatibility: Version,
+    pub resources: Vec<ResourceStorage>,
+}
+
+/// [`Context::server_storage`]: the storage decisions at every point of the
+/// window, without the kinds that are CRDs.
+fn server_storage(
+    apis: Option<&ApiSet>,
+    binary: Option<Version>,
+    window: WindowPolicy,
+    crd_kinds: &rules::crd_lifecycle::CrdKinds<'_>,
+) -> Vec<StoragePoint> {
+    let (Some(set), Some(binary)) = (apis, binary) else { return Vec::new() };
+    window
+        .points(binary)
+        .into_iter()
+        .map(|(emulation, min_compatibility)| {
+            let mut resources = storage_versions(set, emulation, min_compatibility, Some(binary));
+            resources.retain(|s| !crd_kinds.is_crd(&s.group, &s.kind));
+            StoragePoint { emulation, min_compatibility, resources }
+        })
+        .collect()
 }
 
 impl Context<'_> {
@@ -190,6 +223,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         _ => None,
     };
     let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
+    let server_storage = server_storage(apis.as_ref(), inputs.binary, inputs.window, &crd_kinds);
     let all_rules = rules::all();
     let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
     let cx = Context {
@@ -202,6 +236,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         api_problems: &api_problems,
         crds: inputs.crds,
         crd_kinds: &crd_kinds,
+        server_storage: &server_storage,
         rust: code.as_ref(),
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),

@@ -1,7 +1,7 @@
 //! `storage-not-decodable`: a storage version that some binary in the
 //! window cannot decode.
 
-use kompat_core::api::{storage_versions, ApiField};
+use kompat_core::api::ApiField;
 
 use super::Pass;
 use crate::{Context, Diagnostic};
@@ -37,15 +37,13 @@ declare_rule! {
 pub static PASS: Pass = Pass { rules: &[&STORAGE_NOT_DECODABLE], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let (Some(set), Some(binary)) = (cx.apis, cx.binary) else { return };
+    let Some(set) = cx.apis else { return };
     let mut reported = std::collections::BTreeSet::new();
-    for (emu, mc) in cx.window.points(binary) {
-        for storage in storage_versions(set, emu, mc, Some(binary)) {
-            // A CRD stores its `storage: true` version, and every served
-            // version decodes through conversion.
-            if cx.crd_kinds.is_crd(&storage.group, &storage.kind) {
-                continue;
-            }
+    // CRDs are not among them: a CRD stores its `storage: true` version, and
+    // every served version decodes through conversion.
+    for point in cx.server_storage {
+        let (emu, mc) = (point.emulation, point.min_compatibility);
+        for storage in &point.resources {
             let Some(api) = set.find_kind(&storage.group, &storage.storage_version, &storage.kind) else {
                 continue; // no such kind there: storage-version-without-kind reports it
             };

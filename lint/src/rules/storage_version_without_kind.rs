@@ -1,7 +1,7 @@
 //! `storage-version-without-kind`: at some point of the window the storage
 //! version falls back to the group's top version, which lacks the kind.
 
-use kompat_core::api::{storage_versions, ApiField};
+use kompat_core::api::ApiField;
 
 use super::Pass;
 use crate::{Context, Diagnostic};
@@ -36,14 +36,13 @@ declare_rule! {
 pub static PASS: Pass = Pass { rules: &[&STORAGE_VERSION_WITHOUT_KIND], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let (Some(set), Some(binary)) = (cx.apis, cx.binary) else { return };
+    let Some(set) = cx.apis else { return };
     let mut reported = std::collections::BTreeSet::new();
-    for (emu, mc) in cx.window.points(binary) {
-        for storage in storage_versions(set, emu, mc, Some(binary)) {
-            // A CRD's storage version is its manifest's, not kube-apiserver's choice.
-            if cx.crd_kinds.is_crd(&storage.group, &storage.kind) {
-                continue;
-            }
+    // CRDs are not among them: a CRD's storage version is its manifest's,
+    // not kube-apiserver's choice.
+    for point in cx.server_storage {
+        let (emu, mc) = (point.emulation, point.min_compatibility);
+        for storage in &point.resources {
             if storage.kind_in_storage_version || !reported.insert(storage.group_resource()) {
                 continue;
             }
