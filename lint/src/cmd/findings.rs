@@ -27,8 +27,7 @@ pub fn report(args: &LintArgs, outcome: Result<Linted>) -> Result<ExitCode> {
     let Some(path) = &args.suppressions else { return emit(args.format, &diags, &allowed, 0) };
     if args.write_suppressions {
         let text = Suppressions::of(&diags).to_json()?;
-        let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
-        kompat_gen::write_files(std::slice::from_ref(&file)).map_err(kompat_gen::file_error)?;
+        super::write_file(path, text)?;
         eprintln!("kompat lint: recorded {} in {}", count(diags.len(), "finding"), path.display());
         return Ok(ExitCode::SUCCESS);
     }

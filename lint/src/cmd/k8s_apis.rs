@@ -16,7 +16,7 @@ use kompat_k8s::supplement::parse_supplement;
 use kompat_project::{Diagnostic, Error, Result, SourceFile};
 use sha2::{Digest, Sha256};
 
-use super::{print_stdout, try_each};
+use super::{try_each, write_or_print};
 use crate::cli::K8sApisArgs;
 
 /// The module paths a Go module cache is searched for.
@@ -62,13 +62,7 @@ pub fn run(args: K8sApisArgs) -> Result<ExitCode> {
         generator.entries().len(),
         modules.len()
     );
-    match &args.output {
-        Some(path) => {
-            let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
-            kompat_gen::write_files(&[file]).map_err(kompat_gen::file_error)?;
-        }
-        None => print_stdout(&text)?,
-    }
+    write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }
 

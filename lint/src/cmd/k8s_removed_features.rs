@@ -19,7 +19,7 @@ use kompat_core::VersionLit;
 use kompat_k8s::removed::{add_unversioned, removed_gates, render, Release};
 use kompat_project::{Error, Result, SourceFile};
 
-use super::{flag_version, print_stdout, try_each};
+use super::{flag_version, try_each, write_or_print};
 use crate::cli::K8sRemovedFeaturesArgs;
 
 pub fn run(args: K8sRemovedFeaturesArgs) -> Result<ExitCode> {
@@ -35,13 +35,7 @@ pub fn run(args: K8sRemovedFeaturesArgs) -> Result<ExitCode> {
         );
     }
     eprintln!("kompat k8s-removed-features: {} removed gates", gates.len());
-    match &args.output {
-        Some(path) => {
-            let file = kompat_gen::GeneratedFile { path: path.clone(), contents: text };
-            kompat_gen::write_files(&[file]).map_err(kompat_gen::file_error)?;
-        }
-        None => print_stdout(&text)?,
-    }
+    write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }
 

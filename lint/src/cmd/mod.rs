@@ -99,6 +99,22 @@ pub fn print_stdout(text: &str) -> Result<()> {
     }
 }
 
+/// Writes one output file the way `kompat gen` writes (atomically, nothing
+/// left behind on error).
+pub fn write_file(path: &std::path::Path, contents: String) -> Result<()> {
+    let file = kompat_gen::GeneratedFile { path: path.to_path_buf(), contents };
+    kompat_gen::write_files(std::slice::from_ref(&file)).map_err(kompat_gen::file_error)?;
+    Ok(())
+}
+
+/// Writes `text` to `output` when one is given (`--output`), else prints it.
+pub fn write_or_print(output: Option<&std::path::Path>, text: String) -> Result<()> {
+    match output {
+        Some(path) => write_file(path, text),
+        None => print_stdout(&text),
+    }
+}
+
 /// Renders a value as the deterministic JSON the contract asks for.
 pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
     let mut text =
