@@ -24,6 +24,7 @@
 //! carrying Kubernetes' message texts. One dependency, `strsim` (itself
 //! dependency-free), for the hints.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod api;
 pub mod effective;
