@@ -149,12 +149,16 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             break;
         }
         let refers = Refers::new(fresh.iter(), functions)?;
-        let pending: Vec<usize> = (0..files.len())
-            .filter(|&i| !complete[i] && (parse == Parse::Every || refers.is_match(files[i].text.as_bytes())))
-            .collect();
-        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
+        // The byte search runs on every core too, each file's just before
+        // its parse.
+        let pending: Vec<usize> = (0..files.len()).filter(|&i| !complete[i]).collect();
+        let later = parallel(files, &pending, |file| {
+            (parse == Parse::Every || refers.is_match(file.text.as_bytes())).then(|| scan_file(file, Some(&known)))
+        });
         for (&i, result) in pending.iter().zip(later) {
-            results[i] = result;
+            if result.is_some() {
+                results[i] = result;
+            }
         }
         fresh.clear();
         functions = false;
