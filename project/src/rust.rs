@@ -6,7 +6,8 @@
 //! [`refs`]: paths, aliases, glob imports, re-exports, macro invocations) and
 //! every `enabled("Gate")`-style string is a reference to a gate. Only files
 //! that a byte search finds able to declare or reference something are
-//! parsed, in parallel.
+//! parsed, in parallel; a large file in chunks of whole top-level items
+//! (see [`outline`]), so that its memory is bounded by a chunk.
 
 mod outline;
 mod refs;
@@ -89,7 +90,8 @@ pub enum Parse {
 /// (the declarations), then, with the declared enums known, the files where a
 /// derived enum's name (or an alias's) is followed by `::` (or `<`, `>`, a
 /// comment), `as`, `{`, `where` or ends a `type` alias, and those where a
-/// gate function's name is followed by `(` (or `::`, a comment); an alias
+/// gate function's own name is followed by a string literal in `(`, `[` or
+/// `{`, or by a turbofish (comments may stand between); an alias
 /// visible beyond its module found there (`pub use Feature as Gate`) adds
 /// its name, and the search runs again until no new name turns up.
 /// Everything else cannot change the result; it is neither parsed nor
@@ -245,9 +247,9 @@ struct FileScan {
 /// Runs `scan` over the files `pick` names on every core (see
 /// [`crate::parallel`]) and returns the results in `pick`'s order. A scan
 /// that panics is an error of its file, never a silently missing one.
-fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<FileScan>>>
+fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<Box<FileScan>>>>
 where
-    F: Fn(&SourceFile) -> Option<Result<FileScan>> + Sync,
+    F: Fn(&SourceFile) -> Option<Result<Box<FileScan>>> + Sync,
 {
     // syn recurses on nested syntax; `check_nesting` bounds how deep.
     crate::parallel::map(
@@ -275,10 +277,9 @@ where
 /// `::` (or by what may come between: generic arguments `<`, the end `>` of
 /// a qualified path's type, a comment, Unicode whitespace), by `as` or `;`
 /// (an alias: `use Feature as F`, `type F = Feature;`), or by `{` or
-/// `where` (an `impl` whose `Self::X` names a variant); or a gate function's
-/// name (every one ends in `enabled` or `enabled_by_name`) followed by `(`
-/// (or a turbofish `::`, a comment, Unicode whitespace). It never misses a
-/// file that holds a reference; it may name a few that do not.
+/// `where` (an `impl` whose `Self::X` names a variant); or a gate function
+/// called with a string literal (see [`gate_call`]). It never misses a file
+/// that holds a reference; it may name a few that do not.
 struct Refers {
     search: AhoCorasick,
     /// Patterns from this index on are the gate functions'.
@@ -566,8 +567,9 @@ impl FileScan {
 /// Parses one file. With `known` (the derived enums and their aliases), only
 /// references whose owner is one of them are kept (the others cannot be
 /// references); without, every candidate.
-fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<FileScan> {
-    scan_file_in(source, known, CHUNK_BYTES)
+/// (Boxed: one result is kept per file, most of them without a scan.)
+fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<Box<FileScan>> {
+    scan_file_in(source, known, CHUNK_BYTES).map(Box::new)
 }
 
 /// [`scan_file`], reading a file larger than `chunk_bytes` in chunks when
