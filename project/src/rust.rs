@@ -310,9 +310,11 @@ impl Refers {
                     matches!(text[..found.start()].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'))
                 };
                 starts_ident
-                    && match text.get(skip_trivia(text, found.end())) {
-                        Some(b';') => aliased(),
-                        next => matches!(next, Some(b':' | b'<' | b'>' | b'{' | b'a' | b'w' | 0x80..)),
+                    && match skip_trivia(text, found.end()).map(|at| text.get(at)) {
+                        // Too far to tell: a possible match.
+                        None => true,
+                        Some(Some(b';')) => aliased(),
+                        Some(next) => matches!(next, Some(b':' | b'<' | b'>' | b'{' | b'a' | b'w' | 0x80..)),
                     }
             }
         })
@@ -324,32 +326,31 @@ impl Refers {
 /// [`refs::GATE_FUNCTIONS`], followed by a turbofish (`::<`) or by `(`, `[` or
 /// `{` (a macro's tokens count any group) whose first token is a string
 /// literal (`"`, `r"`, `r#"`). Comments and whitespace may stand between;
-/// anything non-ASCII (Unicode whitespace, an identifier) is taken as a
-/// possible match.
+/// anything non-ASCII (Unicode whitespace, an identifier), or more of them
+/// than [`skip_trivia`] looks at, is taken as a possible match.
 fn gate_call(text: &[u8], start: usize, end: usize) -> bool {
-    let first = text[..start].iter().rposition(|&b| !is_ident_byte(b)).map_or(0, |i| i + 1);
+    // The identifier's start, looked for no further back than the longest
+    // prefix (an identifier may be long, and hold many `enabled`).
+    let starts_at = |at: usize| at == 0 || !is_ident_byte(text[at - 1]);
+    let prefixed = |prefix: &[u8]| text[..start].ends_with(prefix) && starts_at(start - prefix.len());
     let by_name = text[end..].starts_with(b"_by_name");
-    let prefix = &text[first..start];
-    let exact = if by_name { prefix.is_empty() } else { matches!(prefix, b"" | b"is_" | b"feature_") };
+    let exact = starts_at(start) || (!by_name && (prefixed(b"is_") || prefixed(b"feature_")));
     let end = if by_name { end + "_by_name".len() } else { end };
     if !exact || text.get(end).copied().is_some_and(is_ident_byte) {
         return false;
     }
-    let after = skip_trivia(text, end);
-    match text.get(after) {
-        Some(b':') => {
-            text.get(after + 1) == Some(&b':') && matches!(text.get(skip_trivia(text, after + 2)), Some(b'<' | 0x80..))
+    let next = |at: usize| skip_trivia(text, at).map(|at| (at, text.get(at).copied()));
+    match next(end) {
+        None | Some((_, Some(0x80..))) => true,
+        Some((at, Some(b':'))) => {
+            text.get(at + 1) == Some(&b':') && matches!(next(at + 2), None | Some((_, Some(b'<' | 0x80..))))
         }
-        Some(0x80..) => true,
-        Some(b'(' | b'[' | b'{') => {
-            let arg = skip_trivia(text, after + 1);
-            match text.get(arg) {
-                Some(b'"' | 0x80..) => true,
-                Some(b'r') => matches!(text.get(arg + 1), Some(b'"' | b'#')),
-                _ => false,
-            }
-        }
-        _ => false,
+        Some((at, Some(b'(' | b'[' | b'{'))) => match next(at + 1) {
+            None | Some((_, Some(b'"' | 0x80..))) => true,
+            Some((arg, Some(b'r'))) => matches!(text.get(arg + 1), Some(b'"' | b'#')),
+            Some(_) => false,
+        },
+        Some(_) => false,
     }
 }
 
@@ -358,12 +359,23 @@ fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// How many bytes of whitespace and comments [`skip_trivia`] looks at: a
+/// bound, so that many matches followed by one long comment cost linear
+/// time.
+const TRIVIA_BYTES: usize = 1024;
+
 /// The offset of the first byte from `at` on that is neither ASCII
-/// whitespace nor in a comment (`//` to the line's end, `/* */` nested).
-fn skip_trivia(text: &[u8], mut at: usize) -> usize {
+/// whitespace nor in a comment (`//` to the line's end, `/* */` nested);
+/// `None` past [`TRIVIA_BYTES`] of them.
+fn skip_trivia(text: &[u8], from: usize) -> Option<usize> {
+    let text = &text[..text.len().min(from + TRIVIA_BYTES + 2)];
+    let mut at = from;
     loop {
         while text.get(at).is_some_and(u8::is_ascii_whitespace) {
             at += 1;
+        }
+        if at > from + TRIVIA_BYTES {
+            return None;
         }
         match (text.get(at), text.get(at + 1)) {
             (Some(b'/'), Some(b'/')) => {
@@ -386,7 +398,7 @@ fn skip_trivia(text: &[u8], mut at: usize) -> usize {
                     }
                 }
             }
-            _ => return at,
+            _ => return Some(at),
         }
     }
 }
@@ -886,6 +898,7 @@ pub enum Feature {
             "if gates.enabled_by_name (\"A\") {}",
             "if feature_enabled::<u8>(\"A\") {}",
             "if is_enabled // why\n(\"A\") {}",
+            "if is_enabled(\"A\") || feature_enabled(\"B\") {}",
             "if enabled(/* why */ r#\"A\"#) {}",
             "if g.enabled( r\"A\") {}",
             "m! { enabled[\"A\"] }",
@@ -930,9 +943,15 @@ pub enum Feature {
             "struct S { pub enabled: u32 }",
             "let x = enabled::other(\"A\");",
             "/* enabled(",
+            "let is_enabled_x = 1; let xis_enabled(\"A\");",
         ] {
             check(text, false);
         }
+        // Past a long comment: too far to tell, a possible match.
+        let long = "x".repeat(TRIVIA_BYTES);
+        check(&format!("let x = Feature /* {long} */ / 2;"), true);
+        check(&format!("if enabled( // {long}\n x) {{}}"), true);
+        check(&format!("let x = Feature /* {long} */ / 2;").replace(&long, "x"), false);
     }
 
     /// One file's scan, rendered (bare names with their owners).
