@@ -38,9 +38,12 @@
 //! import `k8s.io/component-base/featuregate`.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use kompat_decls::deploy::{gate_settings, GateSetting, Material};
-use kompat_decls::manifest::{has_objects, manifest_objects, ManifestObject};
+use kompat_decls::deploy::{gate_settings_in, GateSetting, Material};
+use kompat_decls::manifest::{has_objects_in, objects_in, ManifestObject};
+use kompat_decls::yaml::{parse_documents, Node};
+use kompat_decls::ParseError;
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{SourceFile, STDIN_NAME};
@@ -72,9 +75,25 @@ pub struct Input {
     pub source: SourceFile,
     /// Named as a path, not found by walking a directory.
     pub named: bool,
+    /// The YAML (or JSON) documents of the text, parsed once for the
+    /// classification, the objects and the gate settings alike.
+    documents: OnceLock<Documents>,
 }
 
+/// What [`parse_documents`] says of a text.
+type Documents = std::result::Result<Vec<Node>, ParseError>;
+
 impl Input {
+    /// An input of `kind`, read from `source`; `named` when given as a path.
+    pub fn new(kind: Kind, source: SourceFile, named: bool) -> Input {
+        Input { kind, source, named, documents: OnceLock::new() }
+    }
+
+    /// The text's YAML documents, parsed on first use.
+    fn documents(&self) -> std::result::Result<&[Node], &ParseError> {
+        self.documents.get_or_init(|| parse_documents(&self.source.text)).as_deref()
+    }
+
     /// Whether this input is read as declarations: every named file that is
     /// not CRD or deployment material (which `kompat lint` reads as such), and
     /// the declaration files of a directory.
@@ -103,7 +122,9 @@ impl Input {
         } else {
             Material::Text
         };
-        let settings = gate_settings(&self.source.text, material).map_err(|err| self.source.parse_errors(vec![err]))?;
+        let parsed = if material == Material::Text { Ok(&[][..]) } else { self.documents() };
+        let settings =
+            gate_settings_in(&self.source.text, material, parsed).map_err(|err| self.source.parse_errors(vec![err]))?;
         Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
     }
 }
@@ -120,14 +141,14 @@ impl Input {
         if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&self.source.path) {
             return Ok(Vec::new());
         }
-        match manifest_objects(&self.source.text) {
-            Ok(objects) => Ok(objects
+        match self.documents() {
+            Ok(docs) => Ok(objects_in(docs)
                 .into_iter()
                 .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
                 .map(|o| o.map_location(|s| self.source.locate(s.start, s.end)))
                 .collect()),
-            Err(err) if kompat_decls::yaml::is_limit_error(&err) || is_stdin(&self.source.path) => {
-                Err(self.source.parse_errors(vec![err]))
+            Err(err) if kompat_decls::yaml::is_limit_error(err) || is_stdin(&self.source.path) => {
+                Err(self.source.parse_errors(vec![err.clone()]))
             }
             Err(_) => Ok(Vec::new()),
         }
@@ -162,7 +183,7 @@ pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) 
     for path in paths {
         if path.as_os_str() == "-" {
             match SourceFile::read_stdin() {
-                Ok(source) => inputs.push(Input { kind: Kind::Deployment, source, named: true }),
+                Ok(source) => inputs.push(Input::new(Kind::Deployment, source, true)),
                 Err(err) => failures.extend(err.diagnostics),
             }
             continue;
@@ -194,21 +215,17 @@ fn is_go(path: &Path) -> bool {
 }
 
 fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
-    let source = SourceFile::read(path)?;
-    let kind = match by_name(path) {
-        Some(Kind::Deployment) if is_yaml(path) => named_yaml(&source.text),
-        Some(Kind::Deployment) if is_json(path) && !(may_hold_objects(&source.text) && has_objects(&source.text)) => {
-            Kind::Other
-        }
+    let mut input = Input::new(Kind::Other, SourceFile::read(path)?, true);
+    input.kind = match by_name(path) {
+        Some(Kind::Deployment) if is_yaml(path) => named_yaml(&input),
+        Some(Kind::Deployment) if is_json(path) && !may_hold_objects(&input) => Kind::Other,
         Some(kind) => kind,
         None => Kind::Other,
     };
-    let kind = if matches!(kind, Kind::FeatureList | Kind::Deployment) && names_crd(&source) {
-        Kind::CrdManifest
-    } else {
-        kind
-    };
-    out.push(Input { kind, source, named: true });
+    if matches!(input.kind, Kind::FeatureList | Kind::Deployment) && names_crd(&input.source) {
+        input.kind = Kind::CrdManifest;
+    }
+    out.push(input);
     Ok(())
 }
 
@@ -360,21 +377,19 @@ const READ_STACK_BYTES: usize = 8 << 20;
 fn classify_found(path: &Path, kind: Kind) -> Result<Option<Input>> {
     if kind == Kind::Rust {
         let source = SourceFile::read_found_keeping(path, crate::rust::needs_text)?;
-        return Ok(Some(Input { kind, source, named: false }));
+        return Ok(Some(Input::new(kind, source, false)));
     }
-    let source = SourceFile::read_found(path)?;
-    let kind = match kind {
-        Kind::KompatToml if !is_kompat_toml(path, &source.text) => return Ok(None),
-        Kind::FeatureList | Kind::Deployment if names_crd(&source) => Kind::CrdManifest,
+    let mut input = Input::new(kind, SourceFile::read_found(path)?, false);
+    input.kind = match kind {
+        Kind::KompatToml if !is_kompat_toml(path, &input.source.text) => return Ok(None),
+        Kind::FeatureList | Kind::Deployment if names_crd(&input.source) => Kind::CrdManifest,
         // A feature list by content only counts when named.
-        Kind::Deployment if is_yaml(path) && is_feature_list(&source.text) => return Ok(None),
+        Kind::Deployment if is_yaml(path) && is_feature_list(&input) => return Ok(None),
         // JSON counts only as a Kubernetes object.
-        Kind::Deployment if is_json(path) && !(may_hold_objects(&source.text) && has_objects(&source.text)) => {
-            return Ok(None)
-        }
+        Kind::Deployment if is_json(path) && !may_hold_objects(&input) => return Ok(None),
         kind => kind,
     };
-    Ok(Some(Input { kind, source, named: false }))
+    Ok(Some(input))
 }
 
 /// What a file is by its name alone, before its content is looked at; `None`
@@ -407,11 +422,11 @@ fn names_crd(source: &SourceFile) -> bool {
 /// A named YAML file that is not a feature list by name: a CRD manifest, a
 /// feature list by content, malformed (reported as a feature list), or
 /// deployment material.
-fn named_yaml(text: &str) -> Kind {
-    if text.contains("CustomResourceDefinition") {
+fn named_yaml(input: &Input) -> Kind {
+    if input.source.text.contains("CustomResourceDefinition") {
         return Kind::CrdManifest;
     }
-    if is_feature_list(text) || kompat_decls::yaml::parse_documents(text).is_err() {
+    if is_feature_list(input) || input.documents().is_err() {
         Kind::FeatureList
     } else {
         Kind::Deployment
@@ -419,8 +434,10 @@ fn named_yaml(text: &str) -> Kind {
 }
 
 /// YAML that parses as a feature list with features.
-fn is_feature_list(text: &str) -> bool {
-    kompat_decls::parse_k8s_yaml(text).is_ok_and(|file| !file.is_empty())
+fn is_feature_list(input: &Input) -> bool {
+    input
+        .documents()
+        .is_ok_and(|docs| kompat_decls::k8s_yaml_in(&input.source.text, docs).is_ok_and(|file| !file.is_empty()))
 }
 
 /// Well-known tool files that are not kompat declarations even when they do
@@ -458,10 +475,14 @@ fn names_key(text: &str, key: &str) -> bool {
     })
 }
 
-/// Whether JSON text can hold a Kubernetes object: one names `apiVersion`
-/// (a key written with escapes has a backslash). Text without either is not
-/// parsed to find out.
-fn may_hold_objects(text: &str) -> bool {
+/// Whether JSON holds a Kubernetes object. One names `apiVersion` (a key
+/// written with escapes has a backslash): text without either is not parsed
+/// to find out.
+fn may_hold_objects(input: &Input) -> bool {
+    may_name_api_version(&input.source.text) && input.documents().is_ok_and(has_objects_in)
+}
+
+fn may_name_api_version(text: &str) -> bool {
     text.contains("apiVersion") || text.contains('\\')
 }
 
@@ -518,12 +539,12 @@ mod tests {
     }
 
     #[test]
-    fn json_without_api_version_cannot_hold_objects() {
+    fn json_without_api_version_is_not_parsed() {
         let check = |text: &str, expected: bool| {
-            assert_eq!(may_hold_objects(text), expected, "{text:?}");
+            assert_eq!(may_name_api_version(text), expected, "{text:?}");
             // Never says no where the parse would say yes.
-            if has_objects(text) {
-                assert!(may_hold_objects(text), "{text:?}");
+            if kompat_decls::manifest::has_objects(text) {
+                assert!(may_name_api_version(text), "{text:?}");
             }
         };
         check(r#"{"name": "x", "version": "1.0.0"}"#, false);
