@@ -21,9 +21,9 @@ use crate::inputs::{Input, Kind};
 /// A file read from disk.
 ///
 /// A Rust file found in a directory that cannot declare or reference
-/// anything yet (see [`crate::rust::needs_text`]) is *released* after its
+/// anything yet (see `rust::needs_text`) is *released* after its
 /// first read: its text is empty and [`SourceFile::is_released`] says so;
-/// the Rust reader reads it again (through [`search_texts`]) only if a
+/// the Rust reader reads it again (through `search_texts`) only if a
 /// derived enum's name it must search for turns up.
 #[derive(Clone)]
 pub struct SourceFile {
@@ -66,17 +66,14 @@ impl SourceFile {
     /// (a FIFO, a device, a socket) is refused before it is opened, so
     /// reading never blocks.
     pub fn read(path: &Path) -> Result<SourceFile> {
-        SourceFile::read_keeping(path, |_| true)
-    }
-
-    /// [`SourceFile::read`], keeping the text only when `keep` says so of
-    /// it; otherwise the file is released (its checks are done all the same).
-    fn read_keeping(path: &Path, keep: impl FnOnce(&str) -> bool) -> Result<SourceFile> {
         let size = regular_file_size(path)?;
         let file = std::fs::File::open(path).map_err(|err| Error::io(path, &err))?;
-        SourceFile::read_open(path, file, size, keep)
+        SourceFile::read_open(path, file, size, |_| true)
     }
 
+    /// Reads `file`, opened from `path` and expected to hold `size` bytes,
+    /// keeping the text only when `keep` says so of it; otherwise the file is
+    /// released (its checks are done all the same).
     fn read_open(path: &Path, file: std::fs::File, size: u64, keep: impl FnOnce(&str) -> bool) -> Result<SourceFile> {
         let text = with_text(path, file, size, |text| keep(text).then(|| Arc::from(text)))?;
         Ok(SourceFile::held_or_released(path.to_owned(), text))
