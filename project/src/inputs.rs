@@ -245,8 +245,9 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     );
     let mut read: Vec<(PathBuf, Result<Option<Input>>)> = found.rust;
     read.extend(found.others.into_iter().map(|(path, _)| path).zip(others));
-    // In the order of a sorted walk: a directory's entries by name.
-    read.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    // In the order of a sorted walk: a directory's entries by name (two
+    // sorted runs, merged by a stable sort in one pass).
+    read.sort_by(|(a, _), (b, _)| a.cmp(b));
     let mut failures = Vec::new();
     for (_, result) in read {
         match result {
