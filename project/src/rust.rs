@@ -103,6 +103,13 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
 /// [`scan`], parsing the files `parse` says.
 #[doc(hidden)]
 pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<RustScan> {
+    // Released files (see `needs_text`) are read again when a search needs
+    // them; held from then on in this copy of the list.
+    let mut files = files.to_vec();
+    let files = &mut files[..];
+    if parse == Parse::Every {
+        crate::load::search_texts(files, |_| true, true, |_| true)?;
+    }
     // First the files that can declare: their enums decide which paths of
     // the other files are references.
     let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"])
@@ -151,12 +158,15 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             break;
         }
         let refers = Refers::new(fresh.iter(), functions)?;
-        // The byte search runs on every core too, each file's just before
-        // its parse.
-        let pending: Vec<usize> = (0..files.len()).filter(|&i| !complete[i]).collect();
-        let later = parallel(files, &pending, |file| {
-            (parse == Parse::Every || refers.is_match(file.text.as_bytes())).then(|| scan_file(file, Some(&known)))
-        });
+        // A released file failed this search without names: only a new
+        // name can make it match.
+        let pending = crate::load::search_texts(
+            files,
+            |i| !complete[i],
+            !fresh.is_empty(),
+            |text| parse == Parse::Every || refers.is_match(text),
+        )?;
+        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
         for (&i, result) in pending.iter().zip(later) {
             if result.is_some() {
                 results[i] = result;
@@ -319,6 +329,21 @@ impl Refers {
             }
         })
     }
+}
+
+/// Whether a Rust file found in a directory must keep its text after its
+/// first read: it can declare (it names `FeatureGates` or `ApiLifecycle`),
+/// or reference a gate without any derived enum's name (a gate function's
+/// call, what [`Refers`] finds with no names). Any other file can
+/// only become a candidate when [`scan_with`] searches for a derived enum's
+/// name or an alias's, and is read again then (`load::search_texts`).
+pub(crate) fn needs_text(text: &str) -> bool {
+    static FIRST: std::sync::LazyLock<Option<(AhoCorasick, Refers)>> = std::sync::LazyLock::new(|| {
+        let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"]).ok()?;
+        Some((declares, Refers::new(std::iter::empty(), true).ok()?))
+    });
+    // Should the searches not build, every text is kept.
+    FIRST.as_ref().is_none_or(|(declares, refers)| declares.is_match(text) || refers.is_match(text.as_bytes()))
 }
 
 /// Whether `enabled` at `start..end` of `text` can be a gate function called
