@@ -128,7 +128,7 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                     // Variant indices in byte order of their names.
                     static BY_NAME: [usize; #count] = [#(#by_name),*];
                     let names = <Self as __kompat::FeatureGates>::NAMES;
-                    let found = BY_NAME.binary_search_by(|&i| names.get(i).copied().unwrap_or_default().cmp(name));
+                    let found = BY_NAME.binary_search_by_key(&name, |&i| names.get(i).copied().unwrap_or_default());
                     let index = found.ok().and_then(|at| BY_NAME.get(at).copied())?;
                     <Self as __kompat::FeatureGates>::from_index(index)
                 }
