@@ -8,7 +8,7 @@
 
 use kompat_core::api::{Api, ApiDecl};
 use kompat_core::{FeatureSpec, Validated, Version};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -55,36 +55,35 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
     let count = Literal::usize_unsuffixed(features.len());
     let variants: Vec<_> = input.variants.iter().map(|v| v.ident).collect();
     let names: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
-    let specs = features.iter().map(|f| {
-        let specs = f.specs.iter().map(spec_tokens);
-        quote!(&[#(#specs),*])
-    });
-    let dependencies = features.iter().map(|f| {
+    let (spec_items, specs) = spec_tables(features.iter().map(|f| f.specs.as_slice()));
+    let dependencies = repeat_or_list(features.iter().map(|f| {
         let deps = f.dependencies.iter().map(|&d| Literal::usize_unsuffixed(d));
         quote!(&[#(#deps),*])
-    });
-    let descriptions = features.iter().map(|f| match &f.description {
+    }));
+    let descriptions = repeat_or_list(features.iter().map(|f| match &f.description {
         Some(text) => quote!(__kompat::Some(#text)),
         None => quote!(__kompat::None),
-    });
-    let ratchets = features.iter().map(|f| match f.ratchet {
+    }));
+    let ratchets = repeat_or_list(features.iter().map(|f| match f.ratchet {
         Some(r) => {
             let since = version_tokens(r.tolerated_since);
             quote!(__kompat::Some(__kompat::Ratchet { tolerated_since: #since }))
         }
         None => quote!(__kompat::None),
-    });
-    let allows = input.variants.iter().map(|v| {
+    }));
+    let allows = repeat_or_list(input.variants.iter().map(|v| {
         let allows = v.attrs.allows.iter().map(|a| {
             let (code, reason) = (&a.code, &a.reason);
             quote!(__kompat::LintAllow { code: #code, reason: #reason })
         });
         quote!(&[#(#allows),*])
-    });
-    let from_name = name_dispatch(&names, &variants);
+    }));
+    let by_name = by_name(&names);
     Ok(quote! {
         const _: () = {
             use #krate::__private as __kompat;
+
+            #(#spec_items)*
 
             #[automatically_derived]
             impl __kompat::FeatureGates for #ident {
@@ -93,27 +92,27 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                 const NAMES: &'static [&'static str] = &[#(#names),*];
 
                 fn specs() -> &'static [&'static [__kompat::FeatureSpec]] {
-                    static SPECS: [&[__kompat::FeatureSpec]; #count] = [#(#specs),*];
+                    static SPECS: [&[__kompat::FeatureSpec]; #count] = #specs;
                     &SPECS
                 }
 
                 fn dependencies() -> &'static [&'static [usize]] {
-                    static DEPENDENCIES: [&[usize]; #count] = [#(#dependencies),*];
+                    static DEPENDENCIES: [&[usize]; #count] = #dependencies;
                     &DEPENDENCIES
                 }
 
                 fn descriptions() -> &'static [__kompat::Option<&'static str>] {
-                    static DESCRIPTIONS: [__kompat::Option<&str>; #count] = [#(#descriptions),*];
+                    static DESCRIPTIONS: [__kompat::Option<&str>; #count] = #descriptions;
                     &DESCRIPTIONS
                 }
 
                 fn ratchets() -> &'static [__kompat::Option<__kompat::Ratchet>] {
-                    static RATCHETS: [__kompat::Option<__kompat::Ratchet>; #count] = [#(#ratchets),*];
+                    static RATCHETS: [__kompat::Option<__kompat::Ratchet>; #count] = #ratchets;
                     &RATCHETS
                 }
 
                 fn lint_allows() -> &'static [&'static [__kompat::LintAllow]] {
-                    static LINT_ALLOWS: [&[__kompat::LintAllow]; #count] = [#(#allows),*];
+                    static LINT_ALLOWS: [&[__kompat::LintAllow]; #count] = #allows;
                     &LINT_ALLOWS
                 }
 
@@ -127,7 +126,12 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                 }
 
                 fn from_name(name: &str) -> __kompat::Option<Self> {
-                    #from_name
+                    // Variant indices in byte order of their names.
+                    static BY_NAME: [usize; #count] = [#(#by_name),*];
+                    let names = <Self as __kompat::FeatureGates>::NAMES;
+                    let found = BY_NAME.binary_search_by_key(&name, |&i| names.get(i).copied().unwrap_or_default());
+                    let index = found.ok().and_then(|at| BY_NAME.get(at).copied())?;
+                    <Self as __kompat::FeatureGates>::from_index(index)
                 }
 
                 fn feature_set() -> __kompat::Arc<__kompat::FeatureSet> {
@@ -139,66 +143,70 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
     })
 }
 
-/// The body of `from_name`: a `match` on the name's length, then on the
-/// byte that best separates the names of that length, and so on until a few
-/// names are left to compare, so a lookup compares one or two strings (a
-/// `match` on all names compares them one after the other, and gate names
-/// share prefixes; issue 18). Lookups by name on a gate go through the
-/// feature set's hashed index instead, which the benchmark finds faster
-/// still (`core/benches/gate.rs`).
-fn name_dispatch(names: &[&str], variants: &[&Ident]) -> TokenStream {
-    let mut by_len: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (idx, name) in names.iter().enumerate() {
-        by_len.entry(name.len()).or_default().push(idx);
-    }
-    let arms = by_len.iter().map(|(len, indices)| {
-        let body = byte_dispatch(names, variants, indices, *len);
-        let len = Literal::usize_unsuffixed(*len);
-        quote!(#len => #body,)
-    });
-    quote! {
-        let __bytes = name.as_bytes();
-        match __bytes.len() {
-            #(#arms)*
-            _ => __kompat::None,
+/// The body of a table: `[item; N]` when every item is the same (no gate
+/// has dependencies, a description, ...: the common case), else the list.
+/// A repeat expression is one item for the compiler to check instead of one
+/// per gate (issue 18).
+fn repeat_or_list(items: impl Iterator<Item = TokenStream>) -> TokenStream {
+    let items: Vec<TokenStream> = items.collect();
+    if let Some((first, rest)) = items.split_first() {
+        let text = first.to_string();
+        if rest.iter().all(|item| item.to_string() == text) {
+            let count = Literal::usize_unsuffixed(items.len());
+            return quote!([#first; #count]);
         }
     }
+    quote!([#(#items),*])
 }
 
-/// Names of equal length `len`: split on the position where they differ
-/// most, until at most three are left.
-fn byte_dispatch(names: &[&str], variants: &[&Ident], indices: &[usize], len: usize) -> TokenStream {
-    let distinct = |pos: usize| {
-        let mut seen = [false; 256];
-        indices.iter().filter(|&&i| !std::mem::replace(&mut seen[usize::from(names[i].as_bytes()[pos])], true)).count()
-    };
-    let best = (0..len).map(|pos| (distinct(pos), pos)).max_by_key(|&(count, pos)| (count, std::cmp::Reverse(pos)));
-    let Some((_, pos)) = best.filter(|&(count, _)| indices.len() > 3 && count > 1) else {
-        let names = indices.iter().map(|&i| names[i]);
-        let variants = indices.iter().map(|&i| variants[i]);
-        return quote! {
-            match name {
-                #(#names => __kompat::Some(Self::#variants),)*
-                _ => __kompat::None,
-            }
-        };
-    };
-    let mut groups: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
-    for &i in indices {
-        groups.entry(names[i].as_bytes()[pos]).or_default().push(i);
+/// The completed specs of every gate: each distinct spec once as a `const`,
+/// each distinct list once as a `static` of those constants, and the table
+/// of references to the lists. Gates share most specs and many lists, and
+/// one literal per spec of every gate (a `FeatureSpec` with its `Version`s
+/// for each of them, and a promoted slice per gate) made the table most of
+/// what the expansion cost to compile (issue 18). Returns the items and the
+/// table's body.
+fn spec_tables<'a>(lists: impl Iterator<Item = &'a [FeatureSpec]>) -> (Vec<TokenStream>, TokenStream) {
+    let mut items = Vec::new();
+    let mut spec_ids: HashMap<FeatureSpec, Ident> = HashMap::new();
+    let mut list_ids: HashMap<&[FeatureSpec], Ident> = HashMap::new();
+    let mut table = Vec::new();
+    for list in lists {
+        let next = list_ids.len();
+        let id = list_ids.entry(list).or_insert_with(|| {
+            let id = format_ident!("__KOMPAT_SPECS_{next}");
+            let specs: Vec<Ident> = list
+                .iter()
+                .map(|spec| {
+                    let next = spec_ids.len();
+                    spec_ids
+                        .entry(*spec)
+                        .or_insert_with(|| {
+                            let id = format_ident!("__KOMPAT_SPEC_{next}");
+                            let value = spec_tokens(spec);
+                            items.push(quote!(const #id: __kompat::FeatureSpec = #value;));
+                            id
+                        })
+                        .clone()
+                })
+                .collect();
+            let len = Literal::usize_unsuffixed(specs.len());
+            items.push(quote!(static #id: [__kompat::FeatureSpec; #len] = [#(#specs),*];));
+            id
+        });
+        table.push(quote!(&#id));
     }
-    let arms = groups.iter().map(|(byte, group)| {
-        let body = byte_dispatch(names, variants, group, len);
-        let byte = Literal::u8_suffixed(*byte);
-        quote!(__kompat::Some(#byte) => #body,)
-    });
-    let pos = Literal::usize_unsuffixed(pos);
-    quote! {
-        match __bytes.get(#pos).copied() {
-            #(#arms)*
-            _ => __kompat::None,
-        }
-    }
+    (items, repeat_or_list(table.into_iter()))
+}
+
+/// The variant indices sorted by name (byte order), for `from_name`'s
+/// binary search: one array instead of a `match` over every name, which
+/// cost more to compile than the rest of the expansion (issue 18). Lookups
+/// by name on a gate go through the feature set's hashed index.
+fn by_name(names: &[&str]) -> Vec<Literal> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by_key(|&i| names[i]);
+    order.into_iter().map(Literal::usize_unsuffixed).collect()
 }
 
 fn version_tokens(v: Version) -> TokenStream {

@@ -11,6 +11,8 @@
 //! before it expands: the macros call them, and so does kompat's source
 //! reader, so `kompat lint` reports exactly the compiler's errors.
 
+use std::collections::HashMap;
+
 use kompat_core::api::{Api, ApiConfig, ApiField, ApiSet};
 use kompat_core::gate::builtin_specs;
 use kompat_core::{FeatureDecl, Field, Problem, ProblemKind, Validated};
@@ -103,17 +105,25 @@ fn check_names(cx: &Ctxt, variants: &[&Variant], validated: &Validated) {
     let conflicting = |idx: usize| {
         validated.problems.iter().any(|p| p.decl == idx && p.kind == ProblemKind::ConflictingRedeclaration)
     };
+    // Each name's first variant: one pass, each name computed once (a
+    // search of the earlier variants for every variant was quadratic, and
+    // most of the derive's time on 1,000 gates; issue 18).
+    let mut first_of: HashMap<String, &Variant> = HashMap::new();
     for (idx, variant) in variants.iter().enumerate() {
+        let name = variant.name();
+        let first = first_of.get(&name).copied();
+        if first.is_none() {
+            first_of.insert(name.clone(), variant);
+        }
         if conflicting(idx) {
             continue;
         }
-        let name = variant.name();
         if builtin_specs(&name).is_some() {
             cx.error_spanned_by(
                 variant.name_tokens(),
                 format_args!("`{name}` is a built-in gate of every feature gate; choose another name"),
             );
-        } else if let Some(first) = variants[..idx].iter().find(|v| v.name() == name) {
+        } else if let Some(first) = first {
             cx.error_spanned_by(
                 variant.name_tokens(),
                 format_args!("duplicate gate name `{name}`: variant `{}` already registers it", first.ident),

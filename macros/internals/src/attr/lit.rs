@@ -6,6 +6,7 @@ use kompat_core::{Stage, Version, VersionLit};
 use proc_macro2::{Group, TokenStream};
 use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;
+use syn::parse::discouraged::Speculative;
 use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Path, Token};
 
 use super::api::ReleaseAttr;
@@ -99,7 +100,7 @@ pub(crate) fn list_tokens(cx: &Ctxt, meta: &ParseNestedMeta, example: &str) -> s
 
 /// `key = "..."`: `None` (error recorded) for any other expression.
 pub(crate) fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol, example: &str) -> syn::Result<Option<LitStr>> {
-    let expr: Expr = meta.value()?.parse()?;
+    let expr = value_expr(meta)?;
     match expr {
         Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => Ok(Some(lit)),
         other => {
@@ -111,7 +112,7 @@ pub(crate) fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol, example: &
 
 /// `key = true|false`.
 pub(crate) fn lit_bool(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<LitBool>> {
-    let expr: Expr = meta.value()?.parse()?;
+    let expr = value_expr(meta)?;
     match expr {
         Expr::Lit(ExprLit { lit: Lit::Bool(lit), .. }) => Ok(Some(lit)),
         other => {
@@ -119,6 +120,27 @@ pub(crate) fn lit_bool(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::R
             Ok(None)
         }
     }
+}
+
+/// The value of `key = value`. A literal followed by `,` or the end of the
+/// list (nearly every value) is read as a literal, which is what syn's
+/// expression parser would return for it, without running that parser (a
+/// good part of the derive's time on 1,000 gates; issue 18); anything else
+/// is parsed as an expression, as before.
+fn value_expr(meta: &ParseNestedMeta) -> syn::Result<Expr> {
+    let input = meta.value()?;
+    let fork = input.fork();
+    // syn reads `-1` as one literal, the expression parser as a negation.
+    if input.peek(Token![-]) {
+        return input.parse();
+    }
+    if let Ok(lit) = fork.parse::<Lit>() {
+        if fork.is_empty() || fork.peek(Token![,]) {
+            input.advance_to(&fork);
+            return Ok(Expr::Lit(ExprLit { attrs: Vec::new(), lit }));
+        }
+    }
+    input.parse()
 }
 
 /// `key = "MAJOR.MINOR"`. A patch component parses here and is rejected by
@@ -140,7 +162,7 @@ pub(crate) fn version_lit(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn
 /// The string literal of `key = "1.0"`; a number or any other expression is
 /// an error at it (a number with a hint: 1.10 would read as 1.1).
 pub(crate) fn version_str(cx: &Ctxt, meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Option<LitStr>> {
-    let expr: Expr = meta.value()?.parse()?;
+    let expr = value_expr(meta)?;
     match expr {
         Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => Ok(Some(lit)),
         Expr::Lit(ExprLit { lit: Lit::Float(lit), .. }) => {
