@@ -136,7 +136,9 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
 
                 fn feature_set() -> __kompat::Arc<__kompat::FeatureSet> {
                     static SET: __kompat::OnceLock<__kompat::Arc<__kompat::FeatureSet>> = __kompat::OnceLock::new();
-                    __kompat::Arc::clone(SET.get_or_init(|| __kompat::Arc::new(__kompat::build_feature_set::<Self>())))
+                    <__kompat::Arc<__kompat::FeatureSet> as __kompat::Clone>::clone(
+                        SET.get_or_init(|| __kompat::Arc::new(__kompat::build_feature_set::<Self>())),
+                    )
                 }
             }
         };

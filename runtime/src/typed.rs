@@ -311,6 +311,7 @@ pub mod __private {
     pub use crate::gate::FeatureSet;
     pub use crate::typed::{build_feature_set, FeatureGates, LintAllow};
     pub use crate::version::Version;
+    pub use std::clone::Clone;
     pub use std::option::Option::{self, None, Some};
     pub use std::sync::{Arc, OnceLock};
 }
