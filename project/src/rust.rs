@@ -403,25 +403,8 @@ fn skip_trivia(text: &[u8], from: usize) -> Option<usize> {
             return None;
         }
         match (text.get(at), text.get(at + 1)) {
-            (Some(b'/'), Some(b'/')) => {
-                at = text[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| at + i);
-            }
-            (Some(b'/'), Some(b'*')) => {
-                let mut depth = 0usize;
-                while at < text.len() {
-                    if text[at..].starts_with(b"/*") {
-                        depth += 1;
-                        at += 2;
-                    } else if text[at..].starts_with(b"*/") {
-                        depth -= 1;
-                        at += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        at += 1;
-                    }
-                }
+            (Some(b'/'), Some(b'/' | b'*')) => {
+                at = outline::skip_comment(text, at).unwrap_or(text.len());
             }
             _ => return Some(at),
         }

@@ -178,7 +178,7 @@ fn utf8_len(b: u8) -> usize {
 
 /// Past the comment at `i` (`//` to the line's end, `/* */` nested);
 /// `None` when a block comment does not end.
-fn skip_comment(bytes: &[u8], mut i: usize) -> Option<usize> {
+pub(super) fn skip_comment(bytes: &[u8], mut i: usize) -> Option<usize> {
     if bytes.get(i + 1) == Some(&b'/') {
         return Some(memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n));
     }
