@@ -117,6 +117,8 @@ pub fn check_files(files: &[GeneratedFile]) -> Result<Vec<Stale>, FileError> {
 fn current_contents(path: &Path) -> Result<Option<String>, FileError> {
     match fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
+            // A byte search first: most files have no `\r` to replace.
+            Ok(text) if !text.contains('\r') => Ok(Some(text)),
             Ok(text) => Ok(Some(text.replace("\r\n", "\n"))),
             // Not text: certainly not what we generate.
             Err(_) => Ok(Some(String::new())),
