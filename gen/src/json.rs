@@ -2,7 +2,7 @@
 //! for tools that do not link kompat. The schema is documented in
 //! `docs/gen.md`; object keys come in a fixed order, arrays sorted by name.
 
-use kompat_core::{FeatureDecl, SpecDecl};
+use kompat_core::{FeatureDecl, SpecDecl, VersionLit};
 use serde::Serialize;
 
 use crate::model::Model;
@@ -56,15 +56,26 @@ struct Window {
     emulation_versions: Vec<String>,
 }
 
+/// A declaration as declared; borrowed, so that the canonical form of every
+/// declaration (the input digest) is written without copies.
 #[derive(Serialize)]
 struct Feature<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
-    dependencies: Vec<&'a str>,
+    dependencies: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     ratchet: Option<Ratchet>,
-    specs: Vec<Spec>,
+    specs: Specs<'a>,
+}
+
+/// A declaration's specs, each serialized as a [`Spec`].
+struct Specs<'a>(&'a [SpecDecl]);
+
+impl Serialize for Specs<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(spec))
+    }
 }
 
 #[derive(Serialize)]
@@ -75,13 +86,23 @@ struct Ratchet {
 /// A spec as declared, keys as in Kubernetes' YAML.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Spec {
-    version: Option<String>,
+struct Spec<'a> {
+    #[serde(serialize_with = "display")]
+    version: Option<&'a VersionLit>,
     stage: &'static str,
     default: bool,
     lock_to_default: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    min_compatibility_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "display")]
+    min_compatibility_version: Option<&'a VersionLit>,
+}
+
+/// A version as the string its `Display` writes (written in place, the same
+/// bytes as the string), or `null`.
+fn display<S: serde::Serializer>(version: &Option<&VersionLit>, serializer: S) -> Result<S::Ok, S::Error> {
+    match version {
+        Some(version) => serializer.collect_str(version),
+        None => serializer.serialize_none(),
+    }
 }
 
 #[derive(Serialize)]
@@ -169,25 +190,34 @@ pub fn render_json(model: &Model, provenance: &Provenance) -> String {
 /// One declaration as compact JSON: the canonical form the input digest and
 /// the choice among repeated declarations are based on.
 pub(crate) fn canonical_decl(decl: &FeatureDecl) -> String {
-    serde_json::to_string(&feature(decl)).unwrap_or_default()
+    let mut out = Vec::new();
+    write_canonical_decl(&mut out, decl);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`canonical_decl`], appended to `out`.
+pub(crate) fn write_canonical_decl(out: &mut Vec<u8>, decl: &FeatureDecl) {
+    // Serializing plain structs of strings and booleans into memory cannot
+    // fail.
+    let _ = serde_json::to_writer(out, &feature(decl));
 }
 
 fn feature(decl: &FeatureDecl) -> Feature<'_> {
     Feature {
         name: &decl.name,
         description: decl.description.as_deref(),
-        dependencies: decl.dependencies.iter().map(String::as_str).collect(),
+        dependencies: &decl.dependencies,
         ratchet: decl.ratchet.map(|r| Ratchet { tolerated_since: r.tolerated_since.to_string() }),
-        specs: decl.specs.iter().map(spec).collect(),
+        specs: Specs(&decl.specs),
     }
 }
 
-fn spec(spec: &SpecDecl) -> Spec {
+fn spec(spec: &SpecDecl) -> Spec<'_> {
     Spec {
-        version: spec.version.as_ref().map(ToString::to_string),
+        version: spec.version.as_ref(),
         stage: spec.stage.name(),
         default: spec.default,
         lock_to_default: spec.lock_to_default,
-        min_compatibility_version: spec.min_compatibility_version.as_ref().map(ToString::to_string),
+        min_compatibility_version: spec.min_compatibility_version.as_ref(),
     }
 }

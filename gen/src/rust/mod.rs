@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use kompat_core::Version;
+use kompat_core::{Stage, Version};
 
 use crate::model::{ApiModel, Model, Table};
 use crate::Provenance;
@@ -88,7 +88,7 @@ fn table(out: &mut String, model: &Model, idx: usize, table: &Table) {
     let _ = writeln!(out, "pub static {ident}: FeatureTable = FeatureTable {{");
     let _ = writeln!(out, "    emulation: {},", version(emu));
     let _ = writeln!(out, "    min_compatibility: {},", version(mc));
-    let stages: Vec<String> = table.specs.iter().map(|s| format!("::kompat::Stage::{}", s.stage.name())).collect();
+    let stages: Vec<&str> = table.specs.iter().map(|s| stage_path(s.stage)).collect();
     list(out, INDENT, "stage: ", "[", &stages, Tail::Counted(","));
     filled(out, INDENT, "default: ", table.specs.iter().map(|s| s.default), Tail::Counted(","));
     filled(out, INDENT, "locked: ", table.specs.iter().map(|s| s.lock_to_default), Tail::LastField);
@@ -173,14 +173,15 @@ impl Tail {
 /// consistent break): `head` then `open` and the items on the line when it
 /// fits the margin with `tail` after the closing bracket, else one item per
 /// line, each followed by a comma. `indent` is the line's indentation.
-fn list(out: &mut String, indent: usize, head: &str, open: &str, items: &[String], tail: Tail) {
+fn list(out: &mut String, indent: usize, head: &str, open: &str, items: &[impl AsRef<str>], tail: Tail) {
     push_indent(out, indent);
     out.push_str(head);
     out.push_str(open);
+    let strs = || items.iter().map(AsRef::as_ref);
     // `head[item, item]tail` on one line.
-    let joined = items.iter().map(|i| i.len() + 2).sum::<usize>().saturating_sub(2);
+    let joined = strs().map(|i| i.len() + 2).sum::<usize>().saturating_sub(2);
     if items.is_empty() || indent + head.len() + open.len() + joined + 1 + tail.width() <= MARGIN {
-        for (idx, item) in items.iter().enumerate() {
+        for (idx, item) in strs().enumerate() {
             if idx > 0 {
                 out.push_str(", ");
             }
@@ -188,7 +189,7 @@ fn list(out: &mut String, indent: usize, head: &str, open: &str, items: &[String
         }
     } else {
         out.push('\n');
-        for item in items {
+        for item in strs() {
             push_indent(out, indent + INDENT);
             out.push_str(item);
             out.push_str(",\n");
@@ -267,6 +268,18 @@ fn table_ident(floor: Version, table: &Table) -> String {
         format!("EMULATION_{}_{}", emulation.major, emulation.minor)
     } else {
         format!("EMULATION_{}_{}_MIN_COMPAT_{}_{}", emulation.major, emulation.minor, mc.major, mc.minor)
+    }
+}
+
+/// The path of a stage, `::kompat::Stage::Beta`: one constant per stage
+/// rather than a string per feature and table.
+fn stage_path(stage: Stage) -> &'static str {
+    match stage {
+        Stage::PreAlpha => "::kompat::Stage::PreAlpha",
+        Stage::Alpha => "::kompat::Stage::Alpha",
+        Stage::Beta => "::kompat::Stage::Beta",
+        Stage::GA => "::kompat::Stage::GA",
+        Stage::Deprecated => "::kompat::Stage::Deprecated",
     }
 }
 
