@@ -1,5 +1,6 @@
 //! `kompat export`: the declarations in one rendering.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::process::ExitCode;
 
@@ -116,10 +117,15 @@ fn toml(project: &Project, features: &[FeatureDecl]) -> String {
 }
 
 /// Each feature once: validation has accepted repeated names only when the
-/// declarations are identical.
-fn unique(features: &[FeatureDecl]) -> Vec<FeatureDecl> {
-    let mut seen = HashSet::new();
-    features.iter().filter(|f| seen.insert(f.name.as_str())).cloned().collect()
+/// declarations are identical. Without repeats (the usual case), the
+/// declarations themselves, not a copy.
+fn unique(features: &[FeatureDecl]) -> Cow<'_, [FeatureDecl]> {
+    let mut seen = HashSet::with_capacity(features.len());
+    if features.iter().all(|f| seen.insert(f.name.as_str())) {
+        return Cow::Borrowed(features);
+    }
+    seen.clear();
+    Cow::Owned(features.iter().filter(|f| seen.insert(f.name.as_str())).cloned().collect())
 }
 
 fn json(features: &[FeatureDecl]) -> JsonDecls<'_> {
