@@ -53,6 +53,8 @@ pub fn render_outputs(
     let unlocated =
         |messages: Vec<String>| Error { diagnostics: messages.into_iter().map(Diagnostic::error).collect() };
     let mut model = Model::from_validated(features, &validated.set, binary, config.window).map_err(unlocated)?;
+    // The model holds what it needs; the set's memory goes to the rendering.
+    drop(validated);
     if decls.has_apis() {
         decls.api_set()?;
         // kube-rs custom resources are served and stored as their CRD says:
