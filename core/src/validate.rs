@@ -151,7 +151,8 @@ impl Validated {
 pub fn validate(decls: &[FeatureDecl]) -> Validated {
     let mut problems = Vec::new();
     let mut features: Vec<Feature> = Vec::new();
-    let mut by_name: HashMap<String, usize> = HashMap::new();
+    // Names borrowed from the declarations, room for all of them at once.
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(decls.len());
     let mut decl_of_feature: Vec<usize> = Vec::new();
 
     for (decl_idx, decl) in decls.iter().enumerate() {
@@ -176,7 +177,7 @@ pub fn validate(decls: &[FeatureDecl]) -> Validated {
             }
             continue;
         }
-        match by_name.get(&decl.name) {
+        match by_name.get(decl.name.as_str()) {
             Some(&existing) => {
                 if features[existing].specs != completed {
                     problems.push(Problem {
@@ -193,7 +194,7 @@ pub fn validate(decls: &[FeatureDecl]) -> Validated {
                 }
             }
             None => {
-                by_name.insert(decl.name.clone(), features.len());
+                by_name.insert(&decl.name, features.len());
                 decl_of_feature.push(decl_idx);
                 features.push(Feature {
                     name: decl.name.clone(),
@@ -445,7 +446,7 @@ fn alpha_default_rule(decl_idx: usize, decl: &FeatureDecl, problems: &mut Vec<Pr
 fn resolve_dependencies(
     decls: &[FeatureDecl],
     features: &mut [Feature],
-    by_name: &HashMap<String, usize>,
+    by_name: &HashMap<&str, usize>,
     problems: &mut Vec<Problem>,
 ) {
     let feature_decl: HashMap<&str, usize> = decls
