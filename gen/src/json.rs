@@ -195,11 +195,174 @@ pub(crate) fn canonical_decl(decl: &FeatureDecl) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`canonical_decl`], appended to `out`.
+/// [`canonical_decl`], appended to `out`: written directly, byte for byte
+/// what serde_json writes for the declaration's [`Feature`] (the tests compare
+/// the two), without serde's per-field dispatch: the digest writes one for
+/// every declaration.
 pub(crate) fn write_canonical_decl(out: &mut Vec<u8>, decl: &FeatureDecl) {
-    // Serializing plain structs of strings and booleans into memory cannot
-    // fail.
-    let _ = serde_json::to_writer(out, &feature(decl));
+    out.extend_from_slice(b"{\"name\":");
+    json_str(out, &decl.name);
+    if let Some(description) = &decl.description {
+        out.extend_from_slice(b",\"description\":");
+        json_str(out, description);
+    }
+    out.extend_from_slice(b",\"dependencies\":[");
+    for (idx, dependency) in decl.dependencies.iter().enumerate() {
+        if idx > 0 {
+            out.push(b',');
+        }
+        json_str(out, dependency);
+    }
+    out.push(b']');
+    // Versions are digits and dots: nothing to escape.
+    if let Some(ratchet) = decl.ratchet {
+        out.extend_from_slice(b",\"ratchet\":{\"tolerated_since\":\"");
+        number(out, ratchet.tolerated_since.major);
+        out.push(b'.');
+        number(out, ratchet.tolerated_since.minor);
+        out.extend_from_slice(b"\"}");
+    }
+    out.extend_from_slice(b",\"specs\":[");
+    for (idx, spec) in decl.specs.iter().enumerate() {
+        if idx > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"version\":");
+        match &spec.version {
+            Some(version) => version_str(out, version),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"stage\":");
+        json_str(out, spec.stage.name());
+        out.extend_from_slice(b",\"default\":");
+        out.extend_from_slice(if spec.default { b"true" } else { b"false" });
+        out.extend_from_slice(b",\"lockToDefault\":");
+        out.extend_from_slice(if spec.lock_to_default { b"true" } else { b"false" });
+        if let Some(mcv) = &spec.min_compatibility_version {
+            out.extend_from_slice(b",\"minCompatibilityVersion\":");
+            version_str(out, mcv);
+        }
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+}
+
+/// A version literal as the JSON string of its `Display`: components joined
+/// by dots.
+fn version_str(out: &mut Vec<u8>, version: &VersionLit) {
+    out.push(b'"');
+    for (idx, component) in version.components().iter().enumerate() {
+        if idx > 0 {
+            out.push(b'.');
+        }
+        number(out, *component);
+    }
+    out.push(b'"');
+}
+
+/// A number in decimal, as `Display` writes it.
+fn number(out: &mut Vec<u8>, mut value: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
+}
+
+/// A JSON string as serde_json writes one: `"` and `\\` escaped, the control
+/// characters below U+0020 as `\b`, `\t`, `\n`, `\f`, `\r` or `\u00xx`
+/// (lowercase), everything else as it is.
+fn json_str(out: &mut Vec<u8>, value: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = value.as_bytes();
+    let mut start = 0;
+    for (idx, &byte) in bytes.iter().enumerate() {
+        let escape: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            b'\t' => b"\\t",
+            b'\n' => b"\\n",
+            0x0c => b"\\f",
+            b'\r' => b"\\r",
+            0x00..=0x1f => &[b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]],
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..idx]);
+        out.extend_from_slice(escape);
+        start = idx + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
+
+    use super::{feature, write_canonical_decl};
+
+    /// The direct writer against serde_json on `decl`.
+    fn check(decl: &FeatureDecl) {
+        let mut direct = Vec::new();
+        write_canonical_decl(&mut direct, decl);
+        let serde = serde_json::to_vec(&feature(decl)).unwrap_or_default();
+        assert_eq!(String::from_utf8_lossy(&direct), String::from_utf8_lossy(&serde), "{decl:?}");
+    }
+
+    #[test]
+    fn canonical_json_is_serde_jsons() {
+        let lit = |s: &str| VersionLit::parse(s).ok();
+        let spec = |version: Option<VersionLit>, stage, mcv: Option<VersionLit>| SpecDecl {
+            version,
+            default: stage == Stage::GA,
+            lock_to_default: stage == Stage::Deprecated,
+            stage,
+            min_compatibility_version: mcv,
+        };
+        let every_ascii: String = (0u8..=0x7f).map(char::from).collect();
+        let names = ["WatchList", "", "quote\"backslash\\", &every_ascii, "é ü 日本 \u{2028} \u{1F600}"];
+        for (idx, name) in names.into_iter().enumerate() {
+            let mut decl = FeatureDecl {
+                name: name.to_owned(),
+                specs: vec![
+                    spec(lit("1.8"), Stage::Alpha, None),
+                    spec(None, Stage::Beta, None),
+                    spec(lit("1.31.2"), Stage::GA, lit("1.30")),
+                    spec(lit("2.0"), Stage::Deprecated, None),
+                    spec(lit("4294967295.10.0.7"), Stage::GA, lit("0.1000000000")),
+                ],
+                dependencies: vec![name.to_owned(), "B".to_owned()],
+                description: Some(format!("{name}\n{name}")),
+                ratchet: Some(Ratchet { tolerated_since: Version::new(idx as u32 * 10, u32::MAX - idx as u32) }),
+            };
+            check(&decl);
+            decl.description = None;
+            decl.ratchet = None;
+            check(&decl);
+            decl.specs.clear();
+            decl.dependencies.clear();
+            check(&decl);
+        }
+    }
+
+    #[test]
+    fn canonical_json_of_kubernetes_list() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../k8s/data/features.toml");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+        let file = kompat_decls::parse_toml(&text).unwrap_or_else(|err| panic!("{path}: {err:?}"));
+        assert!(file.features.len() > 200);
+        for decl in file.features.features() {
+            check(decl);
+        }
+    }
 }
 
 fn feature(decl: &FeatureDecl) -> Feature<'_> {
