@@ -303,6 +303,26 @@ fn json_str(out: &mut Vec<u8>, value: &str) {
     out.push(b'"');
 }
 
+fn feature(decl: &FeatureDecl) -> Feature<'_> {
+    Feature {
+        name: &decl.name,
+        description: decl.description.as_deref(),
+        dependencies: &decl.dependencies,
+        ratchet: decl.ratchet.map(|r| Ratchet { tolerated_since: r.tolerated_since.to_string() }),
+        specs: Specs(&decl.specs),
+    }
+}
+
+fn spec(spec: &SpecDecl) -> Spec<'_> {
+    Spec {
+        version: spec.version.as_ref(),
+        stage: spec.stage.name(),
+        default: spec.default,
+        lock_to_default: spec.lock_to_default,
+        min_compatibility_version: spec.min_compatibility_version.as_ref(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
@@ -362,25 +382,5 @@ mod tests {
         for decl in file.features.features() {
             check(decl);
         }
-    }
-}
-
-fn feature(decl: &FeatureDecl) -> Feature<'_> {
-    Feature {
-        name: &decl.name,
-        description: decl.description.as_deref(),
-        dependencies: &decl.dependencies,
-        ratchet: decl.ratchet.map(|r| Ratchet { tolerated_since: r.tolerated_since.to_string() }),
-        specs: Specs(&decl.specs),
-    }
-}
-
-fn spec(spec: &SpecDecl) -> Spec<'_> {
-    Spec {
-        version: spec.version.as_ref(),
-        stage: spec.stage.name(),
-        default: spec.default,
-        lock_to_default: spec.lock_to_default,
-        min_compatibility_version: spec.min_compatibility_version.as_ref(),
     }
 }
