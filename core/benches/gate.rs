@@ -5,7 +5,8 @@
 //!   every call.
 //! - The typed gate of a `#[derive(FeatureGates)]` enum of 300 gates:
 //!   `TypedGate::enabled(Gate::X)` against a bare `[bool; N]` index (goal: at
-//!   most 1.5x), for one constant gate and in a sweep over all gates, and
+//!   most 1.5x), for one constant gate and in a sweep over all gates (against
+//!   a sweep over `0..N` and one over the same variants of `Gate::ALL`), and
 //!   against a `HashMap<&str, bool>` lookup by name (goal: at least 10x
 //!   faster); lookups by name, typed (`TypedGate::enabled_by_name`) and
 //!   untyped (`FeatureGate::enabled_by_name`), against the same `HashMap`
@@ -13,7 +14,8 @@
 //!
 //! Every lookup's index or name goes through `black_box`, in the baselines
 //! too, so none of them is folded or vectorised away. `scripts/bench-gate`
-//! checks the ratios.
+//! checks the ratios (building with every loop aligned to 64 bytes, so that
+//! a sweep's time does not depend on where its loop happens to land).
 //!
 //! Run with `cargo bench -p kompat-core --bench gate`.
 
@@ -163,10 +165,21 @@ fn typed_enabled_sweep(bencher: divan::Bencher) {
     bencher.bench_local(|| Gate::ALL.iter().filter(|&&g| gate.enabled(black_box(g))).count());
 }
 
+/// The sweep's baseline: every index of `0..N`, each checked against the
+/// array's length.
 #[divan::bench]
 fn array_index_sweep(bencher: divan::Bencher) {
     let (_, array, _) = typed();
     bencher.bench_local(|| (0..N).filter(|&i| array[black_box(i)]).count());
+}
+
+/// The sweep's second baseline: the same variants as the typed sweep, read
+/// from `Gate::ALL` in the same order, each an index into the array
+/// (`g as usize`), so that the two loops differ only in the lookup.
+#[divan::bench]
+fn array_variant_sweep(bencher: divan::Bencher) {
+    let (_, array, _) = typed();
+    bencher.bench_local(|| Gate::ALL.iter().filter(|&&g| array[black_box(g) as usize]).count());
 }
 
 #[divan::bench]

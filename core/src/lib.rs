@@ -31,6 +31,6 @@ pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage, S
 pub use gate::{Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature};
 #[doc(hidden)]
 pub use kompat_runtime::__private;
-pub use typed::{FeatureGates, LintAllow, TypedGate};
+pub use typed::{FeatureGates, GateFlags, LintAllow, TypedGate};
 pub use validate::{validate, Field, Problem, ProblemKind, Validated};
 pub use version::{Version, VersionError, VersionLit};

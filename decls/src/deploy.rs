@@ -93,20 +93,36 @@ pub enum Material {
 /// structured settings); YAML that would exceed the parser's limits (an
 /// alias bomb, extreme nesting) is an error all the same.
 pub fn gate_settings(text: &str, material: Material) -> Result<Vec<GateSetting>, ParseError> {
+    if material == Material::Text {
+        let mut out = Vec::new();
+        flags(text, &mut out);
+        return Ok(out);
+    }
+    gate_settings_in(text, material, parse_documents(text).as_deref())
+}
+
+/// [`gate_settings`] with `text`'s documents parsed already: `parsed` is
+/// what [`parse_documents`] returned for it (not looked at for
+/// [`Material::Text`]).
+pub fn gate_settings_in(
+    text: &str,
+    material: Material,
+    parsed: Result<&[Node], &ParseError>,
+) -> Result<Vec<GateSetting>, ParseError> {
     let mut out = Vec::new();
     flags(text, &mut out);
     if material == Material::Text {
         return Ok(out);
     }
-    match parse_documents(text) {
+    match parsed {
         Ok(docs) => {
             let src = Source { text, lines: None, whole: Span::new(0, text.len()) };
             let reader = if material == Material::HelmValues { Reader::Helm } else { Reader::Unknown };
-            for doc in &docs {
+            for doc in docs {
                 document(&src, doc, reader, &mut out);
             }
         }
-        Err(err) if is_limit_error(&err) => return Err(err),
+        Err(err) if is_limit_error(err) => return Err(err.clone()),
         Err(err) => {
             if STRUCTURED_KEYS.iter().any(|k| text.contains(k)) {
                 let at = err.span.unwrap_or_default();

@@ -16,9 +16,15 @@ const SPEC_KEYS: [&str; 5] = ["default", "lockToDefault", "preRelease", "version
 /// Parses a `versioned_feature_list.yaml`, collecting every error.
 pub fn parse_k8s_yaml(text: &str) -> Result<FeatureFile, Vec<ParseError>> {
     let docs = parse_documents(text).map_err(|e| vec![e])?;
+    k8s_yaml_in(text, &docs)
+}
+
+/// [`parse_k8s_yaml`] of `text`'s documents, parsed already
+/// ([`parse_documents`]).
+pub fn k8s_yaml_in(text: &str, docs: &[Node]) -> Result<FeatureFile, Vec<ParseError>> {
     let mut errors = Vec::new();
     let mut file = FeatureFile::default();
-    let root = match docs.as_slice() {
+    let root = match docs {
         [] => return Ok(file),
         [root] => root,
         [_, second, ..] => {

@@ -33,18 +33,27 @@ impl<L> ManifestObject<L> {
 /// place of the list). A YAML (or JSON) syntax error, or input beyond the
 /// parser's limits, is the error.
 pub fn manifest_objects(text: &str) -> Result<Vec<ManifestObject>, ParseError> {
-    let docs = parse_documents(text)?;
+    Ok(objects_in(&parse_documents(text)?))
+}
+
+/// [`manifest_objects`] of documents parsed already ([`parse_documents`]).
+pub fn objects_in(docs: &[Node]) -> Vec<ManifestObject> {
     let mut out = Vec::new();
-    for doc in &docs {
+    for doc in docs {
         collect(doc, &mut out);
     }
-    Ok(out)
+    out
 }
 
 /// Whether some document of `text` is a Kubernetes object or list (parses,
 /// and has a mapping with string `apiVersion` and `kind`).
 pub fn has_objects(text: &str) -> bool {
-    parse_documents(text).is_ok_and(|docs| docs.iter().any(|d| object_header(d).is_some()))
+    parse_documents(text).is_ok_and(|docs| has_objects_in(&docs))
+}
+
+/// [`has_objects`] of documents parsed already.
+pub fn has_objects_in(docs: &[Node]) -> bool {
+    docs.iter().any(|d| object_header(d).is_some())
 }
 
 /// The `apiVersion` (with its span) and `kind` of a mapping, when both are

@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let source = SourceFile::new(PathBuf::from("fuzz.rs"), text.to_owned());
-    let input = Input { kind: Kind::Rust, source, named: true };
+    let input = Input::new(Kind::Rust, source, true);
     match Decls::from_inputs([input], &[]) {
         Ok(decls) => {
             let _ = decls.validate_strict();

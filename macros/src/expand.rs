@@ -88,6 +88,7 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
 
             #[automatically_derived]
             impl __kompat::FeatureGates for #ident {
+                type Flags = [bool; #count];
                 const ALL: &'static [Self] = &[#(Self::#variants),*];
                 const NAMES: &'static [&'static str] = &[#(#names),*];
 

@@ -23,6 +23,7 @@ pub fn expand(input: &Input) -> TokenStream {
 
             #[automatically_derived]
             impl __kompat::FeatureGates for #ident {
+                type Flags = [bool; 0];
                 const ALL: &'static [Self] = &[];
                 const NAMES: &'static [&'static str] = &[];
                 fn specs() -> &'static [&'static [__kompat::FeatureSpec]] {

@@ -38,12 +38,15 @@
 //! import `k8s.io/component-base/featuregate`.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use kompat_decls::deploy::{gate_settings, GateSetting, Material};
-use kompat_decls::manifest::{has_objects, manifest_objects, ManifestObject};
+use kompat_decls::deploy::{gate_settings_in, GateSetting, Material};
+use kompat_decls::manifest::{has_objects_in, objects_in, ManifestObject};
+use kompat_decls::yaml::{parse_documents, Node};
+use kompat_decls::ParseError;
 
 use crate::error::{Diagnostic, Error, Location, Result};
-use crate::load::{walk_files_read_later, SourceFile, STDIN_NAME};
+use crate::load::{SourceFile, STDIN_NAME};
 use crate::parallel::Failure;
 
 /// What an input file is.
@@ -72,9 +75,25 @@ pub struct Input {
     pub source: SourceFile,
     /// Named as a path, not found by walking a directory.
     pub named: bool,
+    /// The YAML (or JSON) documents of the text, parsed once for the
+    /// classification, the objects and the gate settings alike.
+    documents: OnceLock<Documents>,
 }
 
+/// What [`parse_documents`] says of a text.
+type Documents = std::result::Result<Vec<Node>, ParseError>;
+
 impl Input {
+    /// An input of `kind`, read from `source`; `named` when given as a path.
+    pub fn new(kind: Kind, source: SourceFile, named: bool) -> Input {
+        Input { kind, source, named, documents: OnceLock::new() }
+    }
+
+    /// The text's YAML documents, parsed on first use.
+    fn documents(&self) -> std::result::Result<&[Node], &ParseError> {
+        self.documents.get_or_init(|| parse_documents(&self.source.text)).as_deref()
+    }
+
     /// Whether this input is read as declarations: every named file that is
     /// not CRD or deployment material (which `kompat lint` reads as such), and
     /// the declaration files of a directory.
@@ -103,7 +122,9 @@ impl Input {
         } else {
             Material::Text
         };
-        let settings = gate_settings(&self.source.text, material).map_err(|err| self.source.parse_errors(vec![err]))?;
+        let parsed = if material == Material::Text { Ok(&[][..]) } else { self.documents() };
+        let settings =
+            gate_settings_in(&self.source.text, material, parsed).map_err(|err| self.source.parse_errors(vec![err]))?;
         Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
     }
 }
@@ -120,14 +141,14 @@ impl Input {
         if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&self.source.path) {
             return Ok(Vec::new());
         }
-        match manifest_objects(&self.source.text) {
-            Ok(objects) => Ok(objects
+        match self.documents() {
+            Ok(docs) => Ok(objects_in(docs)
                 .into_iter()
                 .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
                 .map(|o| o.map_location(|s| self.source.locate(s.start, s.end)))
                 .collect()),
-            Err(err) if kompat_decls::yaml::is_limit_error(&err) || is_stdin(&self.source.path) => {
-                Err(self.source.parse_errors(vec![err]))
+            Err(err) if kompat_decls::yaml::is_limit_error(err) || is_stdin(&self.source.path) => {
+                Err(self.source.parse_errors(vec![err.clone()]))
             }
             Err(_) => Ok(Vec::new()),
         }
@@ -162,7 +183,7 @@ pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) 
     for path in paths {
         if path.as_os_str() == "-" {
             match SourceFile::read_stdin() {
-                Ok(source) => inputs.push(Input { kind: Kind::Deployment, source, named: true }),
+                Ok(source) => inputs.push(Input::new(Kind::Deployment, source, true)),
                 Err(err) => failures.extend(err.diagnostics),
             }
             continue;
@@ -194,53 +215,41 @@ fn is_go(path: &Path) -> bool {
 }
 
 fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
-    let source = SourceFile::read(path)?;
-    let kind = match by_name(path) {
-        Some(Kind::Deployment) if is_yaml(path) => named_yaml(&source.text),
-        Some(Kind::Deployment) if is_json(path) && !has_objects(&source.text) => Kind::Other,
+    let mut input = Input::new(Kind::Other, SourceFile::read(path)?, true);
+    input.kind = match by_name(path) {
+        Some(Kind::Deployment) if is_yaml(path) => named_yaml(&input),
+        Some(Kind::Deployment) if is_json(path) && !may_hold_objects(&input) => Kind::Other,
         Some(kind) => kind,
         None => Kind::Other,
     };
-    let kind = if matches!(kind, Kind::FeatureList | Kind::Deployment) && names_crd(&source) {
-        Kind::CrdManifest
-    } else {
-        kind
-    };
-    out.push(Input { kind, source, named: true });
+    if matches!(input.kind, Kind::FeatureList | Kind::Deployment) && names_crd(&input.source) {
+        input.kind = Kind::CrdManifest;
+    }
+    out.push(input);
     Ok(())
 }
 
 fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>) -> Result<()> {
-    let mut wanted = Vec::new();
-    // The files read below report their own failures.
-    for path in walk_files_read_later(dir, |path| !is_go(path) && by_name(path).is_some())? {
-        if is_go(&path) {
-            if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
-                go_sources.push(path);
-            }
-            continue;
-        }
-        if let Some(kind) = by_name(&path) {
-            wanted.push((path, kind));
-        }
+    let found = walk_dir(dir);
+    if !found.failures.is_empty() {
+        return Err(Error { diagnostics: found.failures.into_iter().flat_map(|(_, err)| err.diagnostics).collect() });
     }
-    // Read and looked at on every core; kept in the walk's order.
-    let read = crate::parallel::map(
-        &wanted,
+    go_sources.extend(found.go);
+    // The other files, read and looked at on every core with room for the
+    // YAML and TOML parsers.
+    let others = crate::parallel::map(
+        &found.others,
         READ_STACK_BYTES,
         |(path, kind)| classify_found(path, *kind),
-        |(path, _), why| {
-            Err(Error::in_file(
-                path,
-                match why {
-                    Failure::Panicked => "internal error reading this file",
-                    Failure::NoThread => "cannot start a thread to read this file",
-                },
-            ))
-        },
+        |(path, _), why| Err(thread_failure(path, why)),
     );
+    let mut read: Vec<(PathBuf, Result<Option<Input>>)> = found.rust;
+    read.extend(found.others.into_iter().map(|(path, _)| path).zip(others));
+    // In the order of a sorted walk: a directory's entries by name (two
+    // sorted runs, merged by a stable sort in one pass).
+    read.sort_by(|(a, _), (b, _)| a.cmp(b));
     let mut failures = Vec::new();
-    for result in read {
+    for (_, result) in read {
         match result {
             Ok(Some(input)) => out.push(input),
             Ok(None) => {}
@@ -254,24 +263,134 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     }
 }
 
+/// What a walk of a directory found, each list in sorted order.
+#[derive(Default)]
+struct Found {
+    /// The Rust files, read already (while walking).
+    rust: Vec<(PathBuf, Result<Option<Input>>)>,
+    /// The other files kompat reads, with what their name says they are.
+    others: Vec<(PathBuf, Kind)>,
+    /// The Go sources, checked to be readable, not read.
+    go: Vec<PathBuf>,
+    /// The walk's failures, by the path they are about.
+    failures: Vec<(PathBuf, Error)>,
+}
+
+/// Walks `dir` on every core (respecting `.gitignore`, skipping hidden
+/// entries, never following symbolic links, never opening a special file),
+/// reading each Rust file as it is found ([`classify_found`]) and listing
+/// the other files kompat reads; files of any other kind are neither opened
+/// nor listed.
+fn walk_dir(dir: &Path) -> Found {
+    use ignore::WalkState;
+    let found = std::sync::Mutex::new(Found::default());
+    let walker = ignore::WalkBuilder::new(dir).require_git(false).build_parallel();
+    walker.run(|| {
+        let found = &found;
+        // Each thread gathers its own and hands them over when done.
+        let mut mine = Gathered { found, batch: Found::default() };
+        Box::new(move |entry| {
+            mine.visit(dir, entry);
+            WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    found.rust.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    found.others.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    found.go.sort_unstable();
+    found.failures.sort_by(|(a, _), (b, _)| a.cmp(b));
+    found
+}
+
+/// One walking thread's findings, handed to the shared [`Found`] when the
+/// thread is done.
+struct Gathered<'a> {
+    found: &'a std::sync::Mutex<Found>,
+    batch: Found,
+}
+
+impl Gathered<'_> {
+    fn visit(&mut self, dir: &Path, entry: std::result::Result<ignore::DirEntry, ignore::Error>) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                let failure = crate::load::walk_failure(dir, &err);
+                let path = failure.diagnostics.first().and_then(|d| d.location.as_ref()).map(|l| l.path().to_owned());
+                self.batch.failures.push((path.unwrap_or_else(|| dir.to_owned()), failure));
+                return;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            return;
+        }
+        let path = entry.into_path();
+        if is_go(&path) {
+            if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
+                match crate::load::readable(&path) {
+                    Ok(()) => self.batch.go.push(path),
+                    Err(err) => self.batch.failures.push((path, err)),
+                }
+            }
+            return;
+        }
+        match by_name(&path) {
+            Some(Kind::Rust) => {
+                let read = std::panic::catch_unwind(|| classify_found(&path, Kind::Rust))
+                    .unwrap_or_else(|_| Err(thread_failure(&path, Failure::Panicked)));
+                self.batch.rust.push((path, read));
+            }
+            Some(kind) => self.batch.others.push((path, kind)),
+            None => {}
+        }
+    }
+}
+
+impl Drop for Gathered<'_> {
+    fn drop(&mut self) {
+        let mut found = self.found.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let batch = std::mem::take(&mut self.batch);
+        found.rust.extend(batch.rust);
+        found.others.extend(batch.others);
+        found.go.extend(batch.go);
+        found.failures.extend(batch.failures);
+    }
+}
+
+/// The error of a file whose reading thread failed.
+fn thread_failure(path: &Path, why: Failure) -> Error {
+    Error::in_file(
+        path,
+        match why {
+            Failure::Panicked => "internal error reading this file",
+            Failure::NoThread => "cannot start a thread to read this file",
+        },
+    )
+}
+
 /// The stack of each thread that reads a directory's files: the YAML and
 /// TOML parsers bound their own nesting.
 const READ_STACK_BYTES: usize = 8 << 20;
 
 /// A file found in a directory, whose name says it may be `kind`: read, and
-/// returned when its content says it counts.
+/// returned when its content says it counts. A Rust file is released after
+/// its checks unless it can declare or reference something without a
+/// derived enum's name ([`crate::rust::needs_text`]).
 fn classify_found(path: &Path, kind: Kind) -> Result<Option<Input>> {
-    let source = SourceFile::read_found(path)?;
-    let kind = match kind {
-        Kind::KompatToml if !is_kompat_toml(path, &source.text) => return Ok(None),
-        Kind::FeatureList | Kind::Deployment if names_crd(&source) => Kind::CrdManifest,
+    if kind == Kind::Rust {
+        let source = SourceFile::read_found_keeping(path, crate::rust::needs_text)?;
+        return Ok(Some(Input::new(kind, source, false)));
+    }
+    let mut input = Input::new(kind, SourceFile::read_found(path)?, false);
+    input.kind = match kind {
+        Kind::KompatToml if !is_kompat_toml(path, &input.source.text) => return Ok(None),
+        Kind::FeatureList | Kind::Deployment if names_crd(&input.source) => Kind::CrdManifest,
         // A feature list by content only counts when named.
-        Kind::Deployment if is_yaml(path) && is_feature_list(&source.text) => return Ok(None),
+        Kind::Deployment if is_yaml(path) && is_feature_list(&input) => return Ok(None),
         // JSON counts only as a Kubernetes object.
-        Kind::Deployment if is_json(path) && !has_objects(&source.text) => return Ok(None),
+        Kind::Deployment if is_json(path) && !may_hold_objects(&input) => return Ok(None),
         kind => kind,
     };
-    Ok(Some(Input { kind, source, named: false }))
+    Ok(Some(input))
 }
 
 /// What a file is by its name alone, before its content is looked at; `None`
@@ -304,11 +423,11 @@ fn names_crd(source: &SourceFile) -> bool {
 /// A named YAML file that is not a feature list by name: a CRD manifest, a
 /// feature list by content, malformed (reported as a feature list), or
 /// deployment material.
-fn named_yaml(text: &str) -> Kind {
-    if text.contains("CustomResourceDefinition") {
+fn named_yaml(input: &Input) -> Kind {
+    if input.source.text.contains("CustomResourceDefinition") {
         return Kind::CrdManifest;
     }
-    if is_feature_list(text) || kompat_decls::yaml::parse_documents(text).is_err() {
+    if is_feature_list(input) || input.documents().is_err() {
         Kind::FeatureList
     } else {
         Kind::Deployment
@@ -316,8 +435,10 @@ fn named_yaml(text: &str) -> Kind {
 }
 
 /// YAML that parses as a feature list with features.
-fn is_feature_list(text: &str) -> bool {
-    kompat_decls::parse_k8s_yaml(text).is_ok_and(|file| !file.is_empty())
+fn is_feature_list(input: &Input) -> bool {
+    input
+        .documents()
+        .is_ok_and(|docs| kompat_decls::k8s_yaml_in(&input.source.text, docs).is_ok_and(|file| !file.is_empty()))
 }
 
 /// Well-known tool files that are not kompat declarations even when they do
@@ -332,7 +453,7 @@ fn is_kompat_toml(path: &Path, text: &str) -> bool {
     // Without a key's name and without an escape (the only way to write a
     // key without its letters), a well-known tool file cannot count: not
     // parsed at all.
-    let may_name_key = text.contains('\\') || kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| text.contains(k));
+    let may_name_key = text.contains('\\') || kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| names_key(text, k));
     if !may_name_key && TOOL_TOML.contains(&name) {
         return false;
     }
@@ -340,6 +461,30 @@ fn is_kompat_toml(path: &Path, text: &str) -> bool {
         Ok(table) => kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| table.get_ref().contains_key(*k)),
         Err(_) => !TOOL_TOML.contains(&name),
     }
+}
+
+/// Whether `key` occurs in `text` as a whole TOML key: not inside a longer
+/// bare key (`[features]`, `default-features` and `rapidjson` do not name
+/// `feature` or `api`). A key is written bare, quoted or with escapes (which
+/// the caller looks for), so a text without it cannot have that key.
+fn names_key(text: &str, key: &str) -> bool {
+    let bare = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, key.as_bytes()).any(|start| {
+        let end = start + key.len();
+        (start == 0 || !bare(bytes[start - 1])) && bytes.get(end).is_none_or(|&b| !bare(b))
+    })
+}
+
+/// Whether JSON holds a Kubernetes object. One names `apiVersion` (a key
+/// written with escapes has a backslash): text without either is not parsed
+/// to find out.
+fn may_hold_objects(input: &Input) -> bool {
+    may_name_api_version(&input.source.text) && input.documents().is_ok_and(has_objects_in)
+}
+
+fn may_name_api_version(text: &str) -> bool {
+    text.contains("apiVersion") || text.contains('\\')
 }
 
 fn is_yaml(path: &Path) -> bool {
@@ -374,6 +519,40 @@ fn is_structured(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_files_are_parsed_only_when_they_may_name_a_kompat_key() {
+        let check = |text: &str, key: &str, expected: bool| assert_eq!(names_key(text, key), expected, "{text:?}");
+        check("[features]\ndefault = []\n", "feature", false);
+        check("serde = { default-features = false }\n", "feature", false);
+        check("rapidjson = \"1\"\n", "api", false);
+        check("feature_x = 1\n", "feature", false);
+        check("[[feature]]\nname = \"A\"\n", "feature", true);
+        check("\"feature\" = []\n", "feature", true);
+        check("feature.name = \"A\"\n", "feature", true);
+        check("[package.metadata.api]\n", "api", true);
+        check("api", "api", true);
+        // Only a parse tells these apart; both are parsed.
+        let tool = Path::new("Cargo.toml");
+        assert!(!is_kompat_toml(tool, "[package]\nname = \"x\"\n[features]\nfull = []\n"));
+        assert!(is_kompat_toml(tool, "[[feature]]\nname = \"A\"\n"));
+        assert!(is_kompat_toml(tool, "\"\\u0066eature\" = []\n"));
+    }
+
+    #[test]
+    fn json_without_api_version_is_not_parsed() {
+        let check = |text: &str, expected: bool| {
+            assert_eq!(may_name_api_version(text), expected, "{text:?}");
+            // Never says no where the parse would say yes.
+            if kompat_decls::manifest::has_objects(text) {
+                assert!(may_name_api_version(text), "{text:?}");
+            }
+        };
+        check(r#"{"name": "x", "version": "1.0.0"}"#, false);
+        check(r#"{"apiVersion": "v1", "kind": "ConfigMap"}"#, true);
+        check(r#"{"\u0061piVersion": "v1", "kind": "ConfigMap"}"#, true);
+        check("[]", false);
+    }
 
     #[test]
     fn helm_values_files_by_name() {

@@ -19,6 +19,12 @@ use crate::error::{Diagnostic, Error, Location, Result};
 use crate::inputs::{Input, Kind};
 
 /// A file read from disk.
+///
+/// A Rust file found in a directory that cannot declare or reference
+/// anything yet (see `rust::needs_text`) is *released* after its
+/// first read: its text is empty and [`SourceFile::is_released`] says so;
+/// the Rust reader reads it again (through `search_texts`) only if a
+/// derived enum's name it must search for turns up.
 #[derive(Clone)]
 pub struct SourceFile {
     pub path: PathBuf,
@@ -26,12 +32,19 @@ pub struct SourceFile {
     /// Built the first time a location in the file is needed: most files
     /// of a linted tree are never located in.
     lines: OnceLock<LineIndex>,
+    /// Read, checked and let go: `text` is empty.
+    released: bool,
 }
 
 impl std::fmt::Debug for SourceFile {
     /// The path and text; the line index follows from the text.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SourceFile").field("path", &self.path).field("text", &self.text).finish_non_exhaustive()
+        let mut out = f.debug_struct("SourceFile");
+        out.field("path", &self.path).field("text", &self.text);
+        if self.released {
+            out.field("released", &true);
+        }
+        out.finish_non_exhaustive()
     }
 }
 
@@ -55,64 +68,55 @@ impl SourceFile {
     pub fn read(path: &Path) -> Result<SourceFile> {
         let size = regular_file_size(path)?;
         let file = std::fs::File::open(path).map_err(|err| Error::io(path, &err))?;
-        SourceFile::read_from(path, file, size)
+        SourceFile::read_open(path, file, size, |_| true)
+    }
+
+    /// Reads `file`, opened from `path` and expected to hold `size` bytes,
+    /// keeping the text only when `keep` says so of it; otherwise the file is
+    /// released (its checks are done all the same).
+    fn read_open(path: &Path, file: std::fs::File, size: u64, keep: impl FnOnce(&str) -> bool) -> Result<SourceFile> {
+        let text = with_text(path, file, size, |text| keep(text).then(|| Arc::from(text)))?;
+        Ok(SourceFile::held_or_released(path.to_owned(), text))
+    }
+
+    fn held_or_released(path: PathBuf, text: Option<Arc<str>>) -> SourceFile {
+        let released = text.is_none();
+        SourceFile { path, text: text.unwrap_or_else(|| Arc::from("")), lines: OnceLock::new(), released }
     }
 
     /// [`SourceFile::read`] for a file found by walking a directory: one
     /// removed since it was listed is reported as such.
     pub(crate) fn read_found(path: &Path) -> Result<SourceFile> {
-        SourceFile::read(path).map_err(|err| match std::fs::symlink_metadata(path) {
+        SourceFile::read_found_keeping(path, |_| true)
+    }
+
+    /// [`SourceFile::read_found`], releasing the file unless `keep` says
+    /// its text is needed.
+    pub(crate) fn read_found_keeping(path: &Path, keep: impl FnOnce(&str) -> bool) -> Result<SourceFile> {
+        let (file, size) = open_found(path)?;
+        SourceFile::read_open(path, file, size, keep).map_err(|err| match std::fs::symlink_metadata(path) {
             Err(gone) if gone.kind() == std::io::ErrorKind::NotFound => removed(path),
             _ => err,
         })
     }
 
+    /// Whether the file's text was let go after its first read (see
+    /// [`SourceFile`]).
+    pub fn is_released(&self) -> bool {
+        self.released
+    }
+
     /// Reads standard input (`kompat lint -`) under the same limits as
     /// [`SourceFile::read`]; it is shown as [`STDIN_NAME`] in messages.
     pub fn read_stdin() -> Result<SourceFile> {
-        SourceFile::read_from(Path::new(STDIN_NAME), std::io::stdin().lock(), 0)
-    }
-
-    /// Reads at most [`MAX_FILE_BYTES`] (and one more, to tell) from `reader`
-    /// as the text of `path`, checking the size, UTF-8 and line limits.
-    /// `size` is what the file is expected to hold: read at once into a
-    /// buffer each thread keeps for the next file, then copied to the text.
-    fn read_from(path: &Path, reader: impl std::io::Read, size: u64) -> Result<SourceFile> {
-        use std::io::Read;
-        thread_local! {
-            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        let text = BUFFER.with_borrow_mut(|bytes| {
-            bytes.clear();
-            bytes.reserve(size.min(MAX_FILE_BYTES + 1) as usize);
-            let read = reader.take(MAX_FILE_BYTES + 1).read_to_end(bytes);
-            let text = match read {
-                Err(err) => Err(Error::io(path, &err)),
-                Ok(_) if bytes.len() as u64 > MAX_FILE_BYTES => Err(Error::in_file(
-                    path,
-                    format!("{} is larger than {} MiB, the most kompat reads", path.display(), MAX_FILE_BYTES >> 20),
-                )),
-                Ok(_) => std::str::from_utf8(bytes)
-                    .map(Arc::<str>::from)
-                    .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display()))),
-            };
-            // A rare large file's buffer is not kept.
-            if bytes.capacity() > KEPT_BUFFER_BYTES {
-                *bytes = Vec::new();
-            }
-            text
-        })?;
-        let source = SourceFile { path: path.to_owned(), text, lines: OnceLock::new() };
-        if let Some(start) = long_line(source.text.as_bytes()) {
-            let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
-            return Err(Error::at(source.locate(start, start), message));
-        }
-        Ok(source)
+        let path = Path::new(STDIN_NAME);
+        let text = with_text(path, std::io::stdin().lock(), 0, |text| Arc::from(text))?;
+        Ok(SourceFile::held_or_released(path.to_owned(), Some(text)))
     }
 
     pub fn new(path: PathBuf, text: String) -> SourceFile {
         // One copy of the text, shared by the line index.
-        SourceFile { path, text: Arc::from(text), lines: OnceLock::new() }
+        SourceFile { path, text: Arc::from(text), lines: OnceLock::new(), released: false }
     }
 
     /// The file's line index, built on first use.
@@ -143,6 +147,113 @@ impl SourceFile {
         Diagnostic::error(err.message).at(Some(location))
     }
 }
+
+/// Reads at most [`MAX_FILE_BYTES`] (and one more, to tell) from `reader`
+/// as the text of `path`, checks the size, UTF-8 and line limits, and
+/// returns what `use_text` makes of the text. `size` is what the file is
+/// expected to hold: it is read at once into a buffer each thread keeps for
+/// its next file, so a text that is not kept costs no allocation.
+fn with_text<R>(path: &Path, reader: impl std::io::Read, size: u64, use_text: impl FnOnce(&str) -> R) -> Result<R> {
+    use std::io::Read;
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with_borrow_mut(|bytes| {
+        bytes.clear();
+        bytes.reserve(size.min(MAX_FILE_BYTES + 1) as usize);
+        let read = reader.take(MAX_FILE_BYTES + 1).read_to_end(bytes);
+        let result = match read {
+            Err(err) => Err(Error::io(path, &err)),
+            Ok(_) if bytes.len() as u64 > MAX_FILE_BYTES => Err(Error::in_file(
+                path,
+                format!("{} is larger than {} MiB, the most kompat reads", path.display(), MAX_FILE_BYTES >> 20),
+            )),
+            Ok(_) => match std::str::from_utf8(bytes) {
+                Err(_) => Err(Error::in_file(path, format!("{} is not valid UTF-8", path.display()))),
+                Ok(text) => match long_line(text.as_bytes()) {
+                    Some(start) => {
+                        let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
+                        let source = SourceFile::new(path.to_owned(), text.to_owned());
+                        Err(Error::at(source.locate(start, start), message))
+                    }
+                    None => Ok(use_text(text)),
+                },
+            },
+        };
+        // A rare large file's buffer is not kept.
+        if bytes.capacity() > KEPT_BUFFER_BYTES {
+            *bytes = Vec::new();
+        }
+        result
+    })
+}
+
+/// The files among `files` that `pick` names and whose text `matches`,
+/// searched on every core. A held file is searched in memory; a released
+/// one is read again when `reread` (otherwise it cannot match: the caller
+/// knows its first read ruled it out), and held from then on if it matches.
+/// A file that cannot be read again (removed, changed into invalid UTF-8)
+/// is an error of its own; all are reported together.
+pub(crate) fn search_texts(
+    files: &mut [SourceFile],
+    pick: impl Fn(usize) -> bool,
+    reread: bool,
+    matches: impl Fn(&[u8]) -> bool + Sync,
+) -> Result<Vec<usize>> {
+    enum Found {
+        No,
+        Yes,
+        Read(SourceFile),
+        Failed(Error),
+    }
+    let picked: Vec<usize> = (0..files.len()).filter(|&i| pick(i) && (reread || !files[i].released)).collect();
+    let shared: &[SourceFile] = files;
+    let found = crate::parallel::map(
+        &picked,
+        SEARCH_STACK_BYTES,
+        |&i| {
+            let file = &shared[i];
+            if !file.released {
+                return if matches(file.text.as_bytes()) { Found::Yes } else { Found::No };
+            }
+            match SourceFile::read_found_keeping(&file.path, |text| matches(text.as_bytes())) {
+                Ok(read) if read.released => Found::No,
+                Ok(read) => Found::Read(read),
+                Err(err) => Found::Failed(err),
+            }
+        },
+        |&i, why| {
+            Found::Failed(Error::in_file(
+                &shared[i].path,
+                match why {
+                    crate::parallel::Failure::Panicked => "internal error reading this file",
+                    crate::parallel::Failure::NoThread => "cannot start a thread to read this file",
+                },
+            ))
+        },
+    );
+    let mut out = Vec::new();
+    let mut failures = Vec::new();
+    for (i, found) in picked.into_iter().zip(found) {
+        match found {
+            Found::No => {}
+            Found::Yes => out.push(i),
+            Found::Read(read) => {
+                files[i] = read;
+                out.push(i);
+            }
+            Found::Failed(err) => failures.extend(err.diagnostics),
+        }
+    }
+    if failures.is_empty() {
+        Ok(out)
+    } else {
+        Err(Error { diagnostics: failures })
+    }
+}
+
+/// The stack of each thread of [`search_texts`]: a byte search needs little.
+const SEARCH_STACK_BYTES: usize = 1 << 20;
 
 /// The largest read buffer a thread keeps for its next file.
 const KEPT_BUFFER_BYTES: usize = 1 << 20;
@@ -593,6 +704,36 @@ pub fn ensure_regular_file(path: &Path) -> Result<()> {
     regular_file_size(path).map(|_| ())
 }
 
+/// Opens a file a walk found to be a regular file, and returns it with its
+/// size, refusing anything else it may have become since (one removed is
+/// reported as such). Opened without blocking and then checked, which saves
+/// looking its path up twice: nothing blocks on a FIFO put in its place.
+fn open_found(path: &Path) -> Result<(std::fs::File, u64)> {
+    let failed = |err: std::io::Error| {
+        if err.kind() == std::io::ErrorKind::NotFound {
+            removed(path)
+        } else {
+            Error::io(path, &err)
+        }
+    };
+    #[cfg(unix)]
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(failed)?
+    };
+    #[cfg(not(unix))]
+    let file = {
+        regular_file_size(path)?;
+        std::fs::File::open(path).map_err(failed)?
+    };
+    let meta = file.metadata().map_err(failed)?;
+    if meta.is_file() {
+        return Ok((file, meta.len()));
+    }
+    let what = file_kind(&meta.file_type());
+    Err(Error::in_file(path, format!("cannot read {}: it is {what}, not a regular file", path.display())))
+}
+
 /// [`ensure_regular_file`], returning the file's size.
 fn regular_file_size(path: &Path) -> Result<u64> {
     let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
@@ -635,14 +776,6 @@ fn file_kind(kind: &std::fs::FileType) -> &'static str {
 /// located error, never silently skipped. All such failures are reported
 /// together.
 pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    walk_files_read_later(dir, |_| false)
-}
-
-/// [`walk_files`], leaving out the check that a file can be read for the
-/// files `read_later` names: the caller reads them at once and reports
-/// their failures (with [`SourceFile::read_found`]), which saves opening
-/// every file twice.
-pub(crate) fn walk_files_read_later(dir: &Path, read_later: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
     let root = std::fs::metadata(dir).map_err(|err| Error::io(dir, &err))?;
     if !root.is_dir() {
         ensure_regular_file(dir)?;
@@ -661,10 +794,6 @@ pub(crate) fn walk_files_read_later(dir: &Path, read_later: impl Fn(&Path) -> bo
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        if read_later(entry.path()) {
-            files.push(entry.path().to_owned());
-            continue;
-        }
         match readable(entry.path()) {
             Ok(()) => files.push(entry.path().to_owned()),
             Err(err) => failures.extend(err.diagnostics),
@@ -679,7 +808,7 @@ pub(crate) fn walk_files_read_later(dir: &Path, read_later: impl Fn(&Path) -> bo
 
 /// Opens a regular file found by a walk, to report it now if it cannot be
 /// read or has been removed since it was listed.
-fn readable(path: &Path) -> Result<()> {
+pub(crate) fn readable(path: &Path) -> Result<()> {
     match std::fs::File::open(path) {
         Ok(_) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Err(removed(path)),
@@ -693,7 +822,7 @@ fn removed(path: &Path) -> Error {
 }
 
 /// A walk error, located at the path it is about.
-fn walk_failure(dir: &Path, err: &ignore::Error) -> Error {
+pub(crate) fn walk_failure(dir: &Path, err: &ignore::Error) -> Error {
     fn parts(err: &ignore::Error) -> (Option<&Path>, Option<&std::io::Error>) {
         match err {
             ignore::Error::WithPath { path, err } => (Some(path), parts(err).1),

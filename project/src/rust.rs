@@ -6,8 +6,10 @@
 //! [`refs`]: paths, aliases, glob imports, re-exports, macro invocations) and
 //! every `enabled("Gate")`-style string is a reference to a gate. Only files
 //! that a byte search finds able to declare or reference something are
-//! parsed, in parallel.
+//! parsed, in parallel; a large file in chunks of whole top-level items
+//! (see [`outline`]), so that its memory is bounded by a chunk.
 
+mod outline;
 mod refs;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -88,7 +90,8 @@ pub enum Parse {
 /// (the declarations), then, with the declared enums known, the files where a
 /// derived enum's name (or an alias's) is followed by `::` (or `<`, `>`, a
 /// comment), `as`, `{`, `where` or ends a `type` alias, and those where a
-/// gate function's name is followed by `(` (or `::`, a comment); an alias
+/// gate function's own name is followed by a string literal in `(`, `[` or
+/// `{`, or by a turbofish (comments may stand between); an alias
 /// visible beyond its module found there (`pub use Feature as Gate`) adds
 /// its name, and the search runs again until no new name turns up.
 /// Everything else cannot change the result; it is neither parsed nor
@@ -100,6 +103,13 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
 /// [`scan`], parsing the files `parse` says.
 #[doc(hidden)]
 pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<RustScan> {
+    // Released files (see `needs_text`) are read again when a search needs
+    // them; held from then on in this copy of the list.
+    let mut files = files.to_vec();
+    let files = &mut files[..];
+    if parse == Parse::Every {
+        crate::load::search_texts(files, |_| true, true, |_| true)?;
+    }
     // First the files that can declare: their enums decide which paths of
     // the other files are references.
     let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"])
@@ -148,12 +158,19 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             break;
         }
         let refers = Refers::new(fresh.iter(), functions)?;
-        let pending: Vec<usize> = (0..files.len())
-            .filter(|&i| !complete[i] && (parse == Parse::Every || refers.is_match(files[i].text.as_bytes())))
-            .collect();
+        // A released file failed this search without names: only a new
+        // name can make it match.
+        let pending = crate::load::search_texts(
+            files,
+            |i| !complete[i],
+            !fresh.is_empty(),
+            |text| parse == Parse::Every || refers.is_match(text),
+        )?;
         let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
         for (&i, result) in pending.iter().zip(later) {
-            results[i] = result;
+            if result.is_some() {
+                results[i] = result;
+            }
         }
         fresh.clear();
         functions = false;
@@ -240,9 +257,9 @@ struct FileScan {
 /// Runs `scan` over the files `pick` names on every core (see
 /// [`crate::parallel`]) and returns the results in `pick`'s order. A scan
 /// that panics is an error of its file, never a silently missing one.
-fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<FileScan>>>
+fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<Box<FileScan>>>>
 where
-    F: Fn(&SourceFile) -> Option<Result<FileScan>> + Sync,
+    F: Fn(&SourceFile) -> Option<Result<Box<FileScan>>> + Sync,
 {
     // syn recurses on nested syntax; `check_nesting` bounds how deep.
     crate::parallel::map(
@@ -270,10 +287,9 @@ where
 /// `::` (or by what may come between: generic arguments `<`, the end `>` of
 /// a qualified path's type, a comment, Unicode whitespace), by `as` or `;`
 /// (an alias: `use Feature as F`, `type F = Feature;`), or by `{` or
-/// `where` (an `impl` whose `Self::X` names a variant); or a gate function's
-/// name (every one ends in `enabled` or `enabled_by_name`) followed by `(`
-/// (or a turbofish `::`, a comment, Unicode whitespace). It never misses a
-/// file that holds a reference; it may name a few that do not.
+/// `where` (an `impl` whose `Self::X` names a variant); or a gate function
+/// called with a string literal (see [`gate_call`]). It never misses a file
+/// that holds a reference; it may name a few that do not.
 struct Refers {
     search: AhoCorasick,
     /// Patterns from this index on are the gate functions'.
@@ -293,29 +309,122 @@ impl Refers {
     }
 
     fn is_match(&self, text: &[u8]) -> bool {
-        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
         self.search.find_overlapping_iter(text).any(|found| {
-            let mut end = found.end();
-            let next = |end: usize| text[end..].iter().copied().find(|b| !b.is_ascii_whitespace());
             if found.pattern().as_usize() >= self.functions {
-                if text[end..].starts_with(b"_by_name") {
-                    end += "_by_name".len();
-                }
-                matches!(next(end), Some(b'(' | b':' | b'/' | 0x80..))
+                gate_call(text, found.start(), found.end())
             } else {
-                let starts_ident = found.start() == 0 || !ident(text[found.start() - 1]);
+                let starts_ident = found.start() == 0 || !is_ident_byte(text[found.start() - 1]);
                 // `;` ends a type alias (after `=` or a path's `::`); `a`
                 // and `w` stand for `as` and `where`: a superset.
                 let aliased = || {
                     matches!(text[..found.start()].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'))
                 };
                 starts_ident
-                    && match next(end) {
-                        Some(b';') => aliased(),
-                        next => matches!(next, Some(b':' | b'<' | b'>' | b'/' | b'{' | b'a' | b'w' | 0x80..)),
+                    && match skip_trivia(text, found.end()).map(|at| text.get(at)) {
+                        // Too far to tell: a possible match.
+                        None => true,
+                        Some(Some(b';')) => aliased(),
+                        Some(next) => matches!(next, Some(b':' | b'<' | b'>' | b'{' | b'a' | b'w' | 0x80..)),
                     }
             }
         })
+    }
+}
+
+/// Whether a Rust file found in a directory must keep its text after its
+/// first read: it can declare (it names `FeatureGates` or `ApiLifecycle`),
+/// or reference a gate without any derived enum's name (a gate function's
+/// call, what [`Refers`] finds with no names). Any other file can
+/// only become a candidate when [`scan_with`] searches for a derived enum's
+/// name or an alias's, and is read again then (`load::search_texts`).
+pub(crate) fn needs_text(text: &str) -> bool {
+    static FIRST: std::sync::LazyLock<Option<(AhoCorasick, Refers)>> = std::sync::LazyLock::new(|| {
+        let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"]).ok()?;
+        Some((declares, Refers::new(std::iter::empty(), true).ok()?))
+    });
+    // Should the searches not build, every text is kept.
+    FIRST.as_ref().is_none_or(|(declares, refers)| declares.is_match(text) || refers.is_match(text.as_bytes()))
+}
+
+/// Whether `enabled` at `start..end` of `text` can be a gate function called
+/// with a string literal: the whole identifier is one of
+/// [`refs::GATE_FUNCTIONS`], followed by a turbofish (`::<`) or by `(`, `[` or
+/// `{` (a macro's tokens count any group) whose first token is a string
+/// literal (`"`, `r"`, `r#"`). Comments and whitespace may stand between;
+/// anything non-ASCII (Unicode whitespace, an identifier), or more of them
+/// than [`skip_trivia`] looks at, is taken as a possible match.
+fn gate_call(text: &[u8], start: usize, end: usize) -> bool {
+    // The identifier's start, looked for no further back than the longest
+    // prefix (an identifier may be long, and hold many `enabled`).
+    let starts_at = |at: usize| at == 0 || !is_ident_byte(text[at - 1]);
+    let prefixed = |prefix: &[u8]| text[..start].ends_with(prefix) && starts_at(start - prefix.len());
+    let by_name = text[end..].starts_with(b"_by_name");
+    let exact = starts_at(start) || (!by_name && (prefixed(b"is_") || prefixed(b"feature_")));
+    let end = if by_name { end + "_by_name".len() } else { end };
+    if !exact || text.get(end).copied().is_some_and(is_ident_byte) {
+        return false;
+    }
+    let next = |at: usize| skip_trivia(text, at).map(|at| (at, text.get(at).copied()));
+    match next(end) {
+        None | Some((_, Some(0x80..))) => true,
+        Some((at, Some(b':'))) => {
+            text.get(at + 1) == Some(&b':') && matches!(next(at + 2), None | Some((_, Some(b'<' | 0x80..))))
+        }
+        Some((at, Some(b'(' | b'[' | b'{'))) => match next(at + 1) {
+            None | Some((_, Some(b'"' | 0x80..))) => true,
+            Some((arg, Some(b'r'))) => matches!(text.get(arg + 1), Some(b'"' | b'#')),
+            Some(_) => false,
+        },
+        Some(_) => false,
+    }
+}
+
+/// A byte of an ASCII identifier.
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// How many bytes of whitespace and comments [`skip_trivia`] looks at: a
+/// bound, so that many matches followed by one long comment cost linear
+/// time.
+const TRIVIA_BYTES: usize = 1024;
+
+/// The offset of the first byte from `at` on that is neither ASCII
+/// whitespace nor in a comment (`//` to the line's end, `/* */` nested);
+/// `None` past [`TRIVIA_BYTES`] of them.
+fn skip_trivia(text: &[u8], from: usize) -> Option<usize> {
+    let text = &text[..text.len().min(from + TRIVIA_BYTES + 2)];
+    let mut at = from;
+    loop {
+        while text.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        if at > from + TRIVIA_BYTES {
+            return None;
+        }
+        match (text.get(at), text.get(at + 1)) {
+            (Some(b'/'), Some(b'/')) => {
+                at = text[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| at + i);
+            }
+            (Some(b'/'), Some(b'*')) => {
+                let mut depth = 0usize;
+                while at < text.len() {
+                    if text[at..].starts_with(b"/*") {
+                        depth += 1;
+                        at += 2;
+                    } else if text[at..].starts_with(b"*/") {
+                        depth -= 1;
+                        at += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        at += 1;
+                    }
+                }
+            }
+            _ => return Some(at),
+        }
     }
 }
 
@@ -370,7 +479,10 @@ fn check_nesting(cursor: syn::buffer::Cursor<'_>) -> syn::Result<()> {
             top.cursor = after;
             if delimiter == Delimiter::Brace {
                 // A block that ends a statement, an item or a match arm.
-                let ends = after.eof() || after.ident().is_some_and(|(next, _)| next != "as" && next != "else");
+                // (`#` starts the attributes of what comes next.)
+                let ends = after.eof()
+                    || after.ident().is_some_and(|(next, _)| next != "as" && next != "else")
+                    || after.punct().is_some_and(|(punct, _)| punct.as_char() == '#');
                 if ends {
                     top.segment = 0;
                     top.angles = 0;
@@ -452,28 +564,73 @@ fn parse_checked(text: &str) -> syn::Result<syn::File> {
     syn::parse::Parser::parse2(parse, tokens)
 }
 
+/// The items of a chunk of a file, after the nesting guard, as
+/// `syn::File` parses them (with the file's inner attributes first when
+/// `inner`, the chunk being the file's first).
+fn parse_items(text: &str, inner: bool) -> syn::Result<Vec<syn::Item>> {
+    let tokens = text.parse::<proc_macro2::TokenStream>()?;
+    let parse = |input: syn::parse::ParseStream<'_>| -> syn::Result<Vec<syn::Item>> {
+        check_nesting(input.cursor())?;
+        if inner {
+            input.call(syn::Attribute::parse_inner)?;
+        }
+        let mut items = Vec::new();
+        while !input.is_empty() {
+            items.push(input.parse()?);
+        }
+        Ok(items)
+    };
+    syn::parse::Parser::parse2(parse, tokens)
+}
+
+/// Files larger than this are read in chunks of whole top-level items of
+/// about this size (see [`scan_chunks`]).
+const CHUNK_BYTES: usize = 64 << 10;
+
+impl FileScan {
+    fn new() -> FileScan {
+        FileScan {
+            features: FeatureFile::default(),
+            apis: ApiFile::default(),
+            enums: Vec::new(),
+            allows: Vec::new(),
+            custom_resources: Vec::new(),
+            refs: refs::FileRefs::default(),
+            errors: Vec::new(),
+        }
+    }
+}
+
 /// Parses one file. With `known` (the derived enums and their aliases), only
 /// references whose owner is one of them are kept (the others cannot be
 /// references); without, every candidate.
-fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<FileScan> {
-    let file = parse_checked(&source.text).map_err(|err| {
-        let offset = offset(source, err.span().start());
+/// (Boxed: one result is kept per file, most of them without a scan.)
+fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<Box<FileScan>> {
+    scan_file_in(source, known, CHUNK_BYTES).map(Box::new)
+}
+
+/// [`scan_file`], reading a file larger than `chunk_bytes` in chunks when
+/// it can.
+fn scan_file_in(source: &SourceFile, known: Option<&BTreeSet<String>>, chunk_bytes: usize) -> Result<FileScan> {
+    let text = &*source.text;
+    if text.len() > chunk_bytes && !text.starts_with('\u{feff}') && !text.starts_with("#!") {
+        let chunked = outline::outline(text).and_then(|outline| scan_chunks(source, known, &outline, chunk_bytes));
+        proc_macro2::extra::invalidate_current_thread_spans();
+        if let Some(scan) = chunked {
+            return scan;
+        }
+    }
+    let whole = Piece { source, origin: refs::Origin::FILE };
+    let file = parse_checked(text).map_err(|err| {
+        let offset = whole.offset(err.span().start());
         Error {
             diagnostics: vec![
                 Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))
             ],
         }
     })?;
-    let mut scan = FileScan {
-        features: FeatureFile::default(),
-        apis: ApiFile::default(),
-        enums: Vec::new(),
-        allows: Vec::new(),
-        custom_resources: Vec::new(),
-        refs: refs::FileRefs::default(),
-        errors: Vec::new(),
-    };
-    scan_items(source, &file.items, &mut scan);
+    let mut scan = FileScan::new();
+    scan_items(&whole, &file.items, &mut scan);
     if !scan.errors.is_empty() {
         return Err(Error { diagnostics: scan.errors });
     }
@@ -481,12 +638,132 @@ fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<Fi
     Ok(scan)
 }
 
+/// Reads a file in chunks of whole top-level items, cut where its
+/// [`outline`](outline::outline) says items end, each chunk lexed, checked
+/// by the nesting guard, parsed and read on its own, and dropped before the
+/// next: a large file never has its whole syntax tree, nor all its tokens,
+/// in memory. Every import of the file (its top-level `use` and `type`
+/// items) is bound first, as Rust sees them everywhere in the module; then
+/// each chunk binds its other items and is visited. The result is the one
+/// reading the file whole gives; `None` (read it whole) where a chunk does
+/// not lex or parse on its own, or its imports are not the ones the outline
+/// found: a syntax error, or an outline that went wrong, has the file read
+/// whole for the same findings and the same error.
+fn scan_chunks(
+    source: &SourceFile,
+    known: Option<&BTreeSet<String>>,
+    outline: &outline::Outline,
+    chunk_bytes: usize,
+) -> Option<Result<FileScan>> {
+    let text = &*source.text;
+    let mut refs = refs::Refs::new(known);
+    // Where each import's keyword is written.
+    let mut keywords = Vec::new();
+    let mut at = Position { offset: 0, origin: refs::Origin::FILE };
+    for range in &outline.imports {
+        at.advance(text, range.start);
+        let items = parse_items(&text[range.clone()], false).ok()?;
+        let keyword = match items.as_slice() {
+            [syn::Item::Use(item)] => item.use_token.span,
+            [syn::Item::Type(item)] => item.type_token.span,
+            _ => return None,
+        };
+        keywords.push(at.origin.map(keyword.start()));
+        refs.set_origin(at.origin);
+        refs.bind_imports(&items);
+        drop(items);
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+    let mut imports = keywords.into_iter();
+    let mut scan = FileScan::new();
+    let (mut start, mut line) = (0, 1);
+    let ends = outline.cuts.iter().copied().chain([text.len()]);
+    for end in ends {
+        if end - start < chunk_bytes && end < text.len() {
+            continue;
+        }
+        let piece = Piece { source, origin: refs::Origin { line, column: 0 } };
+        let items = parse_items(&text[start..end], start == 0).ok()?;
+        for item in &items {
+            let keyword = match item {
+                syn::Item::Use(item) => item.use_token.span,
+                syn::Item::Type(item) => item.type_token.span,
+                _ => continue,
+            };
+            if imports.next() != Some(piece.origin.map(keyword.start())) {
+                return None;
+            }
+        }
+        scan_items(&piece, &items, &mut scan);
+        refs.set_origin(piece.origin);
+        refs.bind_names(&items);
+        refs.visit(&items);
+        drop(items);
+        proc_macro2::extra::invalidate_current_thread_spans();
+        line += memchr::memchr_iter(b'\n', &text.as_bytes()[start..end]).count();
+        start = end;
+    }
+    if imports.next().is_some() {
+        return None;
+    }
+    if !scan.errors.is_empty() {
+        return Some(Err(Error { diagnostics: scan.errors }));
+    }
+    scan.refs = refs.finish();
+    Some(Ok(scan))
+}
+
+/// A byte offset in a text and its line and column, moved forward along
+/// the text (linear, however long its lines).
+struct Position {
+    offset: usize,
+    origin: refs::Origin,
+}
+
+impl Position {
+    fn advance(&mut self, text: &str, to: usize) {
+        for &b in &text.as_bytes()[self.offset..to] {
+            if b == b'\n' {
+                self.origin.line += 1;
+                self.origin.column = 0;
+            } else if !(0x80..0xc0).contains(&b) {
+                // Not a UTF-8 continuation byte: a character.
+                self.origin.column += 1;
+            }
+        }
+        self.offset = to;
+    }
+}
+
+/// A text lexed on its own: a file, or a chunk of one.
+struct Piece<'a> {
+    source: &'a SourceFile,
+    /// Where it starts in the file.
+    origin: refs::Origin,
+}
+
+impl Piece<'_> {
+    /// The byte offset in the file of a position in the piece.
+    fn offset(&self, at: LineColumn) -> usize {
+        offset(self.source, self.origin.map(at))
+    }
+
+    /// The byte range in the file of a span in the piece.
+    fn span(&self, span: proc_macro2::Span) -> Span {
+        Span::new(self.offset(span.start()), self.offset(span.end()))
+    }
+
+    fn locate(&self, start: usize, end: usize) -> Location {
+        self.source.locate(start, end)
+    }
+}
+
 /// Collects the derive-declared gates and APIs of `items` and of the inline
 /// modules among them. Each item goes through the derives' own checks
 /// (`kompat_derive_internals::valid`): an item a derive rejects declares
 /// nothing, and its errors (the derive's messages at the derive's spans) are
 /// the file's errors.
-fn scan_items(source: &SourceFile, items: &[syn::Item], scan: &mut FileScan) {
+fn scan_items(source: &Piece<'_>, items: &[syn::Item], scan: &mut FileScan) {
     for item in items {
         let attrs = match item {
             syn::Item::Mod(module) => {
@@ -521,16 +798,16 @@ fn scan_items(source: &SourceFile, items: &[syn::Item], scan: &mut FileScan) {
 
 /// The errors a derive recorded in `cx`, located in `source`; `true` when
 /// there were none.
-fn derive_errors(source: &SourceFile, cx: Ctxt, scan: &mut FileScan) -> bool {
+fn derive_errors(source: &Piece<'_>, cx: Ctxt, scan: &mut FileScan) -> bool {
     let Err(errors) = cx.check() else { return true };
     for error in errors {
-        let span = span_of(source, error.span());
+        let span = source.span(error.span());
         scan.errors.push(Diagnostic::error(error.to_string()).at(Some(source.locate(span.start, span.end))));
     }
     false
 }
 
-fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
+fn scan_feature_gates(source: &Piece<'_>, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
     let checked = valid::feature_gates(&cx, input);
     if !derive_errors(source, cx, scan) {
@@ -541,7 +818,7 @@ fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut 
     for (variant, decl) in parsed.variants.iter().zip(parsed.decls()) {
         variants.insert(variant.ident.to_string(), decl.name.clone());
         for allow in &variant.attrs.allows {
-            let code = span_of(source, allow.code.span());
+            let code = source.span(allow.code.span());
             let whole = tokens_span(source, &allow.tokens).unwrap_or(code);
             scan.allows.push(RustAllow {
                 gate: decl.name.clone(),
@@ -551,13 +828,13 @@ fn scan_feature_gates(source: &SourceFile, input: &syn::DeriveInput, scan: &mut 
                 code_location: source.locate(code.start, code.end),
             });
         }
-        let span = span_of(source, variant.ident.span());
+        let span = source.span(variant.ident.span());
         scan.features.push(decl, FeatureSpans { entry: span, name: span, ..FeatureSpans::default() });
     }
     scan.enums.push((input.ident.to_string(), variants));
 }
 
-fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) {
+fn scan_api(source: &Piece<'_>, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
     let checked = valid::api_lifecycle(&cx, input);
     if !derive_errors(source, cx, scan) {
@@ -565,9 +842,9 @@ fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) 
     }
     let Some((parsed, Some(_))) = checked else { return };
     if let (Some(decl), Some(api)) = (parsed.decl(), parsed.attrs.api.as_ref()) {
-        let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| span_of(source, l.span()));
-        let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| span_of(source, r.lit.span()));
-        let ident = span_of(source, input.ident.span());
+        let lit = |lit: &Option<syn::LitStr>| lit.as_ref().map(|l| source.span(l.span()));
+        let release = |r: &Option<attr::ReleaseAttr>| r.as_ref().map(|r| source.span(r.lit.span()));
+        let ident = source.span(input.ident.span());
         let spans = ApiSpans {
             entry: tokens_span(source, &api.tokens).unwrap_or(ident),
             group: lit(&api.group),
@@ -578,7 +855,7 @@ fn scan_api(source: &SourceFile, input: &syn::DeriveInput, scan: &mut FileScan) 
             deprecated: release(&api.deprecated),
             removed: release(&api.removed),
             replacement: lit(&api.replacement),
-            enabled_by_default: api.enabled_by_default.as_ref().map(|b| span_of(source, b.span)),
+            enabled_by_default: api.enabled_by_default.as_ref().map(|b| source.span(b.span)),
         };
         if is_custom_resource(&input.attrs) {
             scan.custom_resources.push(CustomResource {
@@ -599,16 +876,11 @@ fn is_custom_resource(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// The byte range from the first to the last token of `tokens`.
-fn tokens_span(source: &SourceFile, tokens: &proc_macro2::TokenStream) -> Option<Span> {
+fn tokens_span(source: &Piece<'_>, tokens: &proc_macro2::TokenStream) -> Option<Span> {
     let mut iter = tokens.clone().into_iter();
-    let first = span_of(source, iter.next()?.span());
-    let last = iter.last().map_or(first, |t| span_of(source, t.span()));
+    let first = source.span(iter.next()?.span());
+    let last = iter.last().map_or(first, |t| source.span(t.span()));
     Some(Span::new(first.start, last.end))
-}
-
-/// The byte range of a span in `source`.
-fn span_of(source: &SourceFile, span: proc_macro2::Span) -> Span {
-    Span::new(offset(source, span.start()), offset(source, span.end()))
 }
 
 /// The byte offset of a proc-macro2 position (1-based line, 0-based
@@ -651,6 +923,13 @@ pub enum Feature {
             "if gates.enabled_by_name (\"A\") {}",
             "if feature_enabled::<u8>(\"A\") {}",
             "if is_enabled // why\n(\"A\") {}",
+            "if is_enabled(\"A\") || feature_enabled(\"B\") {}",
+            "if enabled(/* why */ r#\"A\"#) {}",
+            "if g.enabled( r\"A\") {}",
+            "m! { enabled[\"A\"] }",
+            "m! { enabled { \"A\" } }",
+            "if Gates::enabled\n(\n\"A\") {}",
+            "if r#enabled(\"A\") {}",
             "use crate::Feature as F;",
             "use crate::{Feature\n    as F};",
             "pub type F = gates::Feature;",
@@ -672,9 +951,157 @@ pub enum Feature {
             "let enabled = true;",
             "// enabled by default",
             "let x = FeatureSet::new();",
+            "let x = Feature / 2;",
+            "let x = Feature /* c */ / 2;",
+            // Gate functions need a string literal first, and their own name.
+            "if gates.enabled(Feature) {}",
+            "if gates.is_enabled(name) {}",
+            "if gates.enabled_by_name(&name) {}",
+            "if gates.enabled() {}",
+            "if log_enabled(\"A\") {}",
+            "if is_enabled_by_name(\"A\") {}",
+            "if enabled_at(\"A\") {}",
+            "if tracing::enabled!(\"A\") {}",
+            "if enabled (b\"A\") {}",
+            "if enabled (r2) {}",
+            "if enabled {}",
+            "struct S { pub enabled: u32 }",
+            "let x = enabled::other(\"A\");",
+            "/* enabled(",
+            "let is_enabled_x = 1; let xis_enabled(\"A\");",
         ] {
             check(text, false);
         }
+        // Past a long comment: too far to tell, a possible match.
+        let long = "x".repeat(TRIVIA_BYTES);
+        check(&format!("let x = Feature /* {long} */ / 2;"), true);
+        check(&format!("if enabled( // {long}\n x) {{}}"), true);
+        check(&format!("let x = Feature /* {long} */ / 2;").replace(&long, "x"), false);
+    }
+
+    /// One file's scan, rendered (bare names with their owners).
+    fn render(scan: &Result<FileScan>) -> String {
+        match scan {
+            Err(err) => format!("{err:?}"),
+            Ok(s) => {
+                let r = &s.refs;
+                let bare: Vec<_> = r.bare.iter().map(|(g, name, at)| (r.globs.get(*g), name, at)).collect();
+                format!(
+                    "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{bare:?}\n{:?}\n{:?}\n{:?}",
+                    s.features,
+                    s.apis,
+                    s.enums,
+                    s.allows,
+                    s.custom_resources,
+                    r.paths,
+                    r.reexports,
+                    r.aliases,
+                    r.strings
+                )
+            }
+        }
+    }
+
+    /// `text` read in the smallest chunks its outline allows and read
+    /// whole, with `known` names, rendered; and whether it was read in
+    /// chunks at all.
+    fn chunked(text: &str, known: Option<&BTreeSet<String>>) -> (String, String, bool) {
+        let source = SourceFile::new("f.rs".into(), text.to_owned());
+        let outline = outline::outline(text);
+        let in_chunks = outline.as_ref().and_then(|o| scan_chunks(&source, known, o, 1)).is_some();
+        let chunks = render(&scan_file_in(&source, known, 0));
+        proc_macro2::extra::invalidate_current_thread_spans();
+        let whole = render(&scan_file_in(&source, known, usize::MAX));
+        (chunks, whole, in_chunks)
+    }
+
+    #[test]
+    fn chunks_find_what_the_whole_file_finds() {
+        let known: BTreeSet<String> = ["Feature".to_owned(), "F".to_owned()].into();
+        let bad_spec = DECLARES.replace("Alpha", "Omega");
+        let read_in_chunks = [
+            "use crate::gates::Feature;\nfn a() { Feature::WatchList; }\nfn b() {}\n#[test]\nfn c() { enabled(\"X\"); }",
+            "#![allow(dead_code)]\n//! Doc.\nuse a::{b, c};\nconst X: u8 = { 1 } + 2;\nfn f() { Feature::WatchList; }",
+            "static S: u8 = if c { 1 }\nelse { 2 };\nconst T: u8 = match x { _ => 1 }\nas u8;\nfn g() { Feature::WatchList }",
+            "impl<const N: usize> S<{ N }> for T { fn f() { Feature::WatchList; } }\nstruct U<const M: usize = { 3 }>;",
+            "m! { Feature::WatchList }\nmacro_rules! n { () => {} }\nn!();\nfn h() -> Feature { Feature::WatchList }",
+            // Imports below their use; a glob import shadowed by an item
+            // written below.
+            "fn f() { F::WatchList; WatchList; }\nuse crate::Feature as F;\nuse F::*;\n",
+            "use Feature::*;\nfn f() { WatchList; Other; }\nconst WatchList: u8 = 0;\nmod m { use super::*; fn g() { Other; } }",
+            "pub use Feature::*;\npub(crate) type Alias = Feature;\nfn f() { Alias::WatchList; }\nuse Feature::WatchList as W;",
+            // Positions after non-ASCII text, and an import that does not
+            // start its line.
+            "fn f() {\n    let s = \"é\"; g.enabled(\"WatchList\");\n}\nfn g() { /* é */ Feature::WatchList; }",
+            "struct A; use crate::Feature as G;\nfn f() { G::WatchList; }\nconst É: u8 = 1;\nfn h() { é(); Feature::WatchList; }",
+            DECLARES,
+            &bad_spec,
+        ];
+        for text in read_in_chunks {
+            let around = format!("{DECLARES}\n{text}\nfn last() {{ Feature::WatchList; }}");
+            // Inner attributes only stand first.
+            let texts = if text.contains("#![") { vec![text.to_owned()] } else { vec![text.to_owned(), around] };
+            for text in &texts {
+                for known in [Some(&known), None] {
+                    let (chunks, whole, in_chunks) = chunked(text, known);
+                    assert_eq!(chunks, whole, "{text}");
+                    assert!(in_chunks, "{text}");
+                }
+            }
+        }
+        // Syntax errors, and cuts that are not between items, have the
+        // file read whole: the same error.
+        for text in [
+            "fn broken( { Feature::WatchList",
+            "fn a() {}\n#![inner_too_late]\nfn b() { Feature::WatchList; }",
+            "const X: u8 = { 1 }\nfn f() { Feature::WatchList; }",
+            "fn a() {}\nfn b() { let x = ; Feature::WatchList; }\n",
+        ] {
+            let (chunks, whole, in_chunks) = chunked(text, Some(&known));
+            assert_eq!(chunks, whole, "{text}");
+            assert!(!in_chunks && whole.contains("cannot parse Rust source"), "{text}: {whole}");
+        }
+        // Not vacuous: references found, derive errors reported.
+        // A path through an alias and a bare name under a glob import, both
+        // imported below.
+        assert_eq!(chunked(read_in_chunks[5], Some(&known)).0.matches("\"WatchList\"").count(), 2);
+        assert!(chunked(&bad_spec, None).0.contains("Omega"));
+    }
+
+    /// Every Rust file of the fixtures reads the same in chunks and whole.
+    #[test]
+    fn fixtures_read_the_same_in_chunks() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut pending = vec![root];
+        let mut compared = 0;
+        while let Some(dir) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                    let (chunks, whole, _) = chunked(&text, None);
+                    assert_eq!(chunks, whole, "{}", path.display());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 10, "only {compared} Rust fixtures");
+    }
+
+    /// A long file of documented items, each a block followed by the next
+    /// one's attributes, is not taken for deeply nested syntax.
+    #[test]
+    fn items_after_attributes_do_not_nest() {
+        let mut text = String::new();
+        for i in 0..3000 {
+            text.push_str(&format!("/// Doc.\npub fn f{i}() -> std::io::Result<u8> {{ Ok(0) }}\n"));
+        }
+        assert!(parse_checked(&text).is_ok());
+        // A block that goes on (`{ 1 } + 2`) still counts.
+        let deep = format!("const X: u8 = {};", "{ 1 } + ".repeat(MAX_RUST_NESTING + 1) + "1");
+        assert!(parse_checked(&deep).is_err());
     }
 
     /// `files` scanned with and without the prefilter, rendered.

@@ -24,6 +24,7 @@
 //! carrying Kubernetes' message texts. One dependency, `strsim` (itself
 //! dependency-free), for the hints.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod api;
 pub mod effective;
@@ -42,5 +43,5 @@ pub use gate::{
 };
 #[doc(hidden)]
 pub use typed::__private;
-pub use typed::{FeatureGates, LintAllow, TypedGate};
+pub use typed::{FeatureGates, GateFlags, LintAllow, TypedGate};
 pub use version::{Version, VersionError, VersionLit};

@@ -6,7 +6,10 @@
 //! `validate` (`kompat-core`) and emits the completed specs as `static` tables, so at
 //! run time nothing is parsed or validated: [`FeatureGates::feature_set`] is
 //! built once from the tables, and [`TypedGate::enabled`] is an array index
-//! (`variant as usize`), with no hashing.
+//! (`variant as usize`), with no hashing, into flags the typed gate holds
+//! inline: the derive knows the number of gates and names the array type
+//! ([`FeatureGates::Flags`], `[bool; N]`), so a constant variant is one load
+//! at a constant offset, with the bounds check folded away.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -35,7 +38,69 @@ pub struct LintAllow {
 /// The tables are validated at compile time: the specs are complete (each
 /// carries its inherited min-compatibility version) and the dependencies are
 /// resolved to variant indices, sorted by gate name.
+///
+/// A hand-written impl names its flag array too: `type Flags = [bool; N];`
+/// with `N` the number of gates (`NAMES.len()`); another length is a compile
+/// error when a [`TypedGate`] of the type is built (`cargo build`; `cargo
+/// check` does not evaluate it):
+///
+/// ```compile_fail,E0080
+/// # use kompat_runtime::{FeatureGates, FeatureSet, FeatureSpec, LintAllow, Ratchet, Version};
+/// # use std::sync::Arc;
+/// #[derive(Clone, Copy)]
+/// enum Gate {
+///     Only,
+/// }
+///
+/// impl FeatureGates for Gate {
+///     type Flags = [bool; 2]; // one gate: must be [bool; 1]
+///     const ALL: &'static [Gate] = &[Gate::Only];
+///     const NAMES: &'static [&'static str] = &["Only"];
+/// #   fn specs() -> &'static [&'static [FeatureSpec]] { &[&[]] }
+/// #   fn dependencies() -> &'static [&'static [usize]] { &[&[]] }
+/// #   fn descriptions() -> &'static [Option<&'static str>] { &[None] }
+/// #   fn ratchets() -> &'static [Option<Ratchet>] { &[None] }
+/// #   fn lint_allows() -> &'static [&'static [LintAllow]] { &[&[]] }
+/// #   fn index(self) -> usize { self as usize }
+/// #   fn from_index(index: usize) -> Option<Gate> { Gate::ALL.get(index).copied() }
+/// #   fn from_name(name: &str) -> Option<Gate> { (name == "Only").then_some(Gate::Only) }
+/// #   fn feature_set() -> Arc<FeatureSet> { Arc::new(kompat_runtime::typed::build_feature_set::<Gate>()) }
+///     // ...
+/// }
+///
+/// let gate = Gate::gate(Version::new(1, 0), None);
+/// ```
+///
+/// and an impl without it (written before kompat had it) is an error that
+/// names the missing item, with the fix `type Flags = [bool; N];`:
+///
+/// ```compile_fail,E0046
+/// # use kompat_runtime::{FeatureGates, FeatureSet, FeatureSpec, LintAllow, Ratchet};
+/// # use std::sync::Arc;
+/// # #[derive(Clone, Copy)]
+/// # enum Gate {
+/// #     Only,
+/// # }
+/// impl FeatureGates for Gate {
+///     const ALL: &'static [Gate] = &[Gate::Only];
+///     const NAMES: &'static [&'static str] = &["Only"];
+/// #   fn specs() -> &'static [&'static [FeatureSpec]] { &[&[]] }
+/// #   fn dependencies() -> &'static [&'static [usize]] { &[&[]] }
+/// #   fn descriptions() -> &'static [Option<&'static str>] { &[None] }
+/// #   fn ratchets() -> &'static [Option<Ratchet>] { &[None] }
+/// #   fn lint_allows() -> &'static [&'static [LintAllow]] { &[&[]] }
+/// #   fn index(self) -> usize { self as usize }
+/// #   fn from_index(index: usize) -> Option<Gate> { Gate::ALL.get(index).copied() }
+/// #   fn from_name(name: &str) -> Option<Gate> { (name == "Only").then_some(Gate::Only) }
+/// #   fn feature_set() -> Arc<FeatureSet> { Arc::new(kompat_runtime::typed::build_feature_set::<Gate>()) }
+///     // ...
+/// }
+/// ```
 pub trait FeatureGates: Copy + 'static {
+    /// The typed gate's enabled flags, held inline: `[bool; N]` with `N` the
+    /// number of gates (`NAMES.len()`), so that [`TypedGate::enabled`] with
+    /// a constant variant compiles to one load at a constant offset.
+    type Flags: GateFlags;
     /// Every variant, in declaration order (`ALL[i].index() == i`).
     const ALL: &'static [Self];
     /// The gate names (`--feature-gates` keys), indexed like [`Self::ALL`].
@@ -103,22 +168,83 @@ pub fn build_feature_set<F: FeatureGates>() -> FeatureSet {
     FeatureSet::from_features(features).unwrap_or_default()
 }
 
+/// The storage of a typed gate's enabled flags: `[bool; N]`, for any `N`
+/// (the only implementations; the trait is sealed).
+pub trait GateFlags: Copy + fmt::Debug + Send + Sync + 'static + sealed::Sealed {
+    /// The number of flags, `N`.
+    const LEN: usize;
+    /// Every flag off.
+    fn all_off() -> Self;
+    /// The flags, by gate index.
+    fn as_slice(&self) -> &[bool];
+    /// The flags, by gate index, to write.
+    fn as_mut_slice(&mut self) -> &mut [bool];
+}
+
+impl<const N: usize> GateFlags for [bool; N] {
+    const LEN: usize = N;
+
+    fn all_off() -> [bool; N] {
+        [false; N]
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[bool] {
+        self
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [bool] {
+        self
+    }
+}
+
+mod sealed {
+    /// Keeps [`super::GateFlags`] to `[bool; N]`.
+    pub trait Sealed {}
+    impl<const N: usize> Sealed for [bool; N] {}
+}
+
 /// A [`FeatureGate`] over the gates of `F`, queried by variant.
+///
+/// Besides the untyped gate it holds a copy of the enabled flags inline
+/// (`F::Flags`, `[bool; N]`), refreshed whenever a setting changes them, so
+/// that [`TypedGate::enabled`] reads no heap pointer or length.
 pub struct TypedGate<F: FeatureGates> {
     gate: FeatureGate,
+    flags: F::Flags,
     _features: PhantomData<fn() -> F>,
 }
 
 impl<F: FeatureGates> TypedGate<F> {
     /// A gate at `emulation`; `min_compatibility` of `None` means emulation - 1.
+    ///
+    /// `F::Flags` must be `[bool; N]` with `N == F::NAMES.len()`: another
+    /// length (only possible in a hand-written impl) fails to compile here.
     pub fn new(emulation: Version, min_compatibility: Option<Version>) -> TypedGate<F> {
-        TypedGate { gate: FeatureGate::new(F::feature_set(), emulation, min_compatibility), _features: PhantomData }
+        const {
+            assert!(
+                <F::Flags as GateFlags>::LEN == F::NAMES.len(),
+                "`FeatureGates::Flags` must be `[bool; N]` with N the number of gates (`NAMES.len()`)"
+            )
+        };
+        let gate = FeatureGate::new(F::feature_set(), emulation, min_compatibility);
+        let mut typed = TypedGate { gate, flags: F::Flags::all_off(), _features: PhantomData };
+        typed.copy_flags();
+        typed
     }
 
-    /// Whether `feature` is enabled. Constant time: an array index.
+    /// Copies the untyped gate's enabled flags into the inline array.
+    fn copy_flags(&mut self) {
+        for (idx, flag) in self.flags.as_mut_slice().iter_mut().enumerate() {
+            *flag = self.gate.enabled(idx);
+        }
+    }
+
+    /// Whether `feature` is enabled. Constant time: an index into the array
+    /// the gate holds inline (one load for a constant variant).
     #[inline]
     pub fn enabled(&self, feature: F) -> bool {
-        self.gate.enabled(feature.index())
+        self.flags.as_slice().get(feature.index()).copied().unwrap_or(false)
     }
 
     /// Whether the gate called `name` is enabled; an error naming the
@@ -136,18 +262,22 @@ impl<F: FeatureGates> TypedGate<F> {
 
     /// Applies a `--feature-gates` flag value (see [`FeatureGate::set`]).
     pub fn set(&mut self, value: &str) -> Result<Vec<String>, GateError> {
-        self.gate.set(value)
+        let result = self.gate.set(value);
+        self.copy_flags();
+        result
     }
 
     /// `SetFromMap` (see [`FeatureGate::set_from_map`]).
     pub fn set_from_map(&mut self, map: &BTreeMap<String, bool>) -> Result<Vec<String>, GateError> {
-        self.gate.set_from_map(map)
+        let result = self.gate.set_from_map(map);
+        self.copy_flags();
+        result
     }
 
     /// Sets typed features explicitly, as `SetFromMap` with their names.
     pub fn set_features(&mut self, features: &[(F, bool)]) -> Result<Vec<String>, GateError> {
         let map = features.iter().map(|(f, v)| (f.name().to_owned(), *v)).collect();
-        self.gate.set_from_map(&map)
+        self.set_from_map(&map)
     }
 
     /// The untyped gate.
@@ -163,7 +293,7 @@ impl<F: FeatureGates> TypedGate<F> {
 
 impl<F: FeatureGates> Clone for TypedGate<F> {
     fn clone(&self) -> TypedGate<F> {
-        TypedGate { gate: self.gate.clone(), _features: PhantomData }
+        TypedGate { gate: self.gate.clone(), flags: self.flags, _features: PhantomData }
     }
 }
 
@@ -213,6 +343,7 @@ mod tests {
     }];
 
     impl FeatureGates for Demo {
+        type Flags = [bool; 2];
         const ALL: &'static [Demo] = &[Demo::Old, Demo::New];
         const NAMES: &'static [&'static str] = &["Old", "New"];
         fn specs() -> &'static [&'static [FeatureSpec]] {
@@ -263,5 +394,34 @@ mod tests {
         assert_eq!(Demo::New.name(), "New");
         assert_eq!(Demo::feature_set().get("New").map(|f| f.dependencies.clone()), Some(vec![0]));
         assert_eq!(Demo::feature_set().get("New").and_then(|f| f.description.clone()).as_deref(), Some("new"));
+    }
+
+    /// Applies `flag` to a fresh gate at 1.2, through `set` and through
+    /// `set_from_map`, and checks the outcome and that the inline flags
+    /// read what the untyped gate reads.
+    fn check_set(flag: &str, ok: bool, expected: [bool; 2]) {
+        let mut by_flag = Demo::gate(Version::new(1, 2), None);
+        let mut by_map = by_flag.clone();
+        assert_eq!(by_flag.set(flag).is_ok(), ok, "{flag}");
+        if let Ok(map) = crate::gate::parse_feature_gates(flag) {
+            assert_eq!(by_map.set_from_map(&map).is_ok(), ok, "{flag}");
+        }
+        for gate in [&by_flag, &by_map] {
+            let typed = [Demo::Old, Demo::New].map(|d| gate.enabled(d));
+            let untyped = [Demo::Old, Demo::New].map(|d| gate.untyped().enabled(d.index()));
+            assert_eq!((typed, untyped), (expected, expected), "{flag}");
+        }
+    }
+
+    #[test]
+    fn inline_flags_follow_every_setting() {
+        check_set("", true, [true, true]);
+        check_set("New=false", true, [true, false]);
+        check_set("New=false,New=true", true, [true, true]);
+        check_set("Old=true,New=false", true, [true, false]);
+        // Errors change nothing: Old is locked to true, Nope is unknown.
+        check_set("Old=false", false, [true, true]);
+        check_set("New=false,Nope=true", false, [true, true]);
+        check_set("New=maybe", false, [true, true]);
     }
 }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use kompat::engine::{FeatureDecl, SpecDecl};
-use kompat::{FeatureGate, FeatureGates, Stage, Version, VersionLit};
+use kompat::{FeatureGate, FeatureGates, GateFlags, Stage, Version, VersionLit};
 
 include!(concat!(env!("OUT_DIR"), "/big_enum.rs"));
 
@@ -41,6 +41,7 @@ fn tables_equal_core_validation() {
     let decls = big_decls();
     assert!(decls.len() >= 300, "a few hundred gates");
     assert_eq!(decls.len(), Big::ALL.len());
+    assert_eq!(<<Big as FeatureGates>::Flags as GateFlags>::LEN, Big::ALL.len(), "the typed gate's inline flags");
     let validated = kompat::engine::validate(&decls);
     assert_eq!(validated.problems, vec![], "the generated declarations are valid");
     assert_eq!(*Big::feature_set(), validated.set);

@@ -50,13 +50,13 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
     let classified = kompat_project::inputs::classify(&reference_paths)?;
     for input in classified.inputs {
         // Only the declarations of a reference input are read.
-        if input.is_declarations() && seen.first(&input.source.path) {
+        if input.is_declarations() && seen.first(&input.source.path, !input.named) {
             reference.push(input.source.path.clone());
             decl_inputs.push(input);
         }
     }
     for path in classified.go_sources {
-        if seen.first(&path) {
+        if seen.first(&path, false) {
             reference.push(path.clone());
             go_sources.push(path);
         }
@@ -69,7 +69,7 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
     let mut inline_allows = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
-        if !seen.first(&input.source.path) {
+        if !seen.first(&input.source.path, !input.named) {
             continue;
         }
         if matches!(input.kind, Kind::CrdManifest | Kind::Deployment) {
@@ -84,7 +84,7 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
             _ => (),
         }
     }
-    go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p)));
+    go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, false)));
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
@@ -145,17 +145,61 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
 /// The files already read, by identity (the same file named through two
 /// paths is one).
 #[derive(Default)]
-struct Seen(std::collections::HashSet<PathBuf>);
+struct Seen {
+    files: std::collections::HashSet<PathBuf>,
+    /// The canonical path of each directory files were seen in: the files
+    /// of a tree share few directories.
+    dirs: std::collections::HashMap<PathBuf, PathBuf>,
+}
 
 impl Seen {
     /// True the first time `path`'s file is seen. Standard input is always
-    /// new.
-    fn first(&mut self, path: &Path) -> bool {
+    /// new. `found` says the path was found by walking a directory, which
+    /// follows no symbolic link: it is not one.
+    fn first(&mut self, path: &Path, found: bool) -> bool {
         if path.as_os_str() == kompat_project::STDIN_NAME {
             return true;
         }
-        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-        self.0.insert(key)
+        let key = self.canonical(path, found).unwrap_or_else(|| path.to_owned());
+        self.files.insert(key)
+    }
+
+    /// `path` with every symbolic link resolved, as `std::fs::canonicalize`
+    /// returns it: a file that is not a symbolic link is its directory's
+    /// canonical path (resolved once per directory) joined with its name.
+    fn canonical(&mut self, path: &Path, found: bool) -> Option<PathBuf> {
+        let name = path.file_name()?;
+        let is_link = || std::fs::symlink_metadata(path).map_or(true, |m| m.file_type().is_symlink());
+        if !found && is_link() {
+            return std::fs::canonicalize(path).ok();
+        }
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        Some(self.canonical_dir(dir)?.join(name))
+    }
+
+    /// A directory's canonical path: its parent's joined with its name if it
+    /// is not a symbolic link (one `lstat` per directory instead of resolving
+    /// every component of every one again); cached.
+    fn canonical_dir(&mut self, dir: &Path) -> Option<PathBuf> {
+        if let Some(canonical) = self.dirs.get(dir) {
+            return Some(canonical.clone());
+        }
+        let mut canonical = None;
+        if let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) {
+            let is_link = std::fs::symlink_metadata(dir).map_or(true, |m| m.file_type().is_symlink());
+            if !parent.as_os_str().is_empty() && !is_link {
+                canonical = self.canonical_dir(parent).map(|parent| parent.join(name));
+            }
+        }
+        let canonical = match canonical {
+            Some(canonical) => canonical,
+            None => std::fs::canonicalize(dir).ok()?,
+        };
+        self.dirs.insert(dir.to_owned(), canonical.clone());
+        Some(canonical)
     }
 }
 

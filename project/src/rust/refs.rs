@@ -35,6 +35,34 @@ const MAX_ALIAS_CHAIN: usize = 8;
 /// Where a name is written: its start and end.
 pub(super) type At = (LineColumn, LineColumn);
 
+/// Where a text lexed on its own starts in its file (a chunk of a file is
+/// lexed alone): positions in it map to the file's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Origin {
+    /// The 1-based line of its first character.
+    pub line: usize,
+    /// The 0-based column (in characters) of its first character.
+    pub column: usize,
+}
+
+impl Origin {
+    /// A whole file.
+    pub const FILE: Origin = Origin { line: 1, column: 0 };
+
+    /// The position in the file of `at`, a position in the text.
+    pub fn map(self, at: LineColumn) -> LineColumn {
+        if at.line <= 1 {
+            LineColumn { line: self.line, column: self.column + at.column }
+        } else {
+            LineColumn { line: self.line + at.line - 1, column: at.column }
+        }
+    }
+
+    fn span(self, span: proc_macro2::Span) -> At {
+        (self.map(span.start()), self.map(span.end()))
+    }
+}
+
 /// The candidate references of one file.
 #[derive(Debug, Default)]
 pub(super) struct FileRefs {
@@ -69,18 +97,48 @@ impl<'a> Refs<'a> {
     /// A reader of one file, at its top level.
     pub(super) fn new(known: Option<&'a BTreeSet<String>>) -> Refs<'a> {
         let root = Scope { module: true, ..Scope::default() };
-        Refs { known, scopes: vec![root], out: FileRefs::default(), macro_depth: 0, globbing: 0 }
+        Refs {
+            known,
+            scopes: vec![root],
+            out: FileRefs::default(),
+            macro_depth: 0,
+            globbing: 0,
+            origin: Origin::FILE,
+            unsure: Vec::new(),
+        }
+    }
+
+    /// Where the items read next start in their file.
+    pub(super) fn set_origin(&mut self, origin: Origin) {
+        self.origin = origin;
     }
 
     /// Adds what top-level `items` bring into the file's scope (imports,
-    /// aliases, names). A file read in runs of items binds each run before
-    /// visiting it: what a run binds is seen by that run and the later ones
-    /// (Rust sees every import of a module everywhere in it; code rarely
-    /// imports below where it uses the import).
+    /// aliases, names).
     pub(super) fn bind(&mut self, items: &[syn::Item]) {
+        self.bind_root(items, Binds::All);
+    }
+
+    /// [`Refs::bind`] for the `use` and `type` items among `items` only.
+    /// A file read in runs of items binds every import of the file first
+    /// (Rust sees every import of a module everywhere in it), then, run by
+    /// run, binds the run's other items with [`Refs::bind_names`] and
+    /// visits it: a bare name that a later run's item binds is settled by
+    /// [`Refs::finish`].
+    pub(super) fn bind_imports(&mut self, items: &[syn::Item]) {
+        self.bind_root(items, Binds::Imports);
+    }
+
+    /// [`Refs::bind`] for the items among `items` that are not `use` or
+    /// `type` items: the names they bind.
+    pub(super) fn bind_names(&mut self, items: &[syn::Item]) {
+        self.bind_root(items, Binds::Names);
+    }
+
+    fn bind_root(&mut self, items: &[syn::Item], binds: Binds) {
         let Some(mut root) = self.scopes.pop() else { return };
         let globbed = !root.globs.is_empty();
-        self.bind_items(&mut root, items.iter());
+        self.bind_items(&mut root, items.iter().filter(|item| binds.takes(item)));
         self.globbing += usize::from(!globbed && !root.globs.is_empty());
         self.scopes.push(root);
     }
@@ -92,9 +150,66 @@ impl<'a> Refs<'a> {
         }
     }
 
-    /// What was found.
-    pub(super) fn finish(self) -> FileRefs {
+    /// What was found. A bare name recorded with the file's glob imports
+    /// among its owners, that an item of the file binds after all (read in
+    /// a later run), has them left out, as reading the file whole does.
+    pub(super) fn finish(mut self) -> FileRefs {
+        let Some(root) = self.scopes.first() else { return self.out };
+        let mut dropped = BTreeSet::new();
+        for (entry, inner) in std::mem::take(&mut self.unsure) {
+            let Some((_, name, _)) = self.out.bare.get(entry) else { continue };
+            if !root.bound.contains(name) {
+                continue;
+            }
+            if inner.is_empty() {
+                dropped.insert(entry);
+            } else {
+                let index = self.out.globs_index(inner);
+                self.out.bare[entry].0 = index;
+            }
+        }
+        if !dropped.is_empty() {
+            let mut entry = 0;
+            self.out.bare.retain(|_| {
+                entry += 1;
+                !dropped.contains(&(entry - 1))
+            });
+        }
         self.out
+    }
+}
+
+impl FileRefs {
+    /// The index in `globs` of `owners`, added if new.
+    fn globs_index(&mut self, owners: Vec<String>) -> usize {
+        match self.globs.iter().position(|g| *g == owners) {
+            Some(index) => index,
+            None => {
+                self.globs.push(owners);
+                self.globs.len() - 1
+            }
+        }
+    }
+}
+
+/// Which top-level items a bind takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Binds {
+    All,
+    /// `use` and `type` items.
+    Imports,
+    /// The others.
+    Names,
+}
+
+impl Binds {
+    fn takes(self, item: &syn::Item) -> bool {
+        let import = matches!(item, syn::Item::Use(_) | syn::Item::Type(_));
+        match self {
+            Binds::All => true,
+            Binds::Imports => import,
+            Binds::Names => !import,
+        }
     }
 }
 
@@ -122,6 +237,12 @@ pub(super) struct Refs<'a> {
     macro_depth: usize,
     /// How many scopes on the stack glob-import something.
     globbing: usize,
+    /// Where the items being read start in their file.
+    origin: Origin,
+    /// Bare names recorded with the file's own glob imports among their
+    /// owners while not every top-level name was bound yet: the entry in
+    /// `out.bare` and its owners without the file's globs.
+    unsure: Vec<(usize, Vec<String>)>,
 }
 
 /// The last segment of a path, as a name.
@@ -131,11 +252,6 @@ fn last_name(path: &syn::Path) -> Option<String> {
 
 fn is_pub(vis: &syn::Visibility) -> bool {
     !matches!(vis, syn::Visibility::Inherited)
-}
-
-fn at(ident: &proc_macro2::Ident) -> At {
-    let span = ident.span();
-    (span.start(), span.end())
 }
 
 /// The leaves of a use tree: the path before each leaf and the leaf.
@@ -211,8 +327,8 @@ impl Refs<'_> {
                 Some(owner) => {
                     let owner = self.resolve(owner, Some(scope));
                     if public && self.keeps(&owner) {
-                        let star = glob.star_token.span;
-                        self.out.reexports.push((owner.clone(), (star.start(), star.end())));
+                        let star = self.origin.span(glob.star_token.span);
+                        self.out.reexports.push((owner.clone(), star));
                     }
                     scope.globs.push(owner);
                 }
@@ -307,7 +423,8 @@ impl Refs<'_> {
     fn path(&mut self, owner: &str, variant: &proc_macro2::Ident, first: Option<&Scope>) {
         let owner = self.resolve(owner, first);
         if self.keeps(&owner) {
-            self.out.paths.push((owner, variant.to_string(), at(variant)));
+            let at = self.origin.span(variant.span());
+            self.out.paths.push((owner, variant.to_string(), at));
         }
     }
 
@@ -318,24 +435,30 @@ impl Refs<'_> {
         }
         let text = name.to_string();
         let mut owners = Vec::new();
+        // The owners from scopes inside the file's own, when its globs
+        // count too.
+        let mut inner = None;
+        let root = self.scopes.first();
         self.each_visible(None, |scope| {
             if scope.bound.contains(&text) {
                 return false;
             }
+            let before = owners.len();
             owners.extend(scope.globs.iter().filter(|o| self.keeps(o)).cloned());
+            if root.is_some_and(|root| std::ptr::eq(root, scope)) && owners.len() > before {
+                inner = Some(owners[..before].to_vec());
+            }
             true
         });
         if owners.is_empty() {
             return;
         }
-        let index = match self.out.globs.iter().position(|g| *g == owners) {
-            Some(index) => index,
-            None => {
-                self.out.globs.push(owners);
-                self.out.globs.len() - 1
-            }
-        };
-        self.out.bare.push((index, text, at(name)));
+        let index = self.out.globs_index(owners);
+        if let Some(inner) = inner {
+            self.unsure.push((self.out.bare.len(), inner));
+        }
+        let at = self.origin.span(name.span());
+        self.out.bare.push((index, text, at));
     }
 
     fn string_arg(&mut self, name: &syn::Ident, args: &syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>) {
@@ -343,8 +466,8 @@ impl Refs<'_> {
             return;
         }
         if let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. })) = args.first() {
-            let span = lit.span();
-            self.out.strings.push((lit.value(), (span.start(), span.end())));
+            let at = self.origin.span(lit.span());
+            self.out.strings.push((lit.value(), at));
         }
     }
 
@@ -445,8 +568,8 @@ impl Refs<'_> {
                         {
                             if let Some(TokenTree::Literal(lit)) = args.stream().into_iter().next() {
                                 if let syn::Lit::Str(lit) = syn::Lit::new(lit) {
-                                    let span = lit.span();
-                                    self.out.strings.push((lit.value(), (span.start(), span.end())));
+                                    let at = self.origin.span(lit.span());
+                                    self.out.strings.push((lit.value(), at));
                                 }
                             }
                         }
@@ -558,9 +681,10 @@ mod tests {
         out
     }
 
-    /// A file read whole, and read item by item (each bound, then visited,
-    /// as a reader that parses a file in runs of items does), finds the same
-    /// references when its imports come first.
+    /// A file read whole, and read item by item (every import bound first,
+    /// then each item's names bound and the item visited, as a reader that
+    /// parses a file in runs of items does), finds the same references,
+    /// wherever its imports and items are written.
     #[test]
     fn runs_of_items_find_what_the_whole_file_finds() {
         let known: BTreeSet<String> = ["Feature".to_owned(), "Gate".to_owned()].into();
@@ -569,6 +693,11 @@ mod tests {
             "use crate::gates::Feature::*;\nconst C: u8 = 0;\nfn f() { let _ = [A, C]; }",
             "pub use crate::gates::Feature::*;\nimpl Feature { fn f(self) { Self::B; } }",
             "fn f(g: &G) { g.enabled(\"X\"); }\nmod m { use super::*; fn g() { Gate::A; } }",
+            // Imports below their use, and an item that shadows a glob
+            // import written below the name's use.
+            "fn f() { F::A; let _ = [A, B, C]; }\nuse crate::gates::Feature as F;\nuse F::*;\nconst C: u8 = 0;",
+            "fn f() { match x { A => {} B => {} } }\nmod m { use super::*; fn g() { B; } }\nuse Gate::*;\nfn B() {}",
+            "type G = Gate;\nfn f() { G::A; Y; }\npub type Y = G;\nfn g() { Y::B; }\nuse Y::B as Z;",
         ] {
             let file = match syn::parse_file(text) {
                 Ok(file) => file,
@@ -576,8 +705,9 @@ mod tests {
             };
             let whole = render(&find(&file, Some(&known)));
             let mut runs = Refs::new(Some(&known));
+            runs.bind_imports(&file.items);
             for item in &file.items {
-                runs.bind(std::slice::from_ref(item));
+                runs.bind_names(std::slice::from_ref(item));
                 runs.visit(std::slice::from_ref(item));
             }
             assert_eq!(render(&runs.finish()), whole, "{text}");
