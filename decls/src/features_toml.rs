@@ -23,35 +23,35 @@ struct RawStored {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawFeature {
-    name: Spanned<String>,
-    description: Option<String>,
+pub(crate) struct RawFeature {
+    pub(crate) name: Spanned<String>,
+    pub(crate) description: Option<String>,
     #[serde(default)]
-    dependencies: Vec<Spanned<String>>,
-    ratchet: Option<RawRatchet>,
+    pub(crate) dependencies: Vec<Spanned<String>>,
+    pub(crate) ratchet: Option<RawRatchet>,
     /// Taken out of the entry and read spec by spec ([`split_specs`]); named
     /// here so that unknown-key messages list it.
     #[serde(default)]
     #[allow(dead_code)]
-    specs: Option<serde::de::IgnoredAny>,
+    pub(crate) specs: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawRatchet {
-    tolerated_since: Spanned<String>,
+pub(crate) struct RawRatchet {
+    pub(crate) tolerated_since: Spanned<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawSpec {
-    version: Option<Spanned<String>>,
-    stage: Spanned<String>,
-    default: Spanned<bool>,
+pub(crate) struct RawSpec {
+    pub(crate) version: Option<Spanned<String>>,
+    pub(crate) stage: Spanned<String>,
+    pub(crate) default: Spanned<bool>,
     #[serde(rename = "lockToDefault")]
-    lock_to_default: Option<Spanned<bool>>,
+    pub(crate) lock_to_default: Option<Spanned<bool>>,
     #[serde(rename = "minCompatibilityVersion")]
-    min_compatibility_version: Option<Spanned<String>>,
+    pub(crate) min_compatibility_version: Option<Spanned<String>>,
 }
 
 /// The `[[feature]]` entries of a kompat TOML file, each deserialized on its
@@ -77,62 +77,76 @@ pub(crate) fn parse_features(text: &str, value: Spanned<DeValue<'_>>, errors: &m
         let raw_specs: Vec<Spanned<RawSpec>> =
             spec_values.into_iter().filter_map(|spec| deserialize::<RawSpec>(spec, errors)).collect();
         let Some(feature) = feature else { continue };
-        let entry: Span = feature.span().into();
-        let feature = feature.into_inner();
-        let name_span: Span = feature.name.span().into();
-        let name = feature.name.into_inner();
-        if name.trim().is_empty() {
-            errors.push(ParseError::at(name_span, "empty feature name"));
-            continue;
-        }
-        if let Some(first) = seen.get(&name) {
-            let line = text[..first.start].matches('\n').count() + 1;
-            errors
-                .push(ParseError::at(name_span, format!("duplicate feature `{name}` (first declared on line {line})")));
-            continue;
-        }
-        seen.insert(name.clone(), name_span);
-        let ratchet = match feature.ratchet {
-            None => None,
-            Some(r) => {
-                let span: Span = r.tolerated_since.span().into();
-                match Version::parse(r.tolerated_since.get_ref()) {
-                    Ok(v) => Some(Ratchet { tolerated_since: v }),
-                    Err(err) => {
-                        errors.push(ParseError::at(span, err.to_string()));
-                        continue;
-                    }
-                }
-            }
-        };
-        let mut specs = Vec::new();
-        let mut spec_spans = Vec::new();
-        for spec in raw_specs {
-            let whole: Span = spec.span().into();
-            match convert_spec(spec.into_inner(), whole) {
-                Ok((s, spans)) => {
-                    specs.push(s);
-                    spec_spans.push(spans);
-                }
-                Err(err) => errors.push(err),
-            }
-        }
-        let spans = FeatureSpans {
-            entry,
-            name: name_span,
-            specs: spec_spans,
-            dependencies: feature.dependencies.iter().map(|d| d.span().into()).collect(),
-        };
-        let decl = FeatureDecl {
-            name,
-            specs,
-            dependencies: feature.dependencies.into_iter().map(Spanned::into_inner).collect(),
-            description: feature.description,
-            ratchet,
-        };
-        file.push(decl, spans);
+        add_feature(text, feature, raw_specs, &mut seen, &mut file, errors);
     }
     file
+}
+
+/// Checks one `[[feature]]` entry as read (its specs apart) and adds it to
+/// `file`, or reports why not. `seen` holds the names added so far, for
+/// repeats. Shared by the general reader and the fast path
+/// ([`crate::toml_fast`]), so both convert an entry identically.
+pub(crate) fn add_feature(
+    text: &str,
+    feature: Spanned<RawFeature>,
+    raw_specs: Vec<Spanned<RawSpec>>,
+    seen: &mut HashMap<String, Span>,
+    file: &mut FeatureFile,
+    errors: &mut Vec<ParseError>,
+) {
+    let entry: Span = feature.span().into();
+    let feature = feature.into_inner();
+    let name_span: Span = feature.name.span().into();
+    let name = feature.name.into_inner();
+    if name.trim().is_empty() {
+        errors.push(ParseError::at(name_span, "empty feature name"));
+        return;
+    }
+    if let Some(first) = seen.get(&name) {
+        let line = text[..first.start].matches('\n').count() + 1;
+        errors.push(ParseError::at(name_span, format!("duplicate feature `{name}` (first declared on line {line})")));
+        return;
+    }
+    seen.insert(name.clone(), name_span);
+    let ratchet = match feature.ratchet {
+        None => None,
+        Some(r) => {
+            let span: Span = r.tolerated_since.span().into();
+            match Version::parse(r.tolerated_since.get_ref()) {
+                Ok(v) => Some(Ratchet { tolerated_since: v }),
+                Err(err) => {
+                    errors.push(ParseError::at(span, err.to_string()));
+                    return;
+                }
+            }
+        }
+    };
+    let mut specs = Vec::with_capacity(raw_specs.len());
+    let mut spec_spans = Vec::with_capacity(raw_specs.len());
+    for spec in raw_specs {
+        let whole: Span = spec.span().into();
+        match convert_spec(spec.into_inner(), whole) {
+            Ok((s, spans)) => {
+                specs.push(s);
+                spec_spans.push(spans);
+            }
+            Err(err) => errors.push(err),
+        }
+    }
+    let spans = FeatureSpans {
+        entry,
+        name: name_span,
+        specs: spec_spans,
+        dependencies: feature.dependencies.iter().map(|d| d.span().into()).collect(),
+    };
+    let decl = FeatureDecl {
+        name,
+        specs,
+        dependencies: feature.dependencies.into_iter().map(Spanned::into_inner).collect(),
+        description: feature.description,
+        ratchet,
+    };
+    file.push(decl, spans);
 }
 
 /// A `[[feature]]` entry without its `specs`, and the specs, to be read one

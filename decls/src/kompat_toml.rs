@@ -14,8 +14,20 @@ use crate::DeclFile;
 pub const TOP_LEVEL_KEYS: [&str; 5] = ["feature", "api", "groups", "storage_overrides", "stored_before_written"];
 
 /// Parses a kompat TOML declaration file: features, stored-before-written
-/// entries and APIs. Every problem found is reported.
+/// entries and APIs. Every problem found is reported. A file of features in
+/// the shape `kompat export --format toml` writes is read by a fast path
+/// ([`crate::toml_fast`]) with the same result; anything else, and every
+/// error, goes through the `toml` crate.
 pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
+    match crate::toml_fast::parse(text) {
+        Some(file) => Ok(file),
+        None => parse_toml_general(text),
+    }
+}
+
+/// [`parse_toml`] through the `toml` crate's document tree: every file, every
+/// error.
+pub(crate) fn parse_toml_general(text: &str) -> Result<DeclFile, Vec<ParseError>> {
     let mut root = DeTable::parse(text).map_err(|err| vec![toml_error(text, &err)])?.into_inner();
     let mut errors = Vec::new();
     for (key, _) in root.iter() {

@@ -17,6 +17,7 @@ pub mod manifest;
 pub mod plan;
 mod render;
 pub mod span;
+mod toml_fast;
 pub mod window;
 pub mod yaml;
 

@@ -62,7 +62,7 @@ pub fn write_files(files: &[GeneratedFile]) -> Result<WriteReport, FileError> {
 
     let staged = (|| {
         for file in files {
-            if current_contents(&file.path)?.as_deref() == Some(file.contents.as_str()) {
+            if is_current(&file.path, &file.contents)? {
                 report.unchanged.push(file.path.clone());
                 continue;
             }
@@ -91,10 +91,10 @@ pub fn write_files(files: &[GeneratedFile]) -> Result<WriteReport, FileError> {
 pub fn check_files(files: &[GeneratedFile]) -> Result<Vec<Stale>, FileError> {
     let mut stale = Vec::new();
     for file in files {
-        let current = current_contents(&file.path)?;
-        if current.as_deref() == Some(file.contents.as_str()) {
+        if is_current(&file.path, &file.contents)? {
             continue;
         }
+        let current = current_contents(&file.path)?;
         let old = current.as_deref().unwrap_or("");
         // Git's `a/` and `b/` prefixes, for relative paths.
         let shown = file.path.display().to_string();
@@ -112,11 +112,47 @@ pub fn check_files(files: &[GeneratedFile]) -> Result<Vec<Stale>, FileError> {
     Ok(stale)
 }
 
+/// Whether the file at `path` holds `contents` (`\r\n` read as `\n`):
+/// compared chunk by chunk as it is read, so that an up-to-date file (the
+/// usual case) is never held whole. A file with a `\r` is compared through
+/// [`current_contents`].
+fn is_current(path: &Path, contents: &str) -> Result<bool, FileError> {
+    use std::io::Read;
+    if contents.is_empty() {
+        return Ok(current_contents(path)?.as_deref() == Some(contents));
+    }
+    let mut file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(err) => return Err(file_error(path, "cannot read", &err)),
+    };
+    let expected = contents.as_bytes();
+    let mut chunk = [0u8; 8192];
+    let mut at = 0;
+    loop {
+        let read = match file.read(&mut chunk) {
+            Ok(0) => return Ok(at == expected.len()),
+            Ok(read) => &chunk[..read],
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(file_error(path, "cannot read", &err)),
+        };
+        if read.contains(&b'\r') {
+            return Ok(current_contents(path)?.as_deref() == Some(contents));
+        }
+        if expected.get(at..at + read.len()) != Some(read) {
+            return Ok(false);
+        }
+        at += read.len();
+    }
+}
+
 /// The file's contents with `\r\n` read as `\n` (a checkout may have
 /// converted line ends), or `None` when it does not exist.
 fn current_contents(path: &Path) -> Result<Option<String>, FileError> {
     match fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
+            // A byte search first: most files have no `\r` to replace.
+            Ok(text) if !text.contains('\r') => Ok(Some(text)),
             Ok(text) => Ok(Some(text.replace("\r\n", "\n"))),
             // Not text: certainly not what we generate.
             Err(_) => Ok(Some(String::new())),

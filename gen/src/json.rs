@@ -2,7 +2,7 @@
 //! for tools that do not link kompat. The schema is documented in
 //! `docs/gen.md`; object keys come in a fixed order, arrays sorted by name.
 
-use kompat_core::{FeatureDecl, SpecDecl};
+use kompat_core::{FeatureDecl, SpecDecl, VersionLit};
 use serde::Serialize;
 
 use crate::model::Model;
@@ -56,15 +56,26 @@ struct Window {
     emulation_versions: Vec<String>,
 }
 
+/// A declaration as declared; borrowed, so that the canonical form of every
+/// declaration (the input digest) is written without copies.
 #[derive(Serialize)]
 struct Feature<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
-    dependencies: Vec<&'a str>,
+    dependencies: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     ratchet: Option<Ratchet>,
-    specs: Vec<Spec>,
+    specs: Specs<'a>,
+}
+
+/// A declaration's specs, each serialized as a [`Spec`].
+struct Specs<'a>(&'a [SpecDecl]);
+
+impl Serialize for Specs<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(spec))
+    }
 }
 
 #[derive(Serialize)]
@@ -75,13 +86,23 @@ struct Ratchet {
 /// A spec as declared, keys as in Kubernetes' YAML.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Spec {
-    version: Option<String>,
+struct Spec<'a> {
+    #[serde(serialize_with = "display")]
+    version: Option<&'a VersionLit>,
     stage: &'static str,
     default: bool,
     lock_to_default: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    min_compatibility_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "display")]
+    min_compatibility_version: Option<&'a VersionLit>,
+}
+
+/// A version as the string its `Display` writes (written in place, the same
+/// bytes as the string), or `null`.
+fn display<S: serde::Serializer>(version: &Option<&VersionLit>, serializer: S) -> Result<S::Ok, S::Error> {
+    match version {
+        Some(version) => serializer.collect_str(version),
+        None => serializer.serialize_none(),
+    }
 }
 
 #[derive(Serialize)]
@@ -169,25 +190,197 @@ pub fn render_json(model: &Model, provenance: &Provenance) -> String {
 /// One declaration as compact JSON: the canonical form the input digest and
 /// the choice among repeated declarations are based on.
 pub(crate) fn canonical_decl(decl: &FeatureDecl) -> String {
-    serde_json::to_string(&feature(decl)).unwrap_or_default()
+    let mut out = Vec::new();
+    write_canonical_decl(&mut out, decl);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`canonical_decl`], appended to `out`: written directly, byte for byte
+/// what serde_json writes for the declaration's [`Feature`] (the tests compare
+/// the two), without serde's per-field dispatch: the digest writes one for
+/// every declaration.
+pub(crate) fn write_canonical_decl(out: &mut Vec<u8>, decl: &FeatureDecl) {
+    out.extend_from_slice(b"{\"name\":");
+    json_str(out, &decl.name);
+    if let Some(description) = &decl.description {
+        out.extend_from_slice(b",\"description\":");
+        json_str(out, description);
+    }
+    out.extend_from_slice(b",\"dependencies\":[");
+    for (idx, dependency) in decl.dependencies.iter().enumerate() {
+        if idx > 0 {
+            out.push(b',');
+        }
+        json_str(out, dependency);
+    }
+    out.push(b']');
+    // Versions are digits and dots: nothing to escape.
+    if let Some(ratchet) = decl.ratchet {
+        out.extend_from_slice(b",\"ratchet\":{\"tolerated_since\":\"");
+        number(out, ratchet.tolerated_since.major);
+        out.push(b'.');
+        number(out, ratchet.tolerated_since.minor);
+        out.extend_from_slice(b"\"}");
+    }
+    out.extend_from_slice(b",\"specs\":[");
+    for (idx, spec) in decl.specs.iter().enumerate() {
+        if idx > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"version\":");
+        match &spec.version {
+            Some(version) => version_str(out, version),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"stage\":");
+        json_str(out, spec.stage.name());
+        out.extend_from_slice(b",\"default\":");
+        out.extend_from_slice(if spec.default { b"true" } else { b"false" });
+        out.extend_from_slice(b",\"lockToDefault\":");
+        out.extend_from_slice(if spec.lock_to_default { b"true" } else { b"false" });
+        if let Some(mcv) = &spec.min_compatibility_version {
+            out.extend_from_slice(b",\"minCompatibilityVersion\":");
+            version_str(out, mcv);
+        }
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+}
+
+/// A version literal as the JSON string of its `Display`: components joined
+/// by dots.
+fn version_str(out: &mut Vec<u8>, version: &VersionLit) {
+    out.push(b'"');
+    for (idx, component) in version.components().iter().enumerate() {
+        if idx > 0 {
+            out.push(b'.');
+        }
+        number(out, *component);
+    }
+    out.push(b'"');
+}
+
+/// A number in decimal, as `Display` writes it.
+fn number(out: &mut Vec<u8>, mut value: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
+}
+
+/// A JSON string as serde_json writes one: `"` and `\\` escaped, the control
+/// characters below U+0020 as `\b`, `\t`, `\n`, `\f`, `\r` or `\u00xx`
+/// (lowercase), everything else as it is.
+fn json_str(out: &mut Vec<u8>, value: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = value.as_bytes();
+    let mut start = 0;
+    for (idx, &byte) in bytes.iter().enumerate() {
+        let escape: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            b'\t' => b"\\t",
+            b'\n' => b"\\n",
+            0x0c => b"\\f",
+            b'\r' => b"\\r",
+            0x00..=0x1f => &[b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]],
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..idx]);
+        out.extend_from_slice(escape);
+        start = idx + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
 }
 
 fn feature(decl: &FeatureDecl) -> Feature<'_> {
     Feature {
         name: &decl.name,
         description: decl.description.as_deref(),
-        dependencies: decl.dependencies.iter().map(String::as_str).collect(),
+        dependencies: &decl.dependencies,
         ratchet: decl.ratchet.map(|r| Ratchet { tolerated_since: r.tolerated_since.to_string() }),
-        specs: decl.specs.iter().map(spec).collect(),
+        specs: Specs(&decl.specs),
     }
 }
 
-fn spec(spec: &SpecDecl) -> Spec {
+fn spec(spec: &SpecDecl) -> Spec<'_> {
     Spec {
-        version: spec.version.as_ref().map(ToString::to_string),
+        version: spec.version.as_ref(),
         stage: spec.stage.name(),
         default: spec.default,
         lock_to_default: spec.lock_to_default,
-        min_compatibility_version: spec.min_compatibility_version.as_ref().map(ToString::to_string),
+        min_compatibility_version: spec.min_compatibility_version.as_ref(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
+
+    use super::{feature, write_canonical_decl};
+
+    /// The direct writer against serde_json on `decl`.
+    fn check(decl: &FeatureDecl) {
+        let mut direct = Vec::new();
+        write_canonical_decl(&mut direct, decl);
+        let serde = serde_json::to_vec(&feature(decl)).unwrap_or_default();
+        assert_eq!(String::from_utf8_lossy(&direct), String::from_utf8_lossy(&serde), "{decl:?}");
+    }
+
+    #[test]
+    fn canonical_json_is_serde_jsons() {
+        let lit = |s: &str| VersionLit::parse(s).ok();
+        let spec = |version: Option<VersionLit>, stage, mcv: Option<VersionLit>| SpecDecl {
+            version,
+            default: stage == Stage::GA,
+            lock_to_default: stage == Stage::Deprecated,
+            stage,
+            min_compatibility_version: mcv,
+        };
+        let every_ascii: String = (0u8..=0x7f).map(char::from).collect();
+        let names = ["WatchList", "", "quote\"backslash\\", &every_ascii, "é ü 日本 \u{2028} \u{1F600}"];
+        for (idx, name) in names.into_iter().enumerate() {
+            let mut decl = FeatureDecl {
+                name: name.to_owned(),
+                specs: vec![
+                    spec(lit("1.8"), Stage::Alpha, None),
+                    spec(None, Stage::Beta, None),
+                    spec(lit("1.31.2"), Stage::GA, lit("1.30")),
+                    spec(lit("2.0"), Stage::Deprecated, None),
+                    spec(lit("4294967295.10.0.7"), Stage::GA, lit("0.1000000000")),
+                ],
+                dependencies: vec![name.to_owned(), "B".to_owned()],
+                description: Some(format!("{name}\n{name}")),
+                ratchet: Some(Ratchet { tolerated_since: Version::new(idx as u32 * 10, u32::MAX - idx as u32) }),
+            };
+            check(&decl);
+            decl.description = None;
+            decl.ratchet = None;
+            check(&decl);
+            decl.specs.clear();
+            decl.dependencies.clear();
+            check(&decl);
+        }
+    }
+
+    #[test]
+    fn canonical_json_of_kubernetes_list() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../k8s/data/features.toml");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+        let file = kompat_decls::parse_toml(&text).unwrap_or_else(|err| panic!("{path}: {err:?}"));
+        assert!(file.features.len() > 200);
+        for decl in file.features.features() {
+            check(decl);
+        }
     }
 }

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use kompat_core::api::{served_apis, storage_versions, ApiConfig, ApiSet, GroupVersion, ResourceStorage, ServeOptions};
-use kompat_core::{validate, FeatureDecl, FeatureSpec, Version, WindowPolicy};
+use kompat_core::{validate, FeatureDecl, FeatureSet, FeatureSpec, Version, WindowPolicy};
 use sha2::{Digest, Sha256};
 
 use crate::json;
@@ -85,7 +85,21 @@ impl Model {
         if !errors.is_empty() {
             return Err(errors);
         }
+        Model::from_validated(decls, &validated.set, binary_version, window)
+    }
 
+    /// [`Model::new`] for declarations already validated: `set` is what
+    /// validating `decls` registered (`kompat_core::validate(decls).set`, or
+    /// that of a list with the same names and specs), with no registration
+    /// problem. A command that has validated its declarations (to locate the
+    /// problems in their files) builds its model with that set instead of
+    /// validating them again.
+    pub fn from_validated(
+        decls: &[FeatureDecl],
+        set: &FeatureSet,
+        binary_version: Version,
+        window: WindowPolicy,
+    ) -> Result<Model, Vec<String>> {
         // The canonical form decides only between repeats of a name, so it
         // is computed only for those.
         let mut chosen: Vec<&FeatureDecl> = Vec::with_capacity(decls.len());
@@ -106,8 +120,7 @@ impl Model {
         let mut decls: Vec<FeatureDecl> = chosen.into_iter().map(normalized).collect();
         decls.sort_by(|a, b| a.name.cmp(&b.name));
 
-        let set = &validated.set;
-        let mut features = Vec::new();
+        let mut features = Vec::with_capacity(decls.len());
         for decl in &decls {
             let Some(feature) = set.get(&decl.name) else {
                 return Err(vec![format!("feature {} did not register", decl.name)]);
@@ -210,10 +223,13 @@ fn digest(decls: &[FeatureDecl], binary: Version, window: WindowPolicy) -> Strin
     hasher.update(b"kompat-gen inputs v1\n");
     let floor = window.floor.map_or_else(|| "none".to_owned(), |v| v.to_string());
     hasher.update(format!("binary_version {binary}\nwindow skew {} floor {floor}\n", window.skew).as_bytes());
+    // One buffer, hashed at once: the same bytes as hashing each line.
+    let mut lines = Vec::with_capacity(decls.len() * 160);
     for decl in decls {
-        hasher.update(json::canonical_decl(decl).as_bytes());
-        hasher.update(b"\n");
+        json::write_canonical_decl(&mut lines, decl);
+        lines.push(b'\n');
     }
+    hasher.update(&lines);
     hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 

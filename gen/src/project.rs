@@ -25,15 +25,17 @@ pub fn render(kind: OutputKind, model: &Model, provenance: &Provenance) -> Resul
 /// `out_dir`, at that path below `out_dir`. Every output path is checked
 /// first ([`Config::check_gen_outputs`]): one outside the project (or
 /// `out_dir`) that `allow_outside` does not allow is a located error, and
-/// nothing is rendered, so nothing can be written. The features of `decls` must have
-/// passed [`kompat_project::Decls::validate_strict`] for errors to be located;
-/// API declarations, when there are any, are validated here.
+/// nothing is rendered, so nothing can be written. The declarations are
+/// validated first, once ([`kompat_project::Decls::validate_strict`]: every
+/// problem located in its file), and API declarations, when there are any,
+/// after the configuration's checks.
 pub fn render_outputs(
     config: &Config,
     decls: &Decls,
     provenance: &Provenance,
     out_dir: Option<&Path>,
 ) -> Result<Vec<GeneratedFile>, Error> {
+    let validated = decls.validate_strict()?;
     let features = decls.features();
     let located = |span: std::ops::Range<usize>, message: String| Error {
         diagnostics: vec![Diagnostic::error(message).at(Some(config.source.locate(span.start, span.end)))],
@@ -50,7 +52,9 @@ pub fn render_outputs(
     };
     let unlocated =
         |messages: Vec<String>| Error { diagnostics: messages.into_iter().map(Diagnostic::error).collect() };
-    let mut model = Model::new(features, binary, config.window).map_err(unlocated)?;
+    let mut model = Model::from_validated(features, &validated.set, binary, config.window).map_err(unlocated)?;
+    // The model holds what it needs; the set's memory goes to the rendering.
+    drop(validated);
     if decls.has_apis() {
         decls.api_set()?;
         // kube-rs custom resources are served and stored as their CRD says:
@@ -139,7 +143,6 @@ impl Builder {
         let config_path = self.config.clone().unwrap_or_else(|| PathBuf::from(kompat_project::config::FILE_NAME));
         let config = Config::load(&config_path)?;
         let decls = kompat_project::load(&config.decls)?;
-        decls.validate_strict()?;
         let in_build_script = std::env::var_os("OUT_DIR").is_some();
         if in_build_script {
             println!("cargo:rerun-if-changed={}", config_path.display());

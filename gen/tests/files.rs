@@ -102,3 +102,36 @@ fn check_reports_stale_and_missing_files_with_diffs() {
     // Checking writes nothing.
     assert!(!missing.exists());
 }
+
+/// Whether a file on disk is up to date, decided as it is read in chunks:
+/// every case is checked through `check_files` (stale or not) and
+/// `write_files` (unchanged or rewritten).
+#[test]
+fn up_to_date_across_read_chunks() {
+    let long = "x".repeat(8191) + "\n" + &"y".repeat(9000) + "\n";
+    let crlf_late = long.replace("\n", "\r\n");
+    let mut longer = long.clone();
+    longer.push('z');
+    let mut changed_at_boundary = long.clone();
+    changed_at_boundary.replace_range(8192..8193, "Y");
+    let cases: [(&str, &str, &str, bool); 8] = [
+        ("same", &long, &long, true),
+        ("crlf after the first chunk", &crlf_late, &long, true),
+        ("file longer", &longer, &long, false),
+        ("file shorter", &long, &longer, false),
+        ("differs at a chunk boundary", &changed_at_boundary, &long, false),
+        ("empty file, empty contents", "", "", true),
+        ("empty file", "", "a\n", false),
+        ("short", "a\r\n", "a\n", true),
+    ];
+    for (name, on_disk, generated, current) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("out.rs");
+        fs::write(&path, on_disk).expect("seed");
+        let stale = check_files(&[file(&path, generated)]).expect("check");
+        assert_eq!(stale.is_empty(), current, "{name}: check_files");
+        let report = write_files(&[file(&path, generated)]).expect("write");
+        assert_eq!(report.unchanged.len() == 1, current, "{name}: write_files");
+        assert_eq!(fs::read_to_string(&path).expect("read"), if current { on_disk } else { generated }, "{name}");
+    }
+}

@@ -460,11 +460,18 @@ fn resolve(path: &Path) -> std::io::Result<PathBuf> {
             }
             Component::Normal(name) => {
                 let next = resolved.join(name);
-                if !missing && std::fs::symlink_metadata(&next).is_ok() {
-                    resolved = std::fs::canonicalize(&next)?;
-                } else {
-                    missing = true;
-                    resolved = next;
+                match std::fs::symlink_metadata(&next) {
+                    // Only a link needs resolving: `resolved` has none left,
+                    // so `next` is already resolved otherwise (one `lstat` a
+                    // component, not a `realpath` of every prefix).
+                    Ok(meta) if !missing && meta.file_type().is_symlink() => {
+                        resolved = std::fs::canonicalize(&next)?;
+                    }
+                    Ok(_) if !missing => resolved = next,
+                    _ => {
+                        missing = true;
+                        resolved = next;
+                    }
                 }
             }
         }

@@ -99,9 +99,41 @@ impl std::str::FromStr for Version {
 ///
 /// **Invariant:** at least two components, so [`VersionLit::major_minor`]
 /// always exists; built only by [`VersionLit::parse`] and from a [`Version`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// Up to [`INLINE`] components are kept in place, without an allocation
+/// (every spec of a declaration has one or two literals; issue 18); longer
+/// literals in `more`. Equality, hashing and `Debug` are those of the
+/// components.
+#[derive(Clone)]
 pub struct VersionLit {
-    components: Vec<u32>,
+    /// The components when there are at most [`INLINE`] (unused slots 0).
+    inline: [u32; INLINE],
+    /// How many of `inline` are used; 0 when the components are in `more`.
+    len: u8,
+    /// The components when there are more than [`INLINE`].
+    more: Vec<u32>,
+}
+
+/// How many components a [`VersionLit`] keeps without an allocation.
+const INLINE: usize = 3;
+
+impl PartialEq for VersionLit {
+    fn eq(&self, other: &VersionLit) -> bool {
+        self.components() == other.components()
+    }
+}
+
+impl Eq for VersionLit {}
+
+impl std::hash::Hash for VersionLit {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.components().hash(state);
+    }
+}
+
+impl fmt::Debug for VersionLit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VersionLit").field("components", &self.components()).finish()
+    }
 }
 
 impl VersionLit {
@@ -112,7 +144,9 @@ impl VersionLit {
         if input.is_empty() {
             return Err(err("empty version"));
         }
-        let mut components = Vec::new();
+        let mut components: Vec<u32> = Vec::new();
+        let mut inline = [0; INLINE];
+        let mut len = 0;
         for part in input.split('.') {
             if part.is_empty() {
                 return Err(err("empty version component"));
@@ -124,22 +158,37 @@ impl VersionLit {
                 return Err(err("version components must not have leading zeros"));
             }
             let value: u32 = part.parse().map_err(|_| err("version component out of range"))?;
-            components.push(value);
+            if len < INLINE && components.is_empty() {
+                inline[len] = value;
+                len += 1;
+            } else {
+                if components.is_empty() {
+                    components.extend_from_slice(&inline[..len]);
+                }
+                components.push(value);
+            }
         }
-        if components.len() < 2 {
+        if components.is_empty() && len < 2 {
             return Err(err("expected MAJOR.MINOR"));
         }
-        Ok(VersionLit { components })
+        if components.is_empty() {
+            Ok(VersionLit { inline, len: len as u8, more: Vec::new() })
+        } else {
+            Ok(VersionLit { inline: [0; INLINE], len: 0, more: components })
+        }
     }
 
     /// The components as written, at least two.
     pub fn components(&self) -> &[u32] {
-        &self.components
+        match self.len {
+            0 => &self.more,
+            len => &self.inline[..usize::from(len)],
+        }
     }
 
     /// The version, if the literal is exactly `MAJOR.MINOR`.
     pub fn as_major_minor(&self) -> Option<Version> {
-        match self.components.as_slice() {
+        match self.components() {
             [major, minor] => Some(Version::new(*major, *minor)),
             _ => None,
         }
@@ -148,7 +197,7 @@ impl VersionLit {
     /// The numeric `MAJOR.MINOR` part, ignoring any further component (used for
     /// ordering comparisons, which Kubernetes makes on all components).
     pub fn major_minor(&self) -> Version {
-        match self.components.as_slice() {
+        match self.components() {
             [major, minor, ..] => Version::new(*major, *minor),
             // Unreachable: every constructor keeps at least two components.
             [major] => Version::new(*major, 0),
@@ -159,13 +208,13 @@ impl VersionLit {
 
 impl From<Version> for VersionLit {
     fn from(v: Version) -> VersionLit {
-        VersionLit { components: vec![v.major, v.minor] }
+        VersionLit { inline: [v.major, v.minor, 0], len: 2, more: Vec::new() }
     }
 }
 
 impl fmt::Display for VersionLit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (idx, c) in self.components.iter().enumerate() {
+        for (idx, c) in self.components().iter().enumerate() {
             if idx > 0 {
                 f.write_str(".")?;
             }
@@ -185,10 +234,11 @@ impl Ord for VersionLit {
     /// Component-wise numeric comparison; missing components count as 0, so
     /// `1.4 == 1.4.0`, as in apimachinery's `util/version`.
     fn cmp(&self, other: &VersionLit) -> std::cmp::Ordering {
-        let n = self.components.len().max(other.components.len());
+        let (mine, theirs) = (self.components(), other.components());
+        let n = mine.len().max(theirs.len());
         for idx in 0..n {
-            let a = self.components.get(idx).copied().unwrap_or(0);
-            let b = other.components.get(idx).copied().unwrap_or(0);
+            let a = mine.get(idx).copied().unwrap_or(0);
+            let b = theirs.get(idx).copied().unwrap_or(0);
             match a.cmp(&b) {
                 std::cmp::Ordering::Equal => (),
                 ord => return ord,
@@ -265,5 +315,44 @@ mod tests {
         assert_eq!(l("1.31.2").components(), [1, 31, 2]);
         assert_eq!(l("1.31.2").major_minor(), Version::new(1, 31));
         assert_eq!(VersionLit::from(Version::new(0, 7)).components(), [0, 7]);
+    }
+
+    /// Literals of every length read back as written, whether their
+    /// components are kept in place or not, and compare, hash and debug-print
+    /// by their components alone.
+    #[test]
+    fn literals_of_every_length() {
+        use std::collections::hash_map::DefaultHasher;
+        use std::hash::{Hash, Hasher};
+        let hash = |lit: &VersionLit| {
+            let mut hasher = DefaultHasher::new();
+            lit.hash(&mut hasher);
+            hasher.finish()
+        };
+        let cases: [(&str, &[u32]); 6] = [
+            ("1.31", &[1, 31]),
+            ("0.0", &[0, 0]),
+            ("1.31.2", &[1, 31, 2]),
+            ("1.31.2.7", &[1, 31, 2, 7]),
+            ("4294967295.1.2.3.4", &[4_294_967_295, 1, 2, 3, 4]),
+            ("10.20.30.40.50.60", &[10, 20, 30, 40, 50, 60]),
+        ];
+        for (text, components) in cases {
+            let lit = VersionLit::parse(text).unwrap();
+            assert_eq!(lit.components(), components, "{text}");
+            assert_eq!(lit.to_string(), text);
+            assert_eq!(format!("{lit:?}"), format!("VersionLit {{ components: {components:?} }}"));
+            let copy = lit.clone();
+            assert_eq!(copy, lit);
+            assert_eq!(hash(&copy), hash(&lit));
+            assert_eq!(hash(&lit), {
+                let mut hasher = DefaultHasher::new();
+                components.to_vec().hash(&mut hasher);
+                hasher.finish()
+            });
+        }
+        assert_ne!(VersionLit::parse("1.2.3").unwrap(), VersionLit::parse("1.2.3.0").unwrap());
+        assert_eq!(VersionLit::from(Version::new(1, 2)), VersionLit::parse("1.2").unwrap());
+        assert!(VersionLit::parse("7").is_err());
     }
 }

@@ -165,3 +165,10 @@ fn string_literals_are_escaped_as_proc_macro2_does() {
         assert_eq!(string(text), proc_macro2::Literal::string(text).to_string(), "{text:?}");
     }
 }
+
+#[test]
+fn stage_paths_name_the_stage() {
+    for stage in [Stage::PreAlpha, Stage::Alpha, Stage::Beta, Stage::GA, Stage::Deprecated] {
+        assert_eq!(super::stage_path(stage), format!("::kompat::Stage::{}", stage.name()));
+    }
+}

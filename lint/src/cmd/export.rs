@@ -1,9 +1,10 @@
 //! `kompat export`: the declarations in one rendering.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::process::ExitCode;
 
-use kompat_core::{FeatureDecl, WindowPolicy};
+use kompat_core::{FeatureDecl, FeatureSet, WindowPolicy};
 use kompat_project::config::OutputKind;
 use kompat_project::{Diagnostic, Error, Result};
 use serde::Serialize;
@@ -38,13 +39,13 @@ struct JsonSpec {
 
 pub fn run(args: ExportArgs) -> Result<ExitCode> {
     let project = load_project(&args.decls)?;
-    project.decls.validate_strict()?;
+    let validated = project.decls.validate_strict()?;
     let features = unique(project.decls.features());
     let text = match args.format {
         ExportFormat::K8sYaml => kompat_decls::render_k8s_yaml(&features),
         ExportFormat::Json => to_json(&json(&features))?,
-        ExportFormat::Markdown => generated(&project, &features, OutputKind::Markdown, "markdown")?,
-        ExportFormat::Rust => generated(&project, &features, OutputKind::Rust, "rust")?,
+        ExportFormat::Markdown => generated(&project, &features, &validated.set, OutputKind::Markdown, "markdown")?,
+        ExportFormat::Rust => generated(&project, &features, &validated.set, OutputKind::Rust, "rust")?,
         ExportFormat::Toml => toml(&project, &features),
     };
     print_stdout(&text)?;
@@ -53,8 +54,16 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
 
 /// A `kompat gen` rendering on stdout. The window is the configuration's;
 /// without a binary version there, the newest declared version (a spec's, or
-/// an API's introduction) stands in.
-fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name: &str) -> Result<String> {
+/// an API's introduction) stands in. `set` is what validating the project's
+/// declarations registered: `features` holds the same names and specs, each
+/// once, so the model is built without validating them again.
+fn generated(
+    project: &Project,
+    features: &[FeatureDecl],
+    set: &FeatureSet,
+    kind: OutputKind,
+    name: &str,
+) -> Result<String> {
     let config = project.config.as_ref();
     let spec_versions = features.iter().flat_map(|f| &f.specs).filter_map(|s| s.version.as_ref()?.as_major_minor());
     let api_config = project.decls.api_config();
@@ -66,7 +75,7 @@ fn generated(project: &Project, features: &[FeatureDecl], kind: OutputKind, name
     let window = config.map_or(WindowPolicy::DEFAULT, |c| c.window);
     let unlocated =
         |messages: Vec<String>| Error { diagnostics: messages.into_iter().map(Diagnostic::error).collect() };
-    let mut model = kompat_gen::Model::new(features, binary, window).map_err(unlocated)?;
+    let mut model = kompat_gen::Model::from_validated(features, set, binary, window).map_err(unlocated)?;
     if project.decls.has_apis() {
         project.decls.api_set()?;
         model = model.with_apis(&api_config).map_err(unlocated)?;
@@ -108,10 +117,15 @@ fn toml(project: &Project, features: &[FeatureDecl]) -> String {
 }
 
 /// Each feature once: validation has accepted repeated names only when the
-/// declarations are identical.
-fn unique(features: &[FeatureDecl]) -> Vec<FeatureDecl> {
-    let mut seen = HashSet::new();
-    features.iter().filter(|f| seen.insert(f.name.as_str())).cloned().collect()
+/// declarations are identical. Without repeats (the usual case), the
+/// declarations themselves, not a copy.
+fn unique(features: &[FeatureDecl]) -> Cow<'_, [FeatureDecl]> {
+    let mut seen = HashSet::with_capacity(features.len());
+    if features.iter().all(|f| seen.insert(f.name.as_str())) {
+        return Cow::Borrowed(features);
+    }
+    seen.clear();
+    Cow::Owned(features.iter().filter(|f| seen.insert(f.name.as_str())).cloned().collect())
 }
 
 fn json(features: &[FeatureDecl]) -> JsonDecls<'_> {
