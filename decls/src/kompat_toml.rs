@@ -26,8 +26,10 @@ pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
 }
 
 /// [`parse_toml`] through the `toml` crate's document tree: every file, every
-/// error.
-pub(crate) fn parse_toml_general(text: &str) -> Result<DeclFile, Vec<ParseError>> {
+/// error. Public for the fuzz target that checks the fast path against it;
+/// not part of the API.
+#[doc(hidden)]
+pub fn parse_toml_general(text: &str) -> Result<DeclFile, Vec<ParseError>> {
     let mut root = DeTable::parse(text).map_err(|err| vec![toml_error(text, &err)])?.into_inner();
     let mut errors = Vec::new();
     for (key, _) in root.iter() {

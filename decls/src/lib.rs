@@ -24,6 +24,8 @@ pub mod yaml;
 use kompat_core::{FeatureDecl, Field};
 
 pub use features_yaml::{k8s_yaml_in, parse_k8s_yaml};
+#[doc(hidden)]
+pub use kompat_toml::parse_toml_general;
 pub use kompat_toml::{parse_toml, TOP_LEVEL_KEYS};
 pub use render::{render_k8s_yaml, render_specs_toml, render_toml};
 pub use span::{LineIndex, ParseError, Span};

@@ -1,14 +1,19 @@
-//! kompat's feature TOML: no panic, errors located, and what parses renders
-//! and parses back to the same declarations.
+//! kompat's feature TOML: no panic, errors located, what parses renders and
+//! parses back to the same declarations, and the fast path for the exported
+//! shape reads exactly what the `toml` crate's reader reads (spans included).
 #![no_main]
 
-use kompat_decls::{parse_toml, render_toml};
+use kompat_decls::{parse_toml, parse_toml_general, render_toml};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match parse_toml(text) {
         Ok(file) => {
+            match parse_toml_general(text) {
+                Ok(general) => assert_eq!(file, general, "the fast path and the general reader differ"),
+                Err(errors) => panic!("the fast path accepted what the general reader rejects: {errors:?}"),
+            }
             let _ = kompat_core::validate(file.features.features());
             let rendered = render_toml(file.features.features());
             let again = parse_toml(&rendered).expect("rendered TOML parses");
