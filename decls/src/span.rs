@@ -36,6 +36,18 @@ impl ParseError {
     pub fn at(span: Span, message: impl Into<String>) -> ParseError {
         ParseError { span: Some(span), message: message.into() }
     }
+
+    /// `line:col: message`, at the start of the error's span in the text
+    /// `lines` indexes; the message alone when the error has no span.
+    pub fn located(&self, lines: &LineIndex) -> String {
+        match self.span {
+            Some(span) => {
+                let (line, col) = lines.line_col(span.start);
+                format!("{line}:{col}: {}", self.message)
+            }
+            None => self.message.clone(),
+        }
+    }
 }
 
 /// A TOML syntax or type error in `text` as a located parse error, its

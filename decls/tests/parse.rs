@@ -6,17 +6,7 @@ use kompat_decls::{parse_k8s_yaml, parse_toml, render_k8s_yaml, render_toml, Fea
 
 fn located(text: &str, errors: &[ParseError]) -> String {
     let index = LineIndex::new(text);
-    errors
-        .iter()
-        .map(|e| match e.span {
-            Some(span) => {
-                let (line, col) = index.line_col(span.start);
-                format!("{line}:{col}: {}", e.message)
-            }
-            None => format!("?: {}", e.message),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    errors.iter().map(|e| e.located(&index)).collect::<Vec<_>>().join("\n")
 }
 
 /// Parses `text` as Kubernetes YAML and compares the outcome: `ok N` for N

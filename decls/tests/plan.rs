@@ -21,16 +21,7 @@ fn check_err(text: &str, expected: &[&str]) {
         Err(errors) => errors,
     };
     let lines = LineIndex::new(text);
-    let got: Vec<String> = errors
-        .iter()
-        .map(|e| match e.span {
-            Some(span) => {
-                let (line, col) = lines.line_col(span.start);
-                format!("{line}:{col}: {}", e.message)
-            }
-            None => e.message.clone(),
-        })
-        .collect();
+    let got: Vec<String> = errors.iter().map(|e| e.located(&lines)).collect();
     assert_eq!(got, expected);
 }
 

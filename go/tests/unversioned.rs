@@ -37,17 +37,7 @@ fn extract(text: &str) -> String {
         Ok(file) => format!("{} | {}", features(&file.features), features(&file.unversioned)),
         Err(errors) => {
             let lines = LineIndex::new(text);
-            errors
-                .iter()
-                .map(|e| match e.span {
-                    Some(span) => {
-                        let (line, col) = lines.line_col(span.start);
-                        format!("{line}:{col}: {}", e.message)
-                    }
-                    None => e.message.clone(),
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
+            errors.iter().map(|e| e.located(&lines)).collect::<Vec<_>>().join("\n")
         }
     }
 }

@@ -10,17 +10,7 @@ use kompat_k8s::supplement::parse_supplement;
 /// Errors as `line:col: message`, one per line.
 fn located(text: &str, errors: &[ParseError]) -> String {
     let lines = LineIndex::new(text);
-    let rendered: Vec<String> = errors
-        .iter()
-        .map(|e| match e.span {
-            Some(span) => {
-                let (line, col) = lines.line_col(span.start);
-                format!("{line}:{col}: {}", e.message)
-            }
-            None => format!("-: {}", e.message),
-        })
-        .collect();
-    rendered.join("\n")
+    errors.iter().map(|e| e.located(&lines)).collect::<Vec<_>>().join("\n")
 }
 
 /// Lifecycles as `Kind introduced deprecated removed replacement`, one per line.
