@@ -241,7 +241,7 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
         &found.others,
         READ_STACK_BYTES,
         |(path, kind)| classify_found(path, *kind),
-        |(path, _), why| Err(thread_failure(path, why)),
+        |(path, _), why| Err(why.error(path)),
     );
     let mut read: Vec<(PathBuf, Result<Option<Input>>)> = found.rust;
     read.extend(found.others.into_iter().map(|(path, _)| path).zip(others));
@@ -336,7 +336,7 @@ impl Gathered<'_> {
         match by_name(&path) {
             Some(Kind::Rust) => {
                 let read = std::panic::catch_unwind(|| classify_found(&path, Kind::Rust))
-                    .unwrap_or_else(|_| Err(thread_failure(&path, Failure::Panicked)));
+                    .unwrap_or_else(|_| Err(Failure::Panicked.error(&path)));
                 self.batch.rust.push((path, read));
             }
             Some(kind) => self.batch.others.push((path, kind)),
@@ -354,17 +354,6 @@ impl Drop for Gathered<'_> {
         found.go.extend(batch.go);
         found.failures.extend(batch.failures);
     }
-}
-
-/// The error of a file whose reading thread failed.
-fn thread_failure(path: &Path, why: Failure) -> Error {
-    Error::in_file(
-        path,
-        match why {
-            Failure::Panicked => "internal error reading this file",
-            Failure::NoThread => "cannot start a thread to read this file",
-        },
-    )
 }
 
 /// The stack of each thread that reads a directory's files: the YAML and

@@ -222,15 +222,7 @@ pub(crate) fn search_texts(
                 Err(err) => Found::Failed(err),
             }
         },
-        |&i, why| {
-            Found::Failed(Error::in_file(
-                &shared[i].path,
-                match why {
-                    crate::parallel::Failure::Panicked => "internal error reading this file",
-                    crate::parallel::Failure::NoThread => "cannot start a thread to read this file",
-                },
-            ))
-        },
+        |&i, why| Found::Failed(why.error(&shared[i].path)),
     );
     let mut out = Vec::new();
     let mut failures = Vec::new();

@@ -13,6 +13,19 @@ pub(crate) enum Failure {
     NoThread,
 }
 
+impl Failure {
+    /// The error of the file at `path` whose work failed so.
+    pub(crate) fn error(self, path: &std::path::Path) -> crate::error::Error {
+        crate::error::Error::in_file(
+            path,
+            match self {
+                Failure::Panicked => "internal error reading this file",
+                Failure::NoThread => "cannot start a thread to read this file",
+            },
+        )
+    }
+}
+
 /// Runs `work` over `items` on every core, with `stack_bytes` of stack per
 /// thread, and returns the results in `items`' order. An item whose work
 /// panics, or that no thread could be started for, gets `failed(item, why)`:

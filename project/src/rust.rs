@@ -272,13 +272,7 @@ where
             proc_macro2::extra::invalidate_current_thread_spans();
             result
         },
-        |&i, why| {
-            let message = match why {
-                crate::parallel::Failure::Panicked => "internal error reading this file",
-                crate::parallel::Failure::NoThread => "cannot start a thread to read this file",
-            };
-            Some(Err(Error::in_file(&files[i].path, message)))
-        },
+        |&i, why| Some(Err(why.error(&files[i].path))),
     )
 }
 
