@@ -112,8 +112,7 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
     }
     // First the files that can declare: their enums decide which paths of
     // the other files are references.
-    let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"])
-        .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
+    let declares = DECLARES.as_ref().map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
     let all: Vec<usize> = (0..files.len()).collect();
     let mut results = parallel(files, &all, |file| {
         (parse == Parse::Every || declares.is_match(file.text.as_bytes())).then(|| scan_file(file, None))
@@ -332,13 +331,18 @@ impl Refers {
 /// only become a candidate when [`scan_with`] searches for a derived enum's
 /// name or an alias's, and is read again then (`load::search_texts`).
 pub(crate) fn needs_text(text: &str) -> bool {
-    static FIRST: std::sync::LazyLock<Option<(AhoCorasick, Refers)>> = std::sync::LazyLock::new(|| {
-        let declares = AhoCorasick::new(["FeatureGates", "ApiLifecycle"]).ok()?;
-        Some((declares, Refers::new(std::iter::empty(), true).ok()?))
-    });
+    static FUNCTIONS: std::sync::LazyLock<Option<Refers>> =
+        std::sync::LazyLock::new(|| Refers::new(std::iter::empty(), true).ok());
     // Should the searches not build, every text is kept.
-    FIRST.as_ref().is_none_or(|(declares, refers)| declares.is_match(text) || refers.is_match(text.as_bytes()))
+    match (DECLARES.as_ref(), FUNCTIONS.as_ref()) {
+        (Ok(declares), Some(refers)) => declares.is_match(text) || refers.is_match(text.as_bytes()),
+        _ => true,
+    }
 }
+
+/// The byte search for the files that can declare: the derives' names.
+static DECLARES: std::sync::LazyLock<std::result::Result<AhoCorasick, aho_corasick::BuildError>> =
+    std::sync::LazyLock::new(|| AhoCorasick::new(["FeatureGates", "ApiLifecycle"]));
 
 /// Whether `enabled` at `start..end` of `text` can be a gate function called
 /// with a string literal: the whole identifier is one of
