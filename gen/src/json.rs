@@ -260,47 +260,16 @@ fn version_str(out: &mut Vec<u8>, version: &VersionLit) {
     out.push(b'"');
 }
 
-/// A number in decimal, as `Display` writes it.
-fn number(out: &mut Vec<u8>, mut value: u32) {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[start..]);
+/// A number in decimal, as `Display` (and serde_json) writes it.
+fn number(out: &mut Vec<u8>, value: u32) {
+    // Writing into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(out, &value);
 }
 
-/// A JSON string as serde_json writes one: `"` and `\\` escaped, the control
-/// characters below U+0020 as `\b`, `\t`, `\n`, `\f`, `\r` or `\u00xx`
-/// (lowercase), everything else as it is.
+/// A JSON string, escaped by serde_json itself.
 fn json_str(out: &mut Vec<u8>, value: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push(b'"');
-    let bytes = value.as_bytes();
-    let mut start = 0;
-    for (idx, &byte) in bytes.iter().enumerate() {
-        let escape: &[u8] = match byte {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x08 => b"\\b",
-            b'\t' => b"\\t",
-            b'\n' => b"\\n",
-            0x0c => b"\\f",
-            b'\r' => b"\\r",
-            0x00..=0x1f => &[b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]],
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..idx]);
-        out.extend_from_slice(escape);
-        start = idx + 1;
-    }
-    out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
+    // Writing a string into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(out, value);
 }
 
 fn feature(decl: &FeatureDecl) -> Feature<'_> {
