@@ -83,7 +83,7 @@ fn a_name_the_guess_misses_has_every_released_file_read_again() {
     // The enum's name is not where the guess looks (a string before it
     // names another): every released file is searched for it, whatever the
     // order of the reads.
-    let hidden = GATES.replace("pub enum", "#[doc = \"enum Fake\"]\npub enum");
+    let hidden = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
     let uses = ("src/uses.rs", "fn f() { Feature::A; }\n");
     assert_eq!(check(&[("src/gates.rs", &hidden), uses], 20, &["A src/uses.rs"]), (21, 21));
 }

@@ -102,7 +102,17 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
         }
     }
     if declares {
-        aliases.extend(declared_enums(text));
+        // The enums, and the aliases the declaring file gives them itself.
+        let enums = declared_enums(text);
+        for name in &enums {
+            let bytes = text.as_bytes();
+            for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
+                if (at == 0 || !is_ident_byte(bytes[at - 1])) && aliases.len() < MAX_EARLY_NAMES {
+                    aliases.extend(alias_after(text, at + name.len()));
+                }
+            }
+        }
+        aliases.extend(enums);
     }
     if !aliases.is_empty() {
         early.add(aliases);
@@ -133,26 +143,38 @@ fn alias_after(text: &str, at: usize) -> Option<String> {
 }
 
 /// The ASCII identifier at `at` of `text` (a raw one without its `r#`), if
-/// any.
+/// any; `_` names nothing.
 fn ident_at(text: &str, at: usize) -> Option<String> {
     let rest = text.get(at..)?;
     let rest = rest.strip_prefix("r#").unwrap_or(rest);
     let len = rest.bytes().take_while(|&b| is_ident_byte(b)).count();
-    (len > 0 && !rest.as_bytes()[0].is_ascii_digit()).then(|| rest[..len].to_owned())
+    let name = &rest[..len];
+    (!name.is_empty() && name != "_" && !name.as_bytes()[0].is_ascii_digit()).then(|| name.to_owned())
 }
 
 /// The enums `text` may derive `FeatureGates` for, guessed in one pass over
-/// the bytes: the identifier after each `enum` keyword with an occurrence of
-/// `FeatureGates` between it and the `enum` before. Comments, strings and
-/// macros are not told apart: a guess, see [`first_read`].
+/// the bytes: the name after each `enum` keyword that starts its line's
+/// code (after a visibility, `pub(crate)`) with an occurrence of
+/// `FeatureGates` outside comments and strings on its line (none of `//`
+/// and `"` before it) between it and the `enum` before. Block comments,
+/// strings over several lines and macros are not told apart: a guess, see
+/// [`first_read`].
 fn declared_enums(text: &str) -> Vec<String> {
     let bytes = text.as_bytes();
-    let mut derives = memchr::memmem::find_iter(bytes, "FeatureGates").peekable();
+    let mut derives = memchr::memmem::find_iter(bytes, "FeatureGates")
+        .filter(|&at| line_before(bytes, at).is_some_and(|code| !code.contains(&b'"') && !has(code, b"//")))
+        .peekable();
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(bytes, "enum") {
         let end = at + "enum".len();
         let keyword = (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(end).is_some_and(u8::is_ascii_whitespace);
-        if !keyword {
+        let visibility = |code: &[u8]| {
+            let code = code.trim_ascii();
+            code.is_empty()
+                || code.starts_with(b"pub")
+                    && code.iter().all(|&b| is_ident_byte(b) || b"():".contains(&b) || b == b' ')
+        };
+        if !keyword || !line_before(bytes, at).is_some_and(visibility) {
             continue;
         }
         let mut derived = false;
@@ -170,6 +192,25 @@ fn declared_enums(text: &str) -> Vec<String> {
     out
 }
 
+/// How far back [`line_before`] looks: a bound, so that many occurrences on
+/// one long line cost linear time.
+const LINE_BEFORE_BYTES: usize = 256;
+
+/// The text of `at`'s line before it, if it is at most [`LINE_BEFORE_BYTES`]
+/// long.
+fn line_before(bytes: &[u8], at: usize) -> Option<&[u8]> {
+    let from = at.saturating_sub(LINE_BEFORE_BYTES);
+    match memchr::memrchr(b'\n', &bytes[from..at]) {
+        Some(newline) => Some(&bytes[from + newline + 1..at]),
+        None => (from == 0).then(|| &bytes[..at]),
+    }
+}
+
+/// Whether `needle` occurs in `haystack`.
+fn has(haystack: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(haystack, needle).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,20 +223,29 @@ mod tests {
         let check = |text: &str, expected: &[&str]| assert_eq!(declared_enums(text), expected, "{text}");
         check("#[derive(FeatureGates)]\npub enum Feature {", &["Feature"]);
         check("#[derive(Clone, kompat::FeatureGates)]\n#[repr(u8)]\npub(crate) enum r#Gate {}", &["Gate"]);
-        check("#[derive(FeatureGates)] pub enum /* why */ Gate {}", &["Gate"]);
-        check("#[derive(FeatureGates)] enum A {}\nenum Plain {}\n#[derive(FeatureGates)] enum B {}", &["A", "B"]);
-        check("let enumerate = 1; // FeatureGates\nenum X {}", &["X"]);
+        check("#[derive(FeatureGates)]\npub enum /* why */ Gate {}", &["Gate"]);
+        check("#[derive(FeatureGates)]\nenum A {}\nenum Plain {}\n#[derive(FeatureGates)]\nenum B {}", &["A", "B"]);
+        check("#[derive(\n    Clone,\n    FeatureGates,\n)]\npub(in crate::x) enum X {}", &["X"]);
+        check("let enumerate = FeatureGates;\nenum X {}", &["X"]);
+        // Not in code.
+        check("let enumerate = 1; // FeatureGates\nenum X {}", &[]);
+        check("//! A `#[derive(FeatureGates)]` enum and its\n//! enum of names.\nenum X {}", &[]);
+        check("const S: &str = \"FeatureGates\";\nenum X {}", &[]);
+        check("#[derive(FeatureGates)]\n/// An enum of gates.\nlet x = enum_of(); enum X {}", &[]);
+        check("#[derive(Debug)] enum Plain {} // FeatureGates", &[]);
         // Wrong guesses: harmless (a search in vain) or missing the real
         // name (the files are read again for it).
-        check("// FeatureGates are declared elsewhere.\nenum Local { A }", &["Local"]);
-        check("#[derive(FeatureGates)]\n#[doc = \"enum Fake\"]\npub enum Feature {}", &["Fake"]);
+        check("/* FeatureGates are declared elsewhere. */\nenum Local { A }", &["Local"]);
+        check("#[derive(FeatureGates)]\n#[doc = \"\nenum Fake\"]\npub enum Feature {}", &["Fake"]);
         check("#[derive(FeatureGates)]\npub enum Fëature {}", &["F"]);
-        check("macro_rules! m { ($n:ident) => { #[derive(FeatureGates)] enum $n {} } }", &[]);
-        check("#[derive(Debug)] enum Plain {} // FeatureGates", &[]);
-        check("FeatureGatesenum X {}", &[]);
-        check("#[derive(FeatureGates)] enum", &[]);
-        check("#[derive(FeatureGates)] enum 1", &[]);
-        let many: String = (0..100).map(|i| format!("#[derive(FeatureGates)] enum E{i} {{}}\n")).collect();
+        check("#[derive(FeatureGates)] #[repr(u8)] pub enum Feature {}", &[]);
+        check("macro_rules! m { ($n:ident) => {\n#[derive(FeatureGates)]\nenum $n {} } }", &[]);
+        let long = format!("{}#[derive(FeatureGates)]\nenum X {{}}", " ".repeat(LINE_BEFORE_BYTES));
+        check(&long, &[]);
+        check("FeatureGates\nxenum X {}", &[]);
+        check("#[derive(FeatureGates)]\nenum", &[]);
+        check("#[derive(FeatureGates)]\nenum 1", &[]);
+        let many: String = (0..100).map(|i| format!("#[derive(FeatureGates)]\nenum E{i} {{}}\n")).collect();
         assert_eq!(declared_enums(&many).len(), MAX_EARLY_NAMES);
     }
 
@@ -219,6 +269,8 @@ mod tests {
         let gates = "#[derive(FeatureGates)]\npub enum Feature { A }";
         check_first_read(&[], gates, true, &[], &["Feature"]);
         check_first_read(&["Other"], gates, true, &[], &["Feature", "Other"]);
+        let aliased = format!("{gates}\npub use self::Feature as Gate;\nuse self::Feature as _;");
+        check_first_read(&[], &aliased, true, &[], &["Feature", "Gate"]);
         check_first_read(&[], "#[derive(ApiLifecycle)] struct Pod;", true, &[], &[]);
         check_first_read(&[], "fn f(g: &G) -> bool { g.enabled(\"A\") }", true, &[], &[]);
         check_first_read(&[], "fn main() {}", false, &[], &[]);
@@ -353,7 +405,7 @@ mod tests {
     fn wrong_guesses_cost_reads_never_findings() {
         // The real name is missed: every released file is read again,
         // whatever the order.
-        let hidden = GATES.replace("pub enum", "#[doc = \"enum Fake\"]\npub enum");
+        let hidden = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
         let files = [("gates.rs", &hidden[..]), ("uses.rs", USES), ("plain.rs", PLAIN)];
         check_orders(&files, 1, |_| 2);
         // `FeatureGates` in a comment and an enum in a macro: names searched
