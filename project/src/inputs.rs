@@ -240,25 +240,29 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     // and TOML parsers: the Rust files first, nearest the root first, so
     // that the files declaring derived enums (`src/features.rs`) are met
     // before most of those searched for their names (see `read_rust`).
+    // Sorted once by path (the order of a sorted walk: a directory's
+    // entries by name), read in that other order.
     let mut files = found.files;
     files.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-    files.sort_by_cached_key(|(path, kind)| (*kind != Kind::Rust, path.components().count()));
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_cached_key(|&i| (files[i].1 != Kind::Rust, files[i].0.components().count()));
     let early = EarlyNames::new();
     let results = crate::parallel::map(
-        &files,
+        &order,
         READ_STACK_BYTES,
-        |(path, kind)| match kind {
-            Kind::Rust => read_rust(path, &early),
-            _ => classify_found(path, *kind),
+        |&i| match &files[i] {
+            (path, Kind::Rust) => read_rust(path, &early),
+            (path, kind) => classify_found(path, *kind),
         },
-        |(path, _), why| Err(why.error(path)),
+        |&i, why| Err(why.error(&files[i].0)),
     );
-    let mut read: Vec<(PathBuf, Result<Option<Input>>)> =
-        files.into_iter().map(|(path, _)| path).zip(results).collect();
-    // In the order of a sorted walk: a directory's entries by name.
-    read.sort_by(|(a, _), (b, _)| a.cmp(b));
+    let mut read: Vec<Option<Result<Option<Input>>>> = (0..files.len()).map(|_| None).collect();
+    for (i, result) in order.into_iter().zip(results) {
+        read[i] = Some(result);
+    }
+    let read = read.into_iter().flatten();
     let mut failures = Vec::new();
-    for (_, result) in read {
+    for result in read {
         match result {
             Ok(Some(input)) => out.push(input),
             Ok(None) => {}
