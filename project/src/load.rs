@@ -99,7 +99,10 @@ impl SourceFile {
         Ok(match read {
             Ok(text) => SourceFile::held(path.to_owned(), text),
             Err(names) => {
-                SourceFile { path: path.to_owned(), text: Arc::from(""), lines: OnceLock::new(), released: Some(names) }
+                // One empty text for all: no allocation per released file.
+                static EMPTY: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(""));
+                let text = Arc::clone(&EMPTY);
+                SourceFile { path: path.to_owned(), text, lines: OnceLock::new(), released: Some(names) }
             }
         })
     }

@@ -310,8 +310,12 @@ struct Refers {
     /// All the patterns at once: says quickly that a text holds none.
     search: AhoCorasick,
     /// Each pattern alone: every occurrence of each is judged (an
-    /// overlapping search of all at once is several times slower).
+    /// overlapping search of all at once is several times slower with a
+    /// few patterns)...
     finders: Vec<memchr::memmem::Finder<'static>>,
+    /// ... or, with more than [`MAX_FINDERS`], all at once (one pass
+    /// whatever their number).
+    overlapping: Option<AhoCorasick>,
     /// Patterns from this index on are the gate functions'.
     functions: usize,
     /// Patterns from this index on are the derives' names (only in the
@@ -355,8 +359,14 @@ impl Refers {
             .match_kind(aho_corasick::MatchKind::LeftmostFirst)
             .build(&patterns)
             .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
-        let finders = patterns.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect();
-        Ok(Refers { search, finders, functions: first_function, declares: first_declare })
+        let (finders, overlapping) = if patterns.len() <= MAX_FINDERS {
+            (patterns.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect(), None)
+        } else {
+            let all = AhoCorasick::new(&patterns)
+                .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
+            (Vec::new(), Some(all))
+        };
+        Ok(Refers { search, finders, overlapping, functions: first_function, declares: first_declare })
     }
 
     fn is_match(&self, text: &[u8]) -> bool {
@@ -368,24 +378,33 @@ impl Refers {
     /// judged on its own, so a text matches a set of names if and only if it
     /// matches one of them alone: what lets a first read rule out each of
     /// the names it searched for ([`first_read`]).
-    fn hits<'t>(&'t self, text: &'t [u8]) -> impl Iterator<Item = (Hit, usize)> + 't {
-        let any = self.search.is_match(text);
-        let finders = if any { &self.finders[..] } else { &[] };
-        finders.iter().enumerate().flat_map(move |(pattern, finder)| {
-            finder.find_iter(text).filter_map(move |start| {
-                let end = start + finder.needle().len();
-                let hit = if pattern >= self.declares {
-                    Some(Hit::Declares)
-                } else if pattern >= self.functions {
-                    gate_call(text, start, end).then_some(Hit::Call)
-                } else {
-                    name_ref(text, start, end).then_some(Hit::Name(pattern))
-                };
-                hit.map(|hit| (hit, end))
-            })
-        })
+    fn hits<'t>(&'t self, text: &'t [u8]) -> Box<dyn Iterator<Item = (Hit, usize)> + 't> {
+        if !self.search.is_match(text) {
+            return Box::new(std::iter::empty());
+        }
+        let judge = move |pattern: usize, start: usize, end: usize| {
+            let hit = if pattern >= self.declares {
+                Some(Hit::Declares)
+            } else if pattern >= self.functions {
+                gate_call(text, start, end).then_some(Hit::Call)
+            } else {
+                name_ref(text, start, end).then_some(Hit::Name(pattern))
+            };
+            hit.map(|hit| (hit, end))
+        };
+        match &self.overlapping {
+            Some(all) => Box::new(
+                all.find_overlapping_iter(text).filter_map(move |m| judge(m.pattern().as_usize(), m.start(), m.end())),
+            ),
+            None => Box::new(self.finders.iter().enumerate().flat_map(move |(pattern, finder)| {
+                finder.find_iter(text).filter_map(move |start| judge(pattern, start, start + finder.needle().len()))
+            })),
+        }
     }
 }
+
+/// The most patterns [`Refers`] searches for one by one.
+const MAX_FINDERS: usize = 8;
 
 /// Whether a derived enum's name (or an alias's) found at `start..end` of
 /// `text` can be a reference (see [`Refers`]).

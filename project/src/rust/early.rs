@@ -289,6 +289,38 @@ mod tests {
         check_first_read(&["Feature"], both, true, &[], &["F", "Feature"]);
     }
 
+    /// With more names than it searches for one by one, [`Refers`] searches
+    /// for all at once: the same hits.
+    #[test]
+    fn many_names_are_searched_for_at_once_with_the_same_hits() {
+        let feature = "Feature".to_owned();
+        let absent: Vec<String> = (0..super::super::MAX_FINDERS).map(|i| format!("Absent{i}")).collect();
+        let hits = |refers: &Refers, text: &str| {
+            let mut hits: Vec<(Hit, usize)> = refers.hits(text.as_bytes()).collect();
+            hits.sort_by_key(|&(hit, end)| (end, format!("{hit:?}")));
+            hits
+        };
+        let mut found = 0;
+        for text in [
+            "let x = Feature::WatchList; if g.enabled(\"A\") {}",
+            "use crate::Feature as F; #[derive(FeatureGates)] enum G {}",
+            "impl Feature { fn f() { Self::A } } // ApiLifecycle",
+            "let x = MyFeature::A; struct Feature; let enabled = 1;",
+            "FeatureFeature::A Feature",
+        ] {
+            for declares in [false, true] {
+                let few = Refers::build(std::iter::once(&feature), true, declares);
+                let many = Refers::build(std::iter::once(&feature).chain(&absent), true, declares);
+                let (Ok(few), Ok(many)) = (few, many) else { panic!("the searches build") };
+                assert!(few.overlapping.is_none() && many.overlapping.is_some());
+                let expected = hits(&few, text);
+                found += expected.len();
+                assert_eq!(hits(&many, text), expected, "{text}");
+            }
+        }
+        assert!(found >= 10, "{found}");
+    }
+
     const GATES: &str = "#[derive(Clone, Copy, kompat::FeatureGates)]\npub enum Feature {\n    \
         #[kompat(spec(version = \"1.30\", stage = \"Alpha\", default = false))]\n    A,\n    \
         #[kompat(spec(version = \"1.30\", stage = \"Alpha\", default = false))]\n    B,\n}\n";
