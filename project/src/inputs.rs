@@ -237,15 +237,13 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     }
     go_sources.extend(found.go);
     // Every file, read and looked at on every core with room for the YAML
-    // and TOML parsers: the Rust files first, nearest the root first, so
-    // that the files declaring derived enums (`src/features.rs`) are met
-    // before most of those searched for their names (see `read_rust`).
-    // Sorted once by path (the order of a sorted walk: a directory's
-    // entries by name), read in that other order.
+    // and TOML parsers, in the order of `read_order`. Sorted once by path
+    // (the order of a sorted walk: a directory's entries by name), read in
+    // that other order.
     let mut files = found.files;
     files.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
     let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by_cached_key(|&i| (files[i].1 != Kind::Rust, files[i].0.components().count()));
+    order.sort_by_cached_key(|&i| read_order(&files[i].0, files[i].1));
     let early = EarlyNames::new();
     let results = crate::parallel::map(
         &order,
@@ -274,6 +272,19 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     } else {
         Err(Error { diagnostics: failures })
     }
+}
+
+/// Where a file found in a directory comes in the order of the reads
+/// (smallest first): the Rust files first, those whose name says they may
+/// declare gates (`features.rs`, `gates.rs`, `feature_gates.rs`) first among
+/// them, then nearest the root first, so that the files declaring derived
+/// enums are met before most of those searched for their names (see
+/// [`read_rust`]). Only an order: any gives the same result.
+fn read_order(path: &Path, kind: Kind) -> (bool, bool, usize) {
+    let stem = path.file_stem().map(|s| s.as_encoded_bytes()).unwrap_or_default();
+    let has = |word: &[u8]| stem.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    let named = has(b"feature") || has(b"gate");
+    (kind != Kind::Rust, !named, path.components().count())
 }
 
 /// What a walk of a directory found.
@@ -544,6 +555,32 @@ mod tests {
         check(r#"{"apiVersion": "v1", "kind": "ConfigMap"}"#, true);
         check(r#"{"\u0061piVersion": "v1", "kind": "ConfigMap"}"#, true);
         check("[]", false);
+    }
+
+    #[test]
+    fn rust_files_that_may_declare_are_read_first() {
+        let paths = [
+            ("deploy/kind.yaml", Kind::Deployment),
+            ("crates/a/src/lib.rs", Kind::Rust),
+            ("crates/b/src/features.rs", Kind::Rust),
+            ("src/main.rs", Kind::Rust),
+            ("crates/c/src/gates/mod.rs", Kind::Rust),
+            ("crates/c/src/gates/Feature_Gates.rs", Kind::Rust),
+            ("README.md", Kind::Deployment),
+        ];
+        let mut sorted = paths.to_vec();
+        sorted.sort_by_key(|(path, kind)| read_order(Path::new(path), *kind));
+        let got: Vec<&str> = sorted.iter().map(|(path, _)| *path).collect();
+        let expected = [
+            "crates/b/src/features.rs",
+            "crates/c/src/gates/Feature_Gates.rs",
+            "src/main.rs",
+            "crates/a/src/lib.rs",
+            "crates/c/src/gates/mod.rs",
+            "README.md",
+            "deploy/kind.yaml",
+        ];
+        assert_eq!(got, expected);
     }
 
     #[test]
