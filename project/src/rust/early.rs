@@ -89,15 +89,20 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
     let current = early.current();
     let Some(search) = &current.search else { return Keep::Text };
     let (mut declares, mut calls) = (false, false);
-    let mut named = Vec::new();
+    // Which of the names can be referenced.
+    let mut named = vec![false; current.names.len()];
     let mut aliases = Vec::new();
     for (hit, end) in search.hits(text.as_bytes()) {
         match hit {
             Hit::Declares => declares = true,
             Hit::Call => calls = true,
             Hit::Name(name) => {
-                named.push(name);
-                aliases.extend(alias_after(text, end));
+                if let Some(seen) = named.get_mut(name) {
+                    *seen = true;
+                }
+                if aliases.len() < MAX_EARLY_NAMES {
+                    aliases.extend(alias_after(text, end));
+                }
             }
         }
     }
@@ -120,12 +125,12 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
     if declares || calls {
         Keep::Text
     } else {
-        Keep::Release(if named.is_empty() {
+        Keep::Release(if !named.contains(&true) {
             Arc::clone(&current.names)
         } else {
             // The search's names are the set's, in its order.
-            let missed = current.names.iter().enumerate().filter(|(i, _)| !named.contains(i));
-            Arc::new(missed.map(|(_, name)| name.clone()).collect())
+            let missed = current.names.iter().zip(&named).filter(|(_, &seen)| !seen);
+            Arc::new(missed.map(|(name, _)| name.clone()).collect())
         })
     }
 }
@@ -284,6 +289,12 @@ mod tests {
         check_first_read(&["Feature"], "use gates::{Feature /* c */ as r#G};", false, &[], &["Feature", "G"]);
         check_first_read(&["Feature"], "use gates::Feature as;", false, &[], &["Feature"]);
         check_first_read(&["Feature"], "use gates::Feature asF;", false, &[], &["Feature"]);
+        // The names are bounded whatever a file says.
+        let early = EarlyNames::new();
+        early.add(vec!["Feature".to_owned()]);
+        let many: String = (0..100).map(|i| format!("use gates::Feature as A{i};\n")).collect();
+        assert!(matches!(first_read(&many, &early), Keep::Release(_)));
+        assert_eq!(early.current().names.len(), MAX_EARLY_NAMES);
         // A call keeps the text; its aliases are guessed all the same.
         let both = "use gates::Feature as F;\nfn f(g: &G) -> bool { g.enabled(\"A\") }";
         check_first_read(&["Feature"], both, true, &[], &["F", "Feature"]);
