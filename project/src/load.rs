@@ -23,9 +23,9 @@ use crate::inputs::{Input, Kind};
 /// A Rust file found in a directory that cannot declare or reference
 /// anything by itself (see `rust::first_read`) is *released* after its
 /// first read: its text is empty and [`SourceFile::is_released`] says so.
-/// The first read also searched it for the derived enums' names the walk
-/// had met by then (`rust::EarlyNames`), and the file records those it was
-/// found not to refer to; the Rust reader reads it again (through
+/// The first read also searched it for the derived enums' names the reads
+/// of its directory had met by then (`rust::EarlyNames`), and the file
+/// records those it was found not to refer to; the Rust reader reads it again (through
 /// `search_texts`) only for a derived enum's name (or an alias's) outside
 /// that set ([`SourceFile::needs_search`]).
 #[derive(Clone)]
