@@ -7,7 +7,9 @@
 //! every `enabled("Gate")`-style string is a reference to a gate. Only files
 //! that a byte search finds able to declare or reference something are
 //! parsed, in parallel; a large file in chunks of whole top-level items
-//! (see [`outline`]), so that its memory is bounded by a chunk.
+//! (see [`outline`]), so that its memory is bounded by a chunk, and a file
+//! read for references only in its imports and the items that can hold one
+//! (see [`select`]).
 
 mod outline;
 mod refs;
@@ -720,7 +722,10 @@ fn scan_chunks(
         if imports.peek().is_some_and(|&(from, _)| from < end) {
             return None;
         }
-        scan_items(&piece, &items, &mut scan);
+        // Only a piece that names a derive can declare.
+        if DECLARES.as_ref().map_or(true, |declares| declares.is_match(&text[start..end])) {
+            scan_items(&piece, &items, &mut scan);
+        }
         refs.set_origin(piece.origin);
         refs.bind_names(&items);
         refs.visit(&items);
