@@ -102,10 +102,12 @@ impl Select {
                 mark(start);
             }
         }
-        for name in local {
-            for start in memchr::memmem::find_iter(bytes, name.as_bytes()) {
-                if whole_identifier(bytes, start, start + name.len()) {
-                    mark(start);
+        if !local.is_empty() {
+            // One search for all of them: a file may alias a name many times.
+            let Ok(search) = AhoCorasick::new(local) else { return vec![true; keep.len()] };
+            for found in search.find_overlapping_iter(bytes) {
+                if whole_identifier(bytes, found.start(), found.end()) {
+                    mark(found.start());
                 }
             }
         }
@@ -121,25 +123,23 @@ fn whole_identifier(bytes: &[u8], start: usize, end: usize) -> bool {
 
 /// The file's top-level aliases (alias -> target, as its `use` and `type`
 /// items bind them) that lead to a `known` name, followed through the other
-/// top-level aliases until one repeats.
+/// top-level aliases: found backwards from the known names, so that a long
+/// chain of aliases costs linear time.
 pub(super) fn local_names(aliases: &BTreeMap<String, String>, known: &BTreeSet<String>) -> Vec<String> {
-    let leads = |alias: &str| {
-        let mut seen = BTreeSet::new();
-        let mut name = alias;
-        loop {
-            if known.contains(name) {
-                return true;
-            }
-            if !seen.insert(name) {
-                return false;
-            }
-            match aliases.get(name) {
-                Some(target) => name = target,
-                None => return false,
+    let mut by_target: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (alias, target) in aliases {
+        by_target.entry(target.as_str()).or_default().push(alias.as_str());
+    }
+    let mut leading: BTreeSet<&str> = BTreeSet::new();
+    let mut pending: Vec<&str> = known.iter().map(String::as_str).collect();
+    while let Some(name) = pending.pop() {
+        for &alias in by_target.get(name).into_iter().flatten() {
+            if !known.contains(alias) && leading.insert(alias) {
+                pending.push(alias);
             }
         }
-    };
-    aliases.keys().filter(|alias| !known.contains(*alias) && leads(alias)).cloned().collect()
+    }
+    leading.into_iter().map(str::to_owned).collect()
 }
 
 #[cfg(test)]
@@ -183,5 +183,11 @@ mod tests {
             .map(|(a, t)| (a.to_owned(), t.to_owned()))
             .collect();
         assert_eq!(local_names(&aliases, &known), ["F", "G"]);
+        // A long chain, and many aliases: linear.
+        let n = 100_000;
+        let chain: BTreeMap<String, String> = (0..n)
+            .map(|i| (format!("A{i}"), if i == 0 { "Feature".to_owned() } else { format!("A{}", i - 1) }))
+            .collect();
+        assert_eq!(local_names(&chain, &known).len(), n);
     }
 }
