@@ -174,8 +174,8 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             Parse::Candidates => Some(select::Select::new(&known, enums.values().flat_map(BTreeMap::keys))?),
             Parse::Every => None,
         };
-        let known = Known { names: &known, select: select.as_ref() };
-        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
+        let targets = Known { names: &known, select: select.as_ref() };
+        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&targets))));
         for (&i, result) in pending.iter().zip(later) {
             if result.is_some() {
                 results[i] = result;
