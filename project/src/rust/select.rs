@@ -42,8 +42,12 @@
 //! - An alias visible beyond its module recorded inside an item
 //!   (`mod m { pub use super::X as Y; }`) names its target `X` there: once
 //!   `X` is known the run is parsed (the file matches the prefilter for `X`
-//!   and is read again in that round); before, the alias cannot resolve to
-//!   a derived enum through `X` and adds no name.
+//!   and is read again in that round). Before, the alias is not recorded,
+//!   so `Y` may become known a round later than when every item is read;
+//!   but the rounds go on until no name turns up, a file is read again in
+//!   the round a name it uses becomes known, and a name known beyond those
+//!   a file uses changes nothing in it: the final names, and what each
+//!   file's last reading finds, are the same.
 //! - A name bound at the top level shadows only glob imports (root aliases
 //!   are looked up before bound names, and the root scope is the outermost),
 //!   and only a variant name can make a shadowed bare name a finding: an
