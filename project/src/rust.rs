@@ -1270,6 +1270,22 @@ pub enum Feature {
         }
     }
 
+    /// A name that becomes known only once an alias inside an item is read
+    /// still finds its references (`Y::Other`), a round later.
+    #[test]
+    fn aliases_inside_items_are_followed() {
+        let texts = [
+            DECLARES_TWO,
+            "pub use crate::gates::Feature as X;\nfn a() {}",
+            "mod m { pub use super::X as Y; }\nfn b() { Feature::WatchList; }",
+            "fn c() { Y::Other; }\nfn d() {}",
+        ];
+        let (fast, full) = both(&texts);
+        assert_eq!(fast, full);
+        assert_eq!(fast.matches("GateRef {").count(), 2, "{fast}");
+        assert!(fast.contains("gate: \"Other\""), "{fast}");
+    }
+
     /// A syntax error in an item that cannot matter is not reported in a
     /// file read for references (as in a file the prefilter skips): only
     /// parsing every file whole, the reference, reports it.
