@@ -55,7 +55,9 @@
 //! - A declaration needs `FeatureGates` or `ApiLifecycle` in its item.
 //!
 //! Skipped runs are not lexed, parsed or checked for syntax: a syntax error
-//! in them is the compiler's to report, as in a file the prefilter skips.
+//! in them is the compiler's to report, as in a file the prefilter skips
+//! (parsing them only to check their syntax costs nearly all the time
+//! saved: BENCHMARKS.md).
 //! The outline still walks them, so an unclosed delimiter, string or
 //! comment anywhere has the file parsed whole and reported. A selected run
 //! that does not parse on its own also has the file parsed whole (the same
