@@ -159,6 +159,14 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
         if fresh.is_empty() && !functions {
             break;
         }
+        // Only the items that can matter are parsed (not when every file is
+        // parsed whole: the reference); from here on, `known` is the round's
+        // names with that search.
+        let select = match parse {
+            Parse::Candidates => Some(select::Select::new(&known, enums.values().flat_map(BTreeMap::keys))?),
+            Parse::Every => None,
+        };
+        let known = Known { names: &known, select: select.as_ref() };
         let refers = Refers::new(fresh.iter(), functions)?;
         // A released file failed this search without names: only a new
         // name can make it match.
@@ -168,14 +176,7 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
             !fresh.is_empty(),
             |text| parse == Parse::Every || refers.is_match(text),
         )?;
-        // Only the items that can matter are parsed (not when every file is
-        // parsed whole: the reference).
-        let select = match parse {
-            Parse::Candidates => Some(select::Select::new(&known, enums.values().flat_map(BTreeMap::keys))?),
-            Parse::Every => None,
-        };
-        let targets = Known { names: &known, select: select.as_ref() };
-        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&targets))));
+        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
         for (&i, result) in pending.iter().zip(later) {
             if result.is_some() {
                 results[i] = result;
