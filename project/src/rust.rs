@@ -7,11 +7,14 @@
 //! every `enabled("Gate")`-style string is a reference to a gate. Only files
 //! that a byte search finds able to declare or reference something are
 //! parsed, in parallel; a large file in chunks of whole top-level items
-//! (see [`outline`]), so that its memory is bounded by a chunk.
+//! (see [`outline`]), so that its memory is bounded by a chunk, and a file
+//! read for references only in its imports and the items that can hold one
+//! (see [`select`]).
 
 mod early;
 mod outline;
 mod refs;
+mod select;
 
 pub(crate) use early::{first_read, EarlyNames};
 
@@ -177,6 +180,14 @@ pub fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: Parse) 
         if fresh.is_empty() && !functions {
             break;
         }
+        // Only the items that can matter are parsed (not when every file is
+        // parsed whole: the reference); from here on, `known` is the round's
+        // names with that search.
+        let select = match parse {
+            Parse::Candidates => Some(select::Select::new(&known, enums.values().flat_map(BTreeMap::keys))?),
+            Parse::Every => None,
+        };
+        let known = Known { names: &known, select: select.as_ref() };
         let refers = Refers::new(fresh.iter(), functions)?;
         // A released file failed this search for the gate functions and for
         // the names its first read (or an earlier round) ruled out: only
@@ -664,20 +675,33 @@ impl FileScan {
     }
 }
 
+/// What a reference pass knows: the names of the derived enums and their
+/// aliases and, to parse only the items that can matter, the search for
+/// them (see [`select`]; none when every file is parsed whole).
+struct Known<'a> {
+    names: &'a BTreeSet<String>,
+    select: Option<&'a select::Select>,
+}
+
 /// Parses one file. With `known` (the derived enums and their aliases), only
 /// references whose owner is one of them are kept (the others cannot be
-/// references); without, every candidate.
+/// references), and with its search only the items that can matter are
+/// parsed; without, every candidate.
 /// (Boxed: one result is kept per file, most of them without a scan.)
-fn scan_file(source: &SourceFile, known: Option<&BTreeSet<String>>) -> Result<Box<FileScan>> {
+fn scan_file(source: &SourceFile, known: Option<&Known<'_>>) -> Result<Box<FileScan>> {
     scan_file_in(source, known, CHUNK_BYTES).map(Box::new)
 }
 
 /// [`scan_file`], reading a file larger than `chunk_bytes` in chunks when
-/// it can.
-fn scan_file_in(source: &SourceFile, known: Option<&BTreeSet<String>>, chunk_bytes: usize) -> Result<FileScan> {
+/// it can, and reading only the selected items of a file when `known` has
+/// a search.
+fn scan_file_in(source: &SourceFile, known: Option<&Known<'_>>, chunk_bytes: usize) -> Result<FileScan> {
     let text = &*source.text;
-    if text.len() > chunk_bytes && !text.starts_with('\u{feff}') && !text.starts_with("#!") {
-        let chunked = outline::outline(text).and_then(|outline| scan_chunks(source, known, &outline, chunk_bytes));
+    let select = known.and_then(|known| known.select);
+    let names = known.map(|known| known.names);
+    if (select.is_some() || text.len() > chunk_bytes) && !text.starts_with('\u{feff}') && !text.starts_with("#!") {
+        let chunked =
+            outline::outline(text).and_then(|outline| scan_chunks(source, names, select, &outline, chunk_bytes));
         proc_macro2::extra::invalidate_current_thread_spans();
         if let Some(scan) = chunked {
             return scan;
@@ -697,7 +721,7 @@ fn scan_file_in(source: &SourceFile, known: Option<&BTreeSet<String>>, chunk_byt
     if !scan.errors.is_empty() {
         return Err(Error { diagnostics: scan.errors });
     }
-    scan.refs = refs::find(&file, known);
+    scan.refs = refs::find(&file, names);
     Ok(scan)
 }
 
@@ -707,20 +731,23 @@ fn scan_file_in(source: &SourceFile, known: Option<&BTreeSet<String>>, chunk_byt
 /// next: a large file never has its whole syntax tree, nor all its tokens,
 /// in memory. Every import of the file (its top-level `use` and `type`
 /// items) is bound first, as Rust sees them everywhere in the module; then
-/// each chunk binds its other items and is visited. The result is the one
-/// reading the file whole gives; `None` (read it whole) where a chunk does
-/// not lex or parse on its own, or its imports are not the ones the outline
-/// found: a syntax error, or an outline that went wrong, has the file read
-/// whole for the same findings and the same error.
+/// each chunk binds its other items and is visited. With `select`, only the
+/// runs of items it selects are read (see [`select`] for why the others
+/// change nothing). The result is the one reading the file whole gives;
+/// `None` (read it whole) where a chunk does not lex or parse on its own,
+/// or its imports are not the ones the outline found: a syntax error, or an
+/// outline that went wrong, has the file read whole for the same findings
+/// and the same error.
 fn scan_chunks(
     source: &SourceFile,
     known: Option<&BTreeSet<String>>,
+    select: Option<&select::Select>,
     outline: &outline::Outline,
     chunk_bytes: usize,
 ) -> Option<Result<FileScan>> {
     let text = &*source.text;
     let mut refs = refs::Refs::new(known);
-    // Where each import's keyword is written.
+    // Where each import starts, and where its keyword is written.
     let mut keywords = Vec::new();
     let mut at = Position { offset: 0, origin: refs::Origin::FILE };
     for range in &outline.imports {
@@ -731,20 +758,38 @@ fn scan_chunks(
             [syn::Item::Type(item)] => item.type_token.span,
             _ => return None,
         };
-        keywords.push(at.origin.map(keyword.start()));
+        keywords.push((range.start, at.origin.map(keyword.start())));
         refs.set_origin(at.origin);
         refs.bind_imports(&items);
         drop(items);
         proc_macro2::extra::invalidate_current_thread_spans();
     }
-    let mut imports = keywords.into_iter();
+    // The runs of items to read: all, or those selected.
+    let keep = match (select, known) {
+        (Some(select), Some(known)) => {
+            select.runs(text, &outline.cuts, &select::local_names(refs.root_aliases(), known))
+        }
+        _ => vec![true; outline.cuts.len() + 1],
+    };
+    let mut imports = keywords.into_iter().peekable();
     let mut scan = FileScan::new();
+    // The piece being gathered (or the next run) starts at `start`, on `line`.
     let (mut start, mut line) = (0, 1);
     let ends = outline.cuts.iter().copied().chain([text.len()]);
-    for end in ends {
-        if end - start < chunk_bytes && end < text.len() {
+    for (run, end) in ends.enumerate() {
+        let lines = || memchr::memchr_iter(b'\n', &text.as_bytes()[start..end]).count();
+        if !keep[run] {
+            line += lines();
+            start = end;
             continue;
         }
+        // A kept run ends its piece before a skipped one, or when it is large
+        // enough.
+        if keep.get(run + 1).copied().unwrap_or(false) && end - start < chunk_bytes {
+            continue;
+        }
+        // Imports in skipped runs were bound and need no check here.
+        while imports.next_if(|&(from, _)| from < start).is_some() {}
         let piece = Piece { source, origin: refs::Origin { line, column: 0 } };
         let items = parse_items(&text[start..end], start == 0).ok()?;
         for item in &items {
@@ -753,21 +798,24 @@ fn scan_chunks(
                 syn::Item::Type(item) => item.type_token.span,
                 _ => continue,
             };
-            if imports.next() != Some(piece.origin.map(keyword.start())) {
+            if imports.next().map(|(_, at)| at) != Some(piece.origin.map(keyword.start())) {
                 return None;
             }
         }
-        scan_items(&piece, &items, &mut scan);
+        if imports.peek().is_some_and(|&(from, _)| from < end) {
+            return None;
+        }
+        // Only a piece that names a derive can declare.
+        if DECLARES.as_ref().map_or(true, |declares| declares.is_match(&text[start..end])) {
+            scan_items(&piece, &items, &mut scan);
+        }
         refs.set_origin(piece.origin);
         refs.bind_names(&items);
         refs.visit(&items);
         drop(items);
         proc_macro2::extra::invalidate_current_thread_spans();
-        line += memchr::memchr_iter(b'\n', &text.as_bytes()[start..end]).count();
+        line += lines();
         start = end;
-    }
-    if imports.next().is_some() {
-        return None;
     }
     if !scan.errors.is_empty() {
         return Some(Err(Error { diagnostics: scan.errors }));
@@ -1071,10 +1119,11 @@ pub enum Feature {
     fn chunked(text: &str, known: Option<&BTreeSet<String>>) -> (String, String, bool) {
         let source = SourceFile::new("f.rs".into(), text.to_owned());
         let outline = outline::outline(text);
-        let in_chunks = outline.as_ref().and_then(|o| scan_chunks(&source, known, o, 1)).is_some();
-        let chunks = render(&scan_file_in(&source, known, 0));
+        let in_chunks = outline.as_ref().and_then(|o| scan_chunks(&source, known, None, o, 1)).is_some();
+        let known = known.map(|names| Known { names, select: None });
+        let chunks = render(&scan_file_in(&source, known.as_ref(), 0));
         proc_macro2::extra::invalidate_current_thread_spans();
-        let whole = render(&scan_file_in(&source, known, usize::MAX));
+        let whole = render(&scan_file_in(&source, known.as_ref(), usize::MAX));
         (chunks, whole, in_chunks)
     }
 
@@ -1199,5 +1248,140 @@ pub enum Feature {
         // Not vacuous: references are found and a broken candidate is an error.
         assert_eq!(both(cases[0]).0.matches("GateRef {").count(), 3);
         assert!(both(cases[3]).0.contains("cannot parse Rust source"));
+    }
+
+    /// Two variants, so that one can be named where the other is not.
+    const DECLARES_TWO: &str = r#"
+#[derive(kompat::FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
+    WatchList,
+    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
+    Other,
+}
+"#;
+
+    /// Whether the referencing file `text` is read item by item (not
+    /// whole), with `Feature` and its aliases `Gate` and `Gate2` known.
+    fn read_selectively(text: &str) -> bool {
+        let known: BTreeSet<String> = ["Feature", "Gate", "Gate2"].map(String::from).into();
+        let variants = ["WatchList".to_owned(), "Other".to_owned()];
+        let Ok(select) = select::Select::new(&known, variants.iter()) else { return false };
+        let source = SourceFile::new("f.rs".into(), text.to_owned());
+        let plain = !text.starts_with('\u{feff}') && !text.starts_with("#!");
+        let read = plain
+            && outline::outline(text)
+                .and_then(|o| scan_chunks(&source, Some(&known), Some(&select), &o, CHUNK_BYTES))
+                .is_some();
+        proc_macro2::extra::invalidate_current_thread_spans();
+        read
+    }
+
+    /// Reading only the items that can matter finds what parsing every
+    /// file whole finds: shadowing items, glob imports, aliases, `Self`,
+    /// re-exports, macros, nested modules, line endings and file starts.
+    #[test]
+    fn selected_items_find_what_whole_files_find() {
+        let big = {
+            let filler: String =
+                (0..3000).map(|i| format!("/// Doc.\npub fn f{i}() -> u8 {{ {i} as u8 }}\n")).collect();
+            format!("use crate::gates::Feature::*;\n{filler}fn late() {{ Feature::Other; WatchList; }}\n{filler}")
+        };
+        let cases: &[&[&str]] = &[
+            // Items named like a variant, the enum or a local alias shadow
+            // (or do not) wherever they are written.
+            &["use crate::gates::Feature::*;\nfn f() { WatchList; }\nstruct WatchList;\nfn g() { Feature::Other; }"],
+            &["use crate::gates::Feature::*;\nconst WatchList: u8 = 0;\nfn f() -> u8 { WatchList }\nfn g() { Other; }"],
+            &["use crate::gates::Feature as F;\nfn F() {}\nfn g() { F::WatchList; }\nfn h() { Other; }"],
+            &["struct Feature;\nfn a() { Feature::WatchList; }\nfn b() {}"],
+            &["fn a() { Other; }\nuse crate::gates::Feature::*;\nfn b() { match x { WatchList => {} _ => {} } }\nfn Other() {}"],
+            // Glob imports at the top and inside a function.
+            &["use crate::gates::Feature::*;\nfn a() {}\nfn b() { let _ = [WatchList, Other]; }\nfn c() { x(); }"],
+            &["fn a() { use crate::gates::Feature::*; WatchList; }\nfn b() { WatchList; }\nfn c() {}"],
+            // Aliases: `type`, alias of an alias, `Self`, an impl through one.
+            &["type G = crate::gates::Feature;\nfn a() { G::WatchList; }\nfn b() { H::WatchList; }"],
+            &["use crate::gates::Feature as F;\ntype G = F;\nfn a() { G::WatchList; }\nfn b() { X::Other; }"],
+            &["impl Feature { fn f() -> Self { Self::WatchList } }\nimpl Other { fn g() -> Self { Self::WatchList } }"],
+            &["use crate::gates::Feature as F;\nimpl F { fn f() -> Self { Self::Other } }\nimpl G { fn g() { Self::A; } }"],
+            &["fn a() { impl Feature { fn g() { Self::Other; } } }\nfn b() {}"],
+            &["use x::Y as F;\nfn a() { use crate::gates::Feature as Y; F::WatchList; }\nfn b() { F::Other; }"],
+            // Re-exports and aliases visible beyond their module, in other files.
+            &["pub use crate::gates::Feature::*;\nfn a() {}"],
+            // A re-export through a local alias names no variant.
+            &["use crate::gates::Feature as F;\nmod m { use super::*; pub use F::*; }\nfn a() {}"],
+            &["mod m { pub use crate::gates::Feature::*; }\nfn a() {}"],
+            &["pub use crate::gates::Feature as Gate;\nfn a() {}", "fn f() { Gate::WatchList; }\nfn g() {}"],
+            &[
+                "mod m { pub use crate::gates::Feature as Gate; }\nfn x() {}",
+                "mod n { pub use super::Gate as Gate2; }\nfn y() { Gate2::Other; }",
+                "fn z() { Gate2::WatchList; }\nfn w() {}",
+            ],
+            // Macros: invocations in items, item-level invocations and
+            // `macro_rules!`, with glob imports in scope.
+            &["fn a() { tracing::info!(x = ?Feature::WatchList); }\nmacro_rules! m { () => { $crate::gates::Feature::Other } }\nm!();\nfn b() { vec![1]; }"],
+            &["use crate::gates::Feature::*;\nlazy_static! { static ref X: Vec<u8> = vec![WatchList as u8]; }\nother! { y }\nfn c() { Feature::Other; }"],
+            // A nested module under `use super::*`, one without.
+            &["use crate::gates::Feature::*;\nmod m {\n    use super::*;\n    fn f() { WatchList; }\n}\nmod n { fn g() { Other; } }"],
+            // Line endings, byte order mark, shebang, inner attributes, doc
+            // comments and attributes.
+            &["use crate::gates::Feature;\r\nfn a() {}\r\nfn b() { Feature::WatchList; }\r\n"],
+            &["\u{feff}use crate::gates::Feature;\nfn a() {}\nfn b() { Feature::WatchList; }"],
+            &["#!/usr/bin/env run-cargo-script\nfn a() {}\nfn b() { Feature::WatchList; }"],
+            &["#![allow(dead_code)]\n//! Doc.\nuse crate::gates::Feature;\nfn a() {}\nfn b() { Feature::WatchList; }"],
+            &["#![allow(x)]\nfn a() {}\nfn b() { Feature::WatchList; }"],
+            &["/// Uses é WatchList.\n#[cfg(test)]\nfn a() { }\n#[doc = \"x\"]\nfn b() { Feature::Other; }\nfn é() { Feature::WatchList; }"],
+            // Nothing selected but the imports; a gate string alone; two
+            // items on one line.
+            &["use crate::gates::Feature::WatchList;\nfn a() {}\nfn b() {}"],
+            &["fn a() {}\nfn b(g: &G) { g.enabled(\"WatchList\"); }\nfn c(g: &G) { g.enabled(x); }"],
+            &["fn a() {} fn b() { Feature::WatchList; }\nfn c() {}"],
+            // A large file: selected runs read in chunks.
+            &[&big],
+            // A selected item that does not parse: the file is read whole,
+            // and the first error is reported, in an item not selected.
+            &["fn a() { let x = ; }\nfn b() { Feature::WatchList; let = ; }"],
+        ];
+        for texts in cases {
+            let all: Vec<&str> = [DECLARES_TWO].into_iter().chain(texts.iter().copied()).collect();
+            let (fast, full) = both(&all);
+            assert_eq!(fast, full, "{texts:?}");
+            // Not vacuous: references, or the error, found.
+            assert!(fast.contains("GateRef {") || fast.contains("cannot parse Rust source"), "{texts:?}: {fast}");
+            // And read item by item where the file allows it.
+            let whole = texts.iter().any(|t| t.starts_with('\u{feff}') || t.starts_with("#!") || t.contains("= ;"));
+            assert_eq!(texts.iter().all(|t| read_selectively(t)), !whole, "{texts:?}");
+        }
+    }
+
+    /// A name that becomes known only once an alias inside an item is read
+    /// still finds its references (`Y::Other`), a round later.
+    #[test]
+    fn aliases_inside_items_are_followed() {
+        let texts = [
+            DECLARES_TWO,
+            "pub use crate::gates::Feature as X;\nfn a() {}",
+            "mod m { pub use super::X as Y; }\nfn b() { Feature::WatchList; }",
+            "fn c() { Y::Other; }\nfn d() {}",
+        ];
+        let (fast, full) = both(&texts);
+        assert_eq!(fast, full);
+        assert_eq!(fast.matches("GateRef {").count(), 2, "{fast}");
+        assert!(fast.contains("gate: \"Other\""), "{fast}");
+    }
+
+    /// A syntax error in an item that cannot matter is not reported in a
+    /// file read for references (as in a file the prefilter skips): only
+    /// parsing every file whole, the reference, reports it.
+    #[test]
+    fn syntax_errors_in_items_not_read_are_the_compilers() {
+        let texts = [DECLARES_TWO, "fn a() { let x = ; }\nfn b() { Feature::WatchList; }"];
+        let (fast, full) = both(&texts);
+        assert!(fast.contains("GateRef {") && !fast.contains("cannot parse"), "{fast}");
+        assert!(full.contains("cannot parse Rust source: expected an expression"), "{full}");
+        // Unclosed delimiters anywhere are still reported.
+        let texts = [DECLARES_TWO, "fn a() { let x = (; }\nfn b() { Feature::WatchList; }"];
+        let (fast, full) = both(&texts);
+        assert_eq!(fast, full);
+        assert!(fast.contains("cannot parse Rust source"), "{fast}");
     }
 }

@@ -143,6 +143,13 @@ impl<'a> Refs<'a> {
         self.scopes.push(root);
     }
 
+    /// The aliases the file's top level binds (alias -> target): all of
+    /// them once [`Refs::bind_imports`] has read every import.
+    pub(super) fn root_aliases(&self) -> &BTreeMap<String, String> {
+        static NONE: BTreeMap<String, String> = BTreeMap::new();
+        self.scopes.first().map_or(&NONE, |root| &root.aliases)
+    }
+
     /// Reads the references in top-level `items`.
     pub(super) fn visit(&mut self, items: &[syn::Item]) {
         for item in items {
