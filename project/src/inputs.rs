@@ -1,8 +1,9 @@
 //! The one input classification of the workspace: what each input file is,
 //! read once. Every command that takes paths (`--decls`, `kompat lint`'s
 //! positional paths, `--baseline`) goes through [`classify`]; what it returns
-//! carries the file's text, so nothing reads a file twice, and every I/O error
-//! is reported with the file it is about.
+//! carries the file's text, so nothing reads a file twice (but for a Rust
+//! file found in a directory and released, see [`crate::load::SourceFile`]),
+//! and every I/O error is reported with the file it is about.
 //!
 //! The rules:
 //!
@@ -47,7 +48,7 @@ use kompat_decls::ParseError;
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{SourceFile, STDIN_NAME};
-use crate::parallel::Failure;
+use crate::rust::EarlyNames;
 
 /// What an input file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,21 +236,31 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
         return Err(Error { diagnostics: found.failures.into_iter().flat_map(|(_, err)| err.diagnostics).collect() });
     }
     go_sources.extend(found.go);
-    // The other files, read and looked at on every core with room for the
-    // YAML and TOML parsers.
-    let others = crate::parallel::map(
-        &found.others,
+    // Every file, read and looked at on every core with room for the YAML
+    // and TOML parsers, in the order of `read_order`. Sorted once by path
+    // (the order of a sorted walk: a directory's entries by name), read in
+    // that other order.
+    let mut files = found.files;
+    files.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_cached_key(|&i| read_order(&files[i].0, files[i].1));
+    let early = EarlyNames::new();
+    let results = crate::parallel::map(
+        &order,
         READ_STACK_BYTES,
-        |(path, kind)| classify_found(path, *kind),
-        |(path, _), why| Err(why.error(path)),
+        |&i| match &files[i] {
+            (path, Kind::Rust) => read_rust(path, &early),
+            (path, kind) => classify_found(path, *kind),
+        },
+        |&i, why| Err(why.error(&files[i].0)),
     );
-    let mut read: Vec<(PathBuf, Result<Option<Input>>)> = found.rust;
-    read.extend(found.others.into_iter().map(|(path, _)| path).zip(others));
-    // In the order of a sorted walk: a directory's entries by name (two
-    // sorted runs, merged by a stable sort in one pass).
-    read.sort_by(|(a, _), (b, _)| a.cmp(b));
+    let mut read: Vec<Option<Result<Option<Input>>>> = (0..files.len()).map(|_| None).collect();
+    for (i, result) in order.into_iter().zip(results) {
+        read[i] = Some(result);
+    }
+    let read = read.into_iter().flatten();
     let mut failures = Vec::new();
-    for (_, result) in read {
+    for result in read {
         match result {
             Ok(Some(input)) => out.push(input),
             Ok(None) => {}
@@ -263,24 +274,34 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     }
 }
 
-/// What a walk of a directory found, each list in sorted order.
+/// Where a file found in a directory comes in the order of the reads
+/// (smallest first): the Rust files first, those whose name says they may
+/// declare gates (`features.rs`, `gates.rs`, `feature_gates.rs`) first among
+/// them, then nearest the root first, so that the files declaring derived
+/// enums are met before most of those searched for their names (see
+/// [`read_rust`]). Only an order: any gives the same result.
+fn read_order(path: &Path, kind: Kind) -> (bool, bool, usize) {
+    let stem = path.file_stem().map(|s| s.as_encoded_bytes()).unwrap_or_default();
+    let has = |word: &[u8]| stem.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    let named = has(b"feature") || has(b"gate");
+    (kind != Kind::Rust, !named, path.components().count())
+}
+
+/// What a walk of a directory found.
 #[derive(Default)]
 struct Found {
-    /// The Rust files, read already (while walking).
-    rust: Vec<(PathBuf, Result<Option<Input>>)>,
-    /// The other files kompat reads, with what their name says they are.
-    others: Vec<(PathBuf, Kind)>,
-    /// The Go sources, checked to be readable, not read.
+    /// The files kompat reads, with what their name says they are.
+    files: Vec<(PathBuf, Kind)>,
+    /// The Go sources, checked to be readable, not read, in sorted order.
     go: Vec<PathBuf>,
-    /// The walk's failures, by the path they are about.
+    /// The walk's failures, by the path they are about, in sorted order.
     failures: Vec<(PathBuf, Error)>,
 }
 
 /// Walks `dir` on every core (respecting `.gitignore`, skipping hidden
 /// entries, never following symbolic links, never opening a special file),
-/// reading each Rust file as it is found ([`classify_found`]) and listing
-/// the other files kompat reads; files of any other kind are neither opened
-/// nor listed.
+/// listing the files kompat reads; files of any other kind are neither
+/// opened nor listed.
 fn walk_dir(dir: &Path) -> Found {
     use ignore::WalkState;
     let found = std::sync::Mutex::new(Found::default());
@@ -295,8 +316,6 @@ fn walk_dir(dir: &Path) -> Found {
         })
     });
     let mut found = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    found.rust.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-    found.others.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
     found.go.sort_unstable();
     found.failures.sort_by(|(a, _), (b, _)| a.cmp(b));
     found
@@ -333,14 +352,8 @@ impl Gathered<'_> {
             }
             return;
         }
-        match by_name(&path) {
-            Some(Kind::Rust) => {
-                let read = std::panic::catch_unwind(|| classify_found(&path, Kind::Rust))
-                    .unwrap_or_else(|_| Err(Failure::Panicked.error(&path)));
-                self.batch.rust.push((path, read));
-            }
-            Some(kind) => self.batch.others.push((path, kind)),
-            None => {}
+        if let Some(kind) = by_name(&path) {
+            self.batch.files.push((path, kind));
         }
     }
 }
@@ -349,8 +362,7 @@ impl Drop for Gathered<'_> {
     fn drop(&mut self) {
         let mut found = self.found.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let batch = std::mem::take(&mut self.batch);
-        found.rust.extend(batch.rust);
-        found.others.extend(batch.others);
+        found.files.extend(batch.files);
         found.go.extend(batch.go);
         found.failures.extend(batch.failures);
     }
@@ -360,15 +372,17 @@ impl Drop for Gathered<'_> {
 /// TOML parsers bound their own nesting.
 const READ_STACK_BYTES: usize = 8 << 20;
 
-/// A file found in a directory, whose name says it may be `kind`: read, and
-/// returned when its content says it counts. A Rust file is released after
-/// its checks unless it can declare or reference something without a
-/// derived enum's name ([`crate::rust::needs_text`]).
+/// A Rust file found in a directory, read: released after its checks unless
+/// it can declare or reference something without a derived enum's name,
+/// and searched for the names `early` knows ([`crate::rust::first_read`]).
+fn read_rust(path: &Path, early: &EarlyNames) -> Result<Option<Input>> {
+    let source = SourceFile::read_found_keeping(path, |text| crate::rust::first_read(text, early))?;
+    Ok(Some(Input::new(Kind::Rust, source, false)))
+}
+
+/// A file found in a directory, whose name says it may be `kind` (not
+/// Rust: [`read_rust`]): read, and returned when its content says it counts.
 fn classify_found(path: &Path, kind: Kind) -> Result<Option<Input>> {
-    if kind == Kind::Rust {
-        let source = SourceFile::read_found_keeping(path, crate::rust::needs_text)?;
-        return Ok(Some(Input::new(kind, source, false)));
-    }
     let mut input = Input::new(kind, SourceFile::read_found(path)?, false);
     input.kind = match kind {
         Kind::KompatToml if !is_kompat_toml(path, &input.source.text) => return Ok(None),
@@ -541,6 +555,32 @@ mod tests {
         check(r#"{"apiVersion": "v1", "kind": "ConfigMap"}"#, true);
         check(r#"{"\u0061piVersion": "v1", "kind": "ConfigMap"}"#, true);
         check("[]", false);
+    }
+
+    #[test]
+    fn rust_files_that_may_declare_are_read_first() {
+        let paths = [
+            ("deploy/kind.yaml", Kind::Deployment),
+            ("crates/a/src/lib.rs", Kind::Rust),
+            ("crates/b/src/features.rs", Kind::Rust),
+            ("src/main.rs", Kind::Rust),
+            ("crates/c/src/gates/mod.rs", Kind::Rust),
+            ("crates/c/src/gates/Feature_Gates.rs", Kind::Rust),
+            ("README.md", Kind::Deployment),
+        ];
+        let mut sorted = paths.to_vec();
+        sorted.sort_by_key(|(path, kind)| read_order(Path::new(path), *kind));
+        let got: Vec<&str> = sorted.iter().map(|(path, _)| *path).collect();
+        let expected = [
+            "crates/b/src/features.rs",
+            "crates/c/src/gates/Feature_Gates.rs",
+            "src/main.rs",
+            "crates/a/src/lib.rs",
+            "crates/c/src/gates/mod.rs",
+            "README.md",
+            "deploy/kind.yaml",
+        ];
+        assert_eq!(got, expected);
     }
 
     #[test]

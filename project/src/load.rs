@@ -21,10 +21,13 @@ use crate::inputs::{Input, Kind};
 /// A file read from disk.
 ///
 /// A Rust file found in a directory that cannot declare or reference
-/// anything yet (see `rust::needs_text`) is *released* after its
-/// first read: its text is empty and [`SourceFile::is_released`] says so;
-/// the Rust reader reads it again (through `search_texts`) only if a
-/// derived enum's name it must search for turns up.
+/// anything by itself (see `rust::first_read`) is *released* after its
+/// first read: its text is empty and [`SourceFile::is_released`] says so.
+/// The first read also searched it for the derived enums' names the reads
+/// of its directory had met by then (`rust::EarlyNames`), and the file
+/// records those it was found not to refer to; the Rust reader reads it again (through
+/// `search_texts`) only for a derived enum's name (or an alias's) outside
+/// that set ([`SourceFile::needs_search`]).
 #[derive(Clone)]
 pub struct SourceFile {
     pub path: PathBuf,
@@ -32,8 +35,22 @@ pub struct SourceFile {
     /// Built the first time a location in the file is needed: most files
     /// of a linted tree are never located in.
     lines: OnceLock<LineIndex>,
-    /// Read, checked and let go: `text` is empty.
-    released: bool,
+    /// Read, checked and let go (`text` is empty): the names its first
+    /// read ruled out, shared by the files released while the walk knew
+    /// the same names. `None` for a file whose text is held.
+    released: Option<Arc<Names>>,
+}
+
+/// A set of derived enums' names (see [`SourceFile::needs_search`]).
+pub(crate) type Names = std::collections::BTreeSet<String>;
+
+/// What the first read of a file decides of its text.
+pub(crate) enum Keep {
+    /// The text is held.
+    Text,
+    /// The text is let go; the first read ruled out references to these
+    /// names (see [`SourceFile::needs_search`]).
+    Release(Arc<Names>),
 }
 
 impl std::fmt::Debug for SourceFile {
@@ -41,7 +58,7 @@ impl std::fmt::Debug for SourceFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut out = f.debug_struct("SourceFile");
         out.field("path", &self.path).field("text", &self.text);
-        if self.released {
+        if self.released.is_some() {
             out.field("released", &true);
         }
         out.finish_non_exhaustive()
@@ -68,31 +85,41 @@ impl SourceFile {
     pub fn read(path: &Path) -> Result<SourceFile> {
         let size = regular_file_size(path)?;
         let file = std::fs::File::open(path).map_err(|err| Error::io(path, &err))?;
-        SourceFile::read_open(path, file, size, |_| true)
+        SourceFile::read_open(path, file, size, |_| Keep::Text)
     }
 
     /// Reads `file`, opened from `path` and expected to hold `size` bytes,
     /// keeping the text only when `keep` says so of it; otherwise the file is
     /// released (its checks are done all the same).
-    fn read_open(path: &Path, file: std::fs::File, size: u64, keep: impl FnOnce(&str) -> bool) -> Result<SourceFile> {
-        let text = with_text(path, file, size, |text| keep(text).then(|| Arc::from(text)))?;
-        Ok(SourceFile::held_or_released(path.to_owned(), text))
+    fn read_open(path: &Path, file: std::fs::File, size: u64, keep: impl FnOnce(&str) -> Keep) -> Result<SourceFile> {
+        let read = with_text(path, file, size, |text| match keep(text) {
+            Keep::Text => Ok(Arc::from(text)),
+            Keep::Release(names) => Err(names),
+        })?;
+        Ok(match read {
+            Ok(text) => SourceFile::held(path.to_owned(), text),
+            Err(names) => {
+                // One empty text for all: no allocation per released file.
+                static EMPTY: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(""));
+                let text = Arc::clone(&EMPTY);
+                SourceFile { path: path.to_owned(), text, lines: OnceLock::new(), released: Some(names) }
+            }
+        })
     }
 
-    fn held_or_released(path: PathBuf, text: Option<Arc<str>>) -> SourceFile {
-        let released = text.is_none();
-        SourceFile { path, text: text.unwrap_or_else(|| Arc::from("")), lines: OnceLock::new(), released }
+    fn held(path: PathBuf, text: Arc<str>) -> SourceFile {
+        SourceFile { path, text, lines: OnceLock::new(), released: None }
     }
 
     /// [`SourceFile::read`] for a file found by walking a directory: one
     /// removed since it was listed is reported as such.
     pub(crate) fn read_found(path: &Path) -> Result<SourceFile> {
-        SourceFile::read_found_keeping(path, |_| true)
+        SourceFile::read_found_keeping(path, |_| Keep::Text)
     }
 
     /// [`SourceFile::read_found`], releasing the file unless `keep` says
     /// its text is needed.
-    pub(crate) fn read_found_keeping(path: &Path, keep: impl FnOnce(&str) -> bool) -> Result<SourceFile> {
+    pub(crate) fn read_found_keeping(path: &Path, keep: impl FnOnce(&str) -> Keep) -> Result<SourceFile> {
         let (file, size) = open_found(path)?;
         SourceFile::read_open(path, file, size, keep).map_err(|err| match std::fs::symlink_metadata(path) {
             Err(gone) if gone.kind() == std::io::ErrorKind::NotFound => removed(path),
@@ -103,7 +130,29 @@ impl SourceFile {
     /// Whether the file's text was let go after its first read (see
     /// [`SourceFile`]).
     pub fn is_released(&self) -> bool {
-        self.released
+        self.released.is_some()
+    }
+
+    /// Whether a search for references to `names` must look at this file:
+    /// always when its text is held; when it is released, only if one of
+    /// `names` is not among those its first read ruled out (the first read
+    /// searched the same bytes for them, so a second read of those could not
+    /// match).
+    pub(crate) fn needs_search(&self, names: &Names) -> bool {
+        match &self.released {
+            None => true,
+            Some(ruled_out) => names.iter().any(|name| !ruled_out.contains(name)),
+        }
+    }
+
+    /// Records that a search of this released file for `names` (read again)
+    /// found no reference: they are ruled out from now on too.
+    pub(crate) fn rule_out(&mut self, names: &Names) {
+        if let Some(ruled_out) = &mut self.released {
+            if !names.is_subset(ruled_out) {
+                Arc::make_mut(ruled_out).extend(names.iter().cloned());
+            }
+        }
     }
 
     /// Reads standard input (`kompat lint -`) under the same limits as
@@ -111,12 +160,12 @@ impl SourceFile {
     pub fn read_stdin() -> Result<SourceFile> {
         let path = Path::new(STDIN_NAME);
         let text = with_text(path, std::io::stdin().lock(), 0, |text| Arc::from(text))?;
-        Ok(SourceFile::held_or_released(path.to_owned(), Some(text)))
+        Ok(SourceFile::held(path.to_owned(), text))
     }
 
     pub fn new(path: PathBuf, text: String) -> SourceFile {
         // One copy of the text, shared by the line index.
-        SourceFile { path, text: Arc::from(text), lines: OnceLock::new(), released: false }
+        SourceFile::held(path, Arc::from(text))
     }
 
     /// The file's line index, built on first use.
@@ -188,36 +237,40 @@ fn with_text<R>(path: &Path, reader: impl std::io::Read, size: u64, use_text: im
     })
 }
 
-/// The files among `files` that `pick` names and whose text `matches`,
-/// searched on every core. A held file is searched in memory; a released
-/// one is read again when `reread` (otherwise it cannot match: the caller
-/// knows its first read ruled it out), and held from then on if it matches.
+/// The files among `picked` (indices into `files`) whose text `matches`,
+/// searched on every core, with how many released files were read again to
+/// search them. A held file is searched in memory; a released one is read
+/// again (the caller picks only those a search may find something in: see
+/// [`SourceFile::needs_search`]), and held from then on if it matches.
 /// A file that cannot be read again (removed, changed into invalid UTF-8)
 /// is an error of its own; all are reported together.
 pub(crate) fn search_texts(
     files: &mut [SourceFile],
-    pick: impl Fn(usize) -> bool,
-    reread: bool,
+    picked: &[usize],
     matches: impl Fn(&[u8]) -> bool + Sync,
-) -> Result<Vec<usize>> {
+) -> Result<(Vec<usize>, usize)> {
     enum Found {
         No,
         Yes,
         Read(SourceFile),
         Failed(Error),
     }
-    let picked: Vec<usize> = (0..files.len()).filter(|&i| pick(i) && (reread || !files[i].released)).collect();
     let shared: &[SourceFile] = files;
+    let rereads = picked.iter().filter(|&&i| shared[i].is_released()).count();
     let found = crate::parallel::map(
-        &picked,
+        picked,
         SEARCH_STACK_BYTES,
         |&i| {
             let file = &shared[i];
-            if !file.released {
+            if !file.is_released() {
                 return if matches(file.text.as_bytes()) { Found::Yes } else { Found::No };
             }
-            match SourceFile::read_found_keeping(&file.path, |text| matches(text.as_bytes())) {
-                Ok(read) if read.released => Found::No,
+            let keep = |text: &str| match matches(text.as_bytes()) {
+                true => Keep::Text,
+                false => Keep::Release(Arc::default()),
+            };
+            match SourceFile::read_found_keeping(&file.path, keep) {
+                Ok(read) if read.is_released() => Found::No,
                 Ok(read) => Found::Read(read),
                 Err(err) => Found::Failed(err),
             }
@@ -226,7 +279,7 @@ pub(crate) fn search_texts(
     );
     let mut out = Vec::new();
     let mut failures = Vec::new();
-    for (i, found) in picked.into_iter().zip(found) {
+    for (&i, found) in picked.iter().zip(found) {
         match found {
             Found::No => {}
             Found::Yes => out.push(i),
@@ -238,7 +291,7 @@ pub(crate) fn search_texts(
         }
     }
     if failures.is_empty() {
-        Ok(out)
+        Ok((out, rereads))
     } else {
         Err(Error { diagnostics: failures })
     }

@@ -11,9 +11,12 @@
 //! read for references only in its imports and the items that can hold one
 //! (see [`select`]).
 
+mod early;
 mod outline;
 mod refs;
 mod select;
+
+pub(crate) use early::{first_read, EarlyNames};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -99,19 +102,37 @@ pub enum Parse {
 /// its name, and the search runs again until no new name turns up.
 /// Everything else cannot change the result; it is neither parsed nor
 /// checked for syntax (that is the compiler's job).
+///
+/// A debugging aid: with `KOMPAT_DEBUG_REREADS` set in the environment, the
+/// number of released files read again is written to standard error.
 pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
-    scan_with(files, decls, Parse::Candidates)
+    let (scan, rereads) = scan_with_rereads(files, decls, Parse::Candidates)?;
+    if std::env::var_os("KOMPAT_DEBUG_REREADS").is_some() {
+        let released = files.iter().filter(|f| f.is_released()).count();
+        eprintln!("kompat: {rereads} of {released} released Rust files read again");
+    }
+    Ok(scan)
 }
 
 /// [`scan`], parsing the files `parse` says.
 #[doc(hidden)]
 pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<RustScan> {
-    // Released files (see `needs_text`) are read again when a search needs
+    scan_with_rereads(files, decls, parse).map(|(scan, _)| scan)
+}
+
+/// [`scan_with`], and how many times a released file was read again (a file
+/// read again in two rounds of the name loop counts twice): what the
+/// names ruled out by the first reads save (see [`first_read`]).
+#[doc(hidden)]
+pub fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<(RustScan, usize)> {
+    // Released files (see `first_read`) are read again when a search needs
     // them; held from then on in this copy of the list.
     let mut files = files.to_vec();
     let files = &mut files[..];
+    let mut rereads = 0;
     if parse == Parse::Every {
-        crate::load::search_texts(files, |_| true, true, |_| true)?;
+        let all: Vec<usize> = (0..files.len()).collect();
+        rereads += crate::load::search_texts(files, &all, |_| true)?.1;
     }
     // First the files that can declare: their enums decide which paths of
     // the other files are references.
@@ -168,14 +189,16 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
         };
         let known = Known { names: &known, select: select.as_ref() };
         let refers = Refers::new(fresh.iter(), functions)?;
-        // A released file failed this search without names: only a new
-        // name can make it match.
-        let pending = crate::load::search_texts(
-            files,
-            |i| !complete[i],
-            !fresh.is_empty(),
-            |text| parse == Parse::Every || refers.is_match(text),
-        )?;
+        // A released file failed this search for the gate functions and for
+        // the names its first read (or an earlier round) ruled out: only
+        // another name can make it match.
+        let picked: Vec<usize> = (0..files.len()).filter(|&i| !complete[i] && files[i].needs_search(&fresh)).collect();
+        let (pending, read) =
+            crate::load::search_texts(files, &picked, |text| parse == Parse::Every || refers.is_match(text))?;
+        rereads += read;
+        for &i in &picked {
+            files[i].rule_out(&fresh);
+        }
         let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
         for (&i, result) in pending.iter().zip(later) {
             if result.is_some() {
@@ -223,7 +246,7 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
     if !failures.is_empty() {
         return Err(Error { diagnostics: failures });
     }
-    Ok(out)
+    Ok((out, rereads))
 }
 
 /// The variants of the derived enum `name` stands for, directly or through
@@ -295,60 +318,119 @@ where
 /// called with a string literal (see [`gate_call`]). It never misses a file
 /// that holds a reference; it may name a few that do not.
 struct Refers {
+    /// All the patterns at once: says quickly that a text holds none.
     search: AhoCorasick,
+    /// Each pattern alone: every occurrence of each is judged (an
+    /// overlapping search of all at once is several times slower with a
+    /// few patterns)...
+    finders: Vec<memchr::memmem::Finder<'static>>,
+    /// ... or, with more than [`MAX_FINDERS`], all at once (one pass
+    /// whatever their number).
+    overlapping: Option<AhoCorasick>,
     /// Patterns from this index on are the gate functions'.
     functions: usize,
+    /// Patterns from this index on are the derives' names (only in the
+    /// search of a first read, [`first_read`]).
+    declares: usize,
+}
+
+/// What a [`Refers`] search found in a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hit {
+    /// A derived enum's name (or an alias's) in a place that can reference
+    /// it: the name's index among those the search was built with.
+    Name(usize),
+    /// A gate function's call with a string literal.
+    Call,
+    /// `FeatureGates` or `ApiLifecycle`: the file can declare.
+    Declares,
 }
 
 impl Refers {
     fn new<'a>(names: impl Iterator<Item = &'a String>, functions: bool) -> Result<Refers> {
+        Refers::build(names, functions, false)
+    }
+
+    /// The search for `names`, the gate functions when `functions`, and the
+    /// derives' names when `declares`.
+    fn build<'a>(names: impl Iterator<Item = &'a String>, functions: bool, declares: bool) -> Result<Refers> {
         let mut patterns: Vec<&str> = names.map(String::as_str).collect();
         let first_function = patterns.len();
         if functions {
             patterns.push("enabled");
         }
-        let search = AhoCorasick::new(&patterns)
+        let first_declare = patterns.len();
+        if declares {
+            patterns.extend(["FeatureGates", "ApiLifecycle"]);
+        }
+        // Leftmost-first: the same answer to "any?", with the SIMD searcher
+        // (the standard semantics have only a first-byte prefilter, and
+        // `e` is everywhere).
+        let search = AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(&patterns)
             .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
-        Ok(Refers { search, functions: first_function })
+        let (finders, overlapping) = if patterns.len() <= MAX_FINDERS {
+            (patterns.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect(), None)
+        } else {
+            let all = AhoCorasick::new(&patterns)
+                .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
+            (Vec::new(), Some(all))
+        };
+        Ok(Refers { search, finders, overlapping, functions: first_function, declares: first_declare })
     }
 
     fn is_match(&self, text: &[u8]) -> bool {
-        self.search.find_overlapping_iter(text).any(|found| {
-            if found.pattern().as_usize() >= self.functions {
-                gate_call(text, found.start(), found.end())
+        self.hits(text).next().is_some()
+    }
+
+    /// Every hit in `text` with where its match ends, pattern by pattern,
+    /// each in the order of the text. Each occurrence of each pattern is
+    /// judged on its own, so a text matches a set of names if and only if it
+    /// matches one of them alone: what lets a first read rule out each of
+    /// the names it searched for ([`first_read`]).
+    fn hits<'t>(&'t self, text: &'t [u8]) -> Box<dyn Iterator<Item = (Hit, usize)> + 't> {
+        if !self.search.is_match(text) {
+            return Box::new(std::iter::empty());
+        }
+        let judge = move |pattern: usize, start: usize, end: usize| {
+            let hit = if pattern >= self.declares {
+                Some(Hit::Declares)
+            } else if pattern >= self.functions {
+                gate_call(text, start, end).then_some(Hit::Call)
             } else {
-                let starts_ident = found.start() == 0 || !is_ident_byte(text[found.start() - 1]);
-                // `;` ends a type alias (after `=` or a path's `::`); `a`
-                // and `w` stand for `as` and `where`: a superset.
-                let aliased = || {
-                    matches!(text[..found.start()].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'))
-                };
-                starts_ident
-                    && match skip_trivia(text, found.end()).map(|at| text.get(at)) {
-                        // Too far to tell: a possible match.
-                        None => true,
-                        Some(Some(b';')) => aliased(),
-                        Some(next) => matches!(next, Some(b':' | b'<' | b'>' | b'{' | b'a' | b'w' | 0x80..)),
-                    }
-            }
-        })
+                name_ref(text, start, end).then_some(Hit::Name(pattern))
+            };
+            hit.map(|hit| (hit, end))
+        };
+        match &self.overlapping {
+            Some(all) => Box::new(
+                all.find_overlapping_iter(text).filter_map(move |m| judge(m.pattern().as_usize(), m.start(), m.end())),
+            ),
+            None => Box::new(self.finders.iter().enumerate().flat_map(move |(pattern, finder)| {
+                finder.find_iter(text).filter_map(move |start| judge(pattern, start, start + finder.needle().len()))
+            })),
+        }
     }
 }
 
-/// Whether a Rust file found in a directory must keep its text after its
-/// first read: it can declare (it names `FeatureGates` or `ApiLifecycle`),
-/// or reference a gate without any derived enum's name (a gate function's
-/// call, what [`Refers`] finds with no names). Any other file can
-/// only become a candidate when [`scan_with`] searches for a derived enum's
-/// name or an alias's, and is read again then (`load::search_texts`).
-pub(crate) fn needs_text(text: &str) -> bool {
-    static FUNCTIONS: std::sync::LazyLock<Option<Refers>> =
-        std::sync::LazyLock::new(|| Refers::new(std::iter::empty(), true).ok());
-    // Should the searches not build, every text is kept.
-    match (DECLARES.as_ref(), FUNCTIONS.as_ref()) {
-        (Ok(declares), Some(refers)) => declares.is_match(text) || refers.is_match(text.as_bytes()),
-        _ => true,
-    }
+/// The most patterns [`Refers`] searches for one by one.
+const MAX_FINDERS: usize = 8;
+
+/// Whether a derived enum's name (or an alias's) found at `start..end` of
+/// `text` can be a reference (see [`Refers`]).
+fn name_ref(text: &[u8], start: usize, end: usize) -> bool {
+    let starts_ident = start == 0 || !is_ident_byte(text[start - 1]);
+    // `;` ends a type alias (after `=` or a path's `::`); `a`
+    // and `w` stand for `as` and `where`: a superset.
+    let aliased = || matches!(text[..start].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'));
+    starts_ident
+        && match skip_trivia(text, end).map(|at| text.get(at)) {
+            // Too far to tell: a possible match.
+            None => true,
+            Some(Some(b';')) => aliased(),
+            Some(next) => matches!(next, Some(b':' | b'<' | b'>' | b'{' | b'a' | b'w' | 0x80..)),
+        }
 }
 
 /// The byte search for the files that can declare: the derives' names.

@@ -1,0 +1,486 @@
+//! The first read of a Rust file found in a directory ([`first_read`]):
+//! whether its text is kept, and which derived enums' names it was
+//! searched for, so that the Rust reader reads a released file again only
+//! for the names it was not ([`EarlyNames`]: the names met so far by the
+//! reads of one directory, guessed from the declaring files' bytes).
+
+use std::sync::Arc;
+
+use super::{is_ident_byte, skip_trivia, Hit, Refers};
+use crate::load::{Keep, Names};
+
+/// The derived enums' names a walk's first reads have met so far, shared by
+/// the walking threads; it only grows. Each state comes with the search a
+/// first read runs ([`first_read`]).
+pub(crate) struct EarlyNames {
+    current: std::sync::RwLock<Arc<Early>>,
+}
+
+/// One state of [`EarlyNames`].
+struct Early {
+    names: Arc<Names>,
+    /// The derives' names, the gate functions and `names`; `None` should
+    /// it not build (every text is kept then).
+    search: Option<Refers>,
+}
+
+impl Early {
+    fn new(names: Names) -> Early {
+        let search = Refers::build(names.iter(), true, true).ok();
+        Early { names: Arc::new(names), search }
+    }
+}
+
+/// The most names [`EarlyNames`] holds: a bound on the first read's search
+/// whatever the files say (names past it are searched for later, in
+/// [`super::scan_with`], like any name the guess missed).
+const MAX_EARLY_NAMES: usize = 64;
+
+impl EarlyNames {
+    pub(crate) fn new() -> EarlyNames {
+        EarlyNames { current: std::sync::RwLock::new(Arc::new(Early::new(Names::new()))) }
+    }
+
+    fn current(&self) -> Arc<Early> {
+        Arc::clone(&self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// Adds `names`; the files read from now on are searched for them too.
+    fn add(&self, names: Vec<String>) {
+        let known = self.current();
+        if names.iter().all(|name| known.names.contains(name)) {
+            return;
+        }
+        let mut current = self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut all = Names::clone(&current.names);
+        for name in names {
+            if all.len() < MAX_EARLY_NAMES {
+                all.insert(name);
+            }
+        }
+        if all.len() > current.names.len() {
+            *current = Arc::new(Early::new(all));
+        }
+    }
+}
+
+/// The first read of a Rust file found in a directory: whether its text is
+/// kept. It is when the file can declare (it names `FeatureGates` or
+/// `ApiLifecycle`: the enums it may declare are guessed and added to
+/// `early`, see [`declared_enums`]), or can reference a gate without any
+/// derived enum's name (a gate function's call). Any other file is released
+/// (`load::SourceFile`): it can only become a candidate when [`super::scan_with`]
+/// searches it for a derived enum's name or an alias's. It was searched for
+/// the names `early` held when it was read: those that cannot be referenced
+/// there are ruled out, and [`super::scan_with`] reads it again only for
+/// other names (those that can, the derived enums' names it has not met yet,
+/// and aliases). A name
+/// of `early` followed by `as` and a name (`pub use gates::Feature as
+/// Gate`) adds that name too: a guessed alias.
+///
+/// Sound whatever the walk's order: the names that count are those the
+/// parse of the declaring files finds (and the aliases of those that the
+/// parse of the referring files finds, [`super::scan_with`]), and a file is read
+/// again for each of them that its first read did not rule out. A wrong
+/// guess costs only a search in vain; a missed name (an enum the guess did
+/// not see, one declared in a file read later, an alias) is not among the
+/// names ruled out, so the file is read again for it.
+pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
+    let current = early.current();
+    let Some(search) = &current.search else { return Keep::Text };
+    let (mut declares, mut calls) = (false, false);
+    // Which of the names can be referenced.
+    let mut named = vec![false; current.names.len()];
+    let mut aliases = Vec::new();
+    for (hit, end) in search.hits(text.as_bytes()) {
+        match hit {
+            Hit::Declares => declares = true,
+            Hit::Call => calls = true,
+            Hit::Name(name) => {
+                if let Some(seen) = named.get_mut(name) {
+                    *seen = true;
+                }
+                if aliases.len() < MAX_EARLY_NAMES {
+                    aliases.extend(alias_after(text, end));
+                }
+            }
+        }
+    }
+    if declares {
+        // The enums, and the aliases the declaring file gives them itself.
+        let enums = declared_enums(text);
+        for name in &enums {
+            let bytes = text.as_bytes();
+            for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
+                if (at == 0 || !is_ident_byte(bytes[at - 1])) && aliases.len() < MAX_EARLY_NAMES {
+                    aliases.extend(alias_after(text, at + name.len()));
+                }
+            }
+        }
+        aliases.extend(enums);
+    }
+    if !aliases.is_empty() {
+        early.add(aliases);
+    }
+    if declares || calls {
+        Keep::Text
+    } else {
+        Keep::Release(if !named.contains(&true) {
+            Arc::clone(&current.names)
+        } else {
+            // The search's names are the set's, in its order.
+            let missed = current.names.iter().zip(&named).filter(|(_, &seen)| !seen);
+            Arc::new(missed.map(|(name, _)| name.clone()).collect())
+        })
+    }
+}
+
+/// The name after `as` at `at` of `text` (comments and whitespace around
+/// it), if any: a guessed alias (see [`first_read`]).
+fn alias_after(text: &str, at: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let at = skip_trivia(bytes, at)?;
+    let after = at + "as".len();
+    if !bytes[at..].starts_with(b"as") || bytes.get(after).is_none_or(|&b| is_ident_byte(b)) {
+        return None;
+    }
+    ident_at(text, skip_trivia(bytes, after)?)
+}
+
+/// The ASCII identifier at `at` of `text` (a raw one without its `r#`), if
+/// any; `_` names nothing.
+fn ident_at(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?;
+    let rest = rest.strip_prefix("r#").unwrap_or(rest);
+    let len = rest.bytes().take_while(|&b| is_ident_byte(b)).count();
+    let name = &rest[..len];
+    (!name.is_empty() && name != "_" && !name.as_bytes()[0].is_ascii_digit()).then(|| name.to_owned())
+}
+
+/// The enums `text` may derive `FeatureGates` for, guessed in one pass over
+/// the bytes: the name after each `enum` keyword that starts its line's
+/// code (after a visibility, `pub(crate)`) with an occurrence of
+/// `FeatureGates` outside comments and strings on its line (none of `//`
+/// and `"` before it) between it and the `enum` before. Block comments,
+/// strings over several lines and macros are not told apart: a guess, see
+/// [`first_read`].
+fn declared_enums(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut derives = memchr::memmem::find_iter(bytes, "FeatureGates")
+        .filter(|&at| line_before(bytes, at).is_some_and(|code| !code.contains(&b'"') && !has(code, b"//")))
+        .peekable();
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(bytes, "enum") {
+        let end = at + "enum".len();
+        let keyword = (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(end).is_some_and(u8::is_ascii_whitespace);
+        let visibility = |code: &[u8]| {
+            let code = code.trim_ascii();
+            code.is_empty()
+                || code.starts_with(b"pub")
+                    && code.iter().all(|&b| is_ident_byte(b) || b"():".contains(&b) || b == b' ')
+        };
+        if !keyword || !line_before(bytes, at).is_some_and(visibility) {
+            continue;
+        }
+        let mut derived = false;
+        while derives.next_if(|&d| d < at).is_some() {
+            derived = true;
+        }
+        if !derived {
+            continue;
+        }
+        let name = skip_trivia(bytes, end).and_then(|at| ident_at(text, at));
+        if let Some(name) = name.filter(|_| out.len() < MAX_EARLY_NAMES) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// How far back [`line_before`] looks: a bound, so that many occurrences on
+/// one long line cost linear time.
+const LINE_BEFORE_BYTES: usize = 256;
+
+/// The text of `at`'s line before it, if it is at most [`LINE_BEFORE_BYTES`]
+/// long.
+fn line_before(bytes: &[u8], at: usize) -> Option<&[u8]> {
+    let from = at.saturating_sub(LINE_BEFORE_BYTES);
+    match memchr::memrchr(b'\n', &bytes[from..at]) {
+        Some(newline) => Some(&bytes[from + newline + 1..at]),
+        None => (from == 0).then(|| &bytes[..at]),
+    }
+}
+
+/// Whether `needle` occurs in `haystack`.
+fn has(haystack: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(haystack, needle).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::SourceFile;
+    use crate::rust::{scan_with_rereads, Parse};
+    use crate::Decls;
+
+    #[test]
+    fn declared_enums_are_guessed_from_the_bytes() {
+        let check = |text: &str, expected: &[&str]| assert_eq!(declared_enums(text), expected, "{text}");
+        check("#[derive(FeatureGates)]\npub enum Feature {", &["Feature"]);
+        check("#[derive(Clone, kompat::FeatureGates)]\n#[repr(u8)]\npub(crate) enum r#Gate {}", &["Gate"]);
+        check("#[derive(FeatureGates)]\npub enum /* why */ Gate {}", &["Gate"]);
+        check("#[derive(FeatureGates)]\nenum A {}\nenum Plain {}\n#[derive(FeatureGates)]\nenum B {}", &["A", "B"]);
+        check("#[derive(\n    Clone,\n    FeatureGates,\n)]\npub(in crate::x) enum X {}", &["X"]);
+        check("let enumerate = FeatureGates;\nenum X {}", &["X"]);
+        // Not in code.
+        check("let enumerate = 1; // FeatureGates\nenum X {}", &[]);
+        check("//! A `#[derive(FeatureGates)]` enum and its\n//! enum of names.\nenum X {}", &[]);
+        check("const S: &str = \"FeatureGates\";\nenum X {}", &[]);
+        check("#[derive(FeatureGates)]\n/// An enum of gates.\nlet x = enum_of(); enum X {}", &[]);
+        check("#[derive(Debug)] enum Plain {} // FeatureGates", &[]);
+        // Wrong guesses: harmless (a search in vain) or missing the real
+        // name (the files are read again for it).
+        check("/* FeatureGates are declared elsewhere. */\nenum Local { A }", &["Local"]);
+        check("#[derive(FeatureGates)]\n#[doc = \"\nenum Fake\"]\npub enum Feature {}", &["Fake"]);
+        check("#[derive(FeatureGates)]\npub enum Fëature {}", &["F"]);
+        check("#[derive(FeatureGates)] #[repr(u8)] pub enum Feature {}", &[]);
+        check("macro_rules! m { ($n:ident) => {\n#[derive(FeatureGates)]\nenum $n {} } }", &[]);
+        let long = format!("{}#[derive(FeatureGates)]\nenum X {{}}", " ".repeat(LINE_BEFORE_BYTES));
+        check(&long, &[]);
+        check("FeatureGates\nxenum X {}", &[]);
+        check("#[derive(FeatureGates)]\nenum", &[]);
+        check("#[derive(FeatureGates)]\nenum 1", &[]);
+        let many: String = (0..100).map(|i| format!("#[derive(FeatureGates)]\nenum E{i} {{}}\n")).collect();
+        assert_eq!(declared_enums(&many).len(), MAX_EARLY_NAMES);
+    }
+
+    /// What a first read of `text` does when the walk knows `known`: whether
+    /// the text is kept, the names ruled out when it is not, and the names
+    /// known after it.
+    fn check_first_read(known: &[&str], text: &str, kept: bool, ruled_out: &[&str], after: &[&str]) {
+        let early = EarlyNames::new();
+        early.add(known.iter().map(|n| (*n).to_owned()).collect());
+        let got = match first_read(text, &early) {
+            Keep::Text => (true, Vec::new()),
+            Keep::Release(names) => (false, names.iter().cloned().collect()),
+        };
+        assert_eq!(got, (kept, ruled_out.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>()), "{text}");
+        let names: Vec<String> = early.current().names.iter().cloned().collect();
+        assert_eq!(names, after, "{text}");
+    }
+
+    #[test]
+    fn first_reads_rule_out_the_names_they_searched_for() {
+        let gates = "#[derive(FeatureGates)]\npub enum Feature { A }";
+        check_first_read(&[], gates, true, &[], &["Feature"]);
+        check_first_read(&["Other"], gates, true, &[], &["Feature", "Other"]);
+        let aliased = format!("{gates}\npub use self::Feature as Gate;\nuse self::Feature as _;");
+        check_first_read(&[], &aliased, true, &[], &["Feature", "Gate"]);
+        check_first_read(&[], "#[derive(ApiLifecycle)] struct Pod;", true, &[], &[]);
+        check_first_read(&[], "fn f(g: &G) -> bool { g.enabled(\"A\") }", true, &[], &[]);
+        check_first_read(&[], "fn main() {}", false, &[], &[]);
+        check_first_read(&["Feature"], "fn main() {}", false, &["Feature"], &["Feature"]);
+        // Named where it can be a reference: not ruled out.
+        check_first_read(&["Feature"], "fn f() { Feature::A; }", false, &[], &["Feature"]);
+        check_first_read(&["Feature", "Gate"], "fn f() { Gate::A; }", false, &["Feature"], &["Feature", "Gate"]);
+        check_first_read(&["Feature"], "struct Feature; fn f(x: Feature) {}", false, &["Feature"], &["Feature"]);
+        // A guessed alias is searched for from now on.
+        check_first_read(&["Feature"], "pub use crate::gates::Feature as Gate;", false, &[], &["Feature", "Gate"]);
+        check_first_read(&["Feature"], "use gates::{Feature /* c */ as r#G};", false, &[], &["Feature", "G"]);
+        check_first_read(&["Feature"], "use gates::Feature as;", false, &[], &["Feature"]);
+        check_first_read(&["Feature"], "use gates::Feature asF;", false, &[], &["Feature"]);
+        // The names are bounded whatever a file says.
+        let early = EarlyNames::new();
+        early.add(vec!["Feature".to_owned()]);
+        let many: String = (0..100).map(|i| format!("use gates::Feature as A{i};\n")).collect();
+        assert!(matches!(first_read(&many, &early), Keep::Release(_)));
+        assert_eq!(early.current().names.len(), MAX_EARLY_NAMES);
+        // A call keeps the text; its aliases are guessed all the same.
+        let both = "use gates::Feature as F;\nfn f(g: &G) -> bool { g.enabled(\"A\") }";
+        check_first_read(&["Feature"], both, true, &[], &["F", "Feature"]);
+    }
+
+    /// With more names than it searches for one by one, [`Refers`] searches
+    /// for all at once: the same hits.
+    #[test]
+    fn many_names_are_searched_for_at_once_with_the_same_hits() {
+        let feature = "Feature".to_owned();
+        let absent: Vec<String> = (0..super::super::MAX_FINDERS).map(|i| format!("Absent{i}")).collect();
+        let hits = |refers: &Refers, text: &str| {
+            let mut hits: Vec<(Hit, usize)> = refers.hits(text.as_bytes()).collect();
+            hits.sort_by_key(|&(hit, end)| (end, format!("{hit:?}")));
+            hits
+        };
+        let mut found = 0;
+        for text in [
+            "let x = Feature::WatchList; if g.enabled(\"A\") {}",
+            "use crate::Feature as F; #[derive(FeatureGates)] enum G {}",
+            "impl Feature { fn f() { Self::A } } // ApiLifecycle",
+            "let x = MyFeature::A; struct Feature; let enabled = 1;",
+            "FeatureFeature::A Feature",
+        ] {
+            for declares in [false, true] {
+                let few = Refers::build(std::iter::once(&feature), true, declares);
+                let many = Refers::build(std::iter::once(&feature).chain(&absent), true, declares);
+                let (Ok(few), Ok(many)) = (few, many) else { panic!("the searches build") };
+                assert!(few.overlapping.is_none() && many.overlapping.is_some());
+                let expected = hits(&few, text);
+                found += expected.len();
+                assert_eq!(hits(&many, text), expected, "{text}");
+            }
+        }
+        assert!(found >= 10, "{found}");
+    }
+
+    const GATES: &str = "#[derive(Clone, Copy, kompat::FeatureGates)]\npub enum Feature {\n    \
+        #[kompat(spec(version = \"1.30\", stage = \"Alpha\", default = false))]\n    A,\n    \
+        #[kompat(spec(version = \"1.30\", stage = \"Alpha\", default = false))]\n    B,\n}\n";
+    const USES: &str = "fn f() -> bool {\n    matches!(x(), Feature::B)\n}\n";
+    const PLAIN: &str = "fn main() { std::io::stdout(); }\n";
+
+    /// Files written to a directory, read in the order `order` names them as
+    /// a walk would (one thread: each first read sees the names of those
+    /// before), and returned in path order.
+    fn read_in_order(dir: &std::path::Path, files: &[(&str, &str)], order: &[usize]) -> Vec<SourceFile> {
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap_or_else(|err| panic!("{err}"));
+        }
+        let early = EarlyNames::new();
+        let mut read: Vec<SourceFile> = order
+            .iter()
+            .map(|&i| {
+                let keep = |text: &str| first_read(text, &early);
+                SourceFile::read_found_keeping(&dir.join(files[i].0), keep).unwrap_or_else(|err| panic!("{err}"))
+            })
+            .collect();
+        read.sort_by(|a, b| a.path.cmp(&b.path));
+        read
+    }
+
+    /// The findings of a scan (and of the declarations it adds), rendered.
+    fn findings(files: &[SourceFile], parse: Parse) -> (String, usize) {
+        let mut decls = Decls::default();
+        match scan_with_rereads(files, &mut decls, parse) {
+            Ok((scan, rereads)) => {
+                let refs: Vec<String> = scan
+                    .refs
+                    .iter()
+                    .map(|r| {
+                        let (line, col) = r.location.line_col().unwrap_or_default();
+                        let name = r.location.path().file_name().unwrap_or_default().display().to_string();
+                        format!("{} {name}:{line}:{col}", r.gate)
+                    })
+                    .collect();
+                let declared: Vec<&str> = decls.features().iter().map(|f| f.name.as_str()).collect();
+                (format!("{declared:?} {refs:?}"), rereads)
+            }
+            Err(err) => (format!("error: {err}"), 0),
+        }
+    }
+
+    /// Every order of `files`, read as a walk would: the findings are those
+    /// of a full parse in each, and `refs` of them are references; the files
+    /// are read again as often as `rereads` says of the order (by the
+    /// files' indices).
+    fn check_orders(files: &[(&str, &str)], refs: usize, rereads: impl Fn(&[usize]) -> usize) {
+        let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
+        let mut orders = vec![Vec::new()];
+        for _ in files {
+            let shorter = std::mem::take(&mut orders);
+            for order in shorter {
+                orders.extend((0..files.len()).filter(|i| !order.contains(i)).map(|i| [&order[..], &[i]].concat()));
+            }
+        }
+        for order in &orders {
+            let read = read_in_order(dir.path(), files, order);
+            let (fast, count) = findings(&read, Parse::Candidates);
+            let (full, _) = findings(&read, Parse::Every);
+            assert_eq!(fast, full, "{order:?}");
+            assert_eq!(fast.matches(".rs:").count(), refs, "{order:?}: {fast}");
+            assert_eq!(count, rereads(order), "{order:?}");
+        }
+    }
+
+    /// The position of file `i` in `order`.
+    fn at(order: &[usize], i: usize) -> usize {
+        order.iter().position(|&j| j == i).unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn a_released_file_is_read_again_only_for_names_it_was_not_searched_for() {
+        // The declaring file first: only the referring file is read again;
+        // each file read before it is read again too.
+        let files = [("gates.rs", GATES), ("uses.rs", USES), ("plain.rs", PLAIN), ("other.rs", PLAIN)];
+        check_orders(&files, 1, |order| 1 + [2, 3].iter().filter(|&&i| at(order, i) < at(order, 0)).count());
+        // Two enums in two files.
+        let more = GATES.replace("enum Feature", "enum More");
+        let both = "fn f() -> bool {\n    matches!(x(), Feature::A) || matches!(y(), More::B)\n}\n";
+        let files = [("gates.rs", GATES), ("more.rs", &more), ("uses.rs", both), ("plain.rs", PLAIN)];
+        check_orders(&files, 2, |order| {
+            let before = |decl: usize| at(order, 3) < at(order, decl);
+            1 + usize::from(before(0) || before(1))
+        });
+    }
+
+    #[test]
+    fn aliases_found_in_a_third_file_are_searched_for_early_too() {
+        let alias = "pub use crate::gates::Feature as Gate;\n";
+        let user = "fn f() -> bool {\n    matches!(x(), Gate::A)\n}\n";
+        let files = [("gates.rs", GATES), ("alias.rs", alias), ("user.rs", user), ("plain.rs", PLAIN)];
+        // Met after the declaring file and the alias, the plain file is not
+        // read again, the user once (for `Gate`), the alias once (it names
+        // `Feature`).
+        check_orders(&files, 1, |order| {
+            let (gates, alias, user, plain) = (at(order, 0), at(order, 1), at(order, 2), at(order, 3));
+            // The alias names `Feature`: read again once (and parsed).
+            let alias_reads = 1;
+            // Read again for `Gate` (never ruled out: where it is known, it
+            // is found), and for `Feature` when read before it was known.
+            let user_reads = 1 + usize::from(user < gates);
+            // Read again for each name not known at its first read (`Gate`
+            // is guessed when the alias is read after the declaring file).
+            let plain_reads = usize::from(plain < gates) + usize::from(!(gates < alias && alias < plain));
+            alias_reads + user_reads + plain_reads
+        });
+    }
+
+    #[test]
+    fn wrong_guesses_cost_reads_never_findings() {
+        // The real name is missed: every released file is read again,
+        // whatever the order.
+        let hidden = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
+        let files = [("gates.rs", &hidden[..]), ("uses.rs", USES), ("plain.rs", PLAIN)];
+        check_orders(&files, 1, |_| 2);
+        // `FeatureGates` in a comment and an enum in a macro: names searched
+        // for in vain.
+        let notes = "// FeatureGates are declared in gates.rs.\nenum Local { A }\nfn f() { Local::A; }\n";
+        let mac = "macro_rules! m { () => { #[derive(FeatureGates)] enum Fake { A } } }\nfn g() { Fake::A; }\n";
+        let files = [("gates.rs", GATES), ("notes.rs", notes), ("mac.rs", mac), ("uses.rs", USES)];
+        check_orders(&files, 1, |_| 1);
+    }
+
+    #[test]
+    fn files_changed_between_reads() {
+        let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
+        let files = [("gates.rs", GATES), ("uses.rs", USES), ("plain.rs", PLAIN)];
+        let read = read_in_order(dir.path(), &files, &[0, 1, 2]);
+        // A file ruled out is not read again: its removal goes unnoticed.
+        std::fs::remove_file(dir.path().join("plain.rs")).unwrap_or_else(|err| panic!("{err}"));
+        let (fast, rereads) = findings(&read, Parse::Candidates);
+        assert_eq!((fast.as_str(), rereads), ("[\"A\", \"B\"] [\"B uses.rs:2:28\"]", 1));
+        // One read again is read as it is now.
+        std::fs::write(dir.path().join("uses.rs"), b"fn f() { Feature::A; } \xff")
+            .unwrap_or_else(|err| panic!("{err}"));
+        let uses = dir.path().join("uses.rs");
+        assert_eq!(findings(&read, Parse::Candidates).0, format!("error: {0}: {0} is not valid UTF-8", uses.display()));
+        std::fs::write(&uses, "fn f() { Feature::A; }").unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(findings(&read, Parse::Candidates).0, "[\"A\", \"B\"] [\"A uses.rs:1:19\"]");
+        // A file read before the names were known is read again: its
+        // removal is an error.
+        let read = read_in_order(dir.path(), &[("gates.rs", GATES), ("plain.rs", PLAIN)], &[1, 0]);
+        std::fs::remove_file(dir.path().join("plain.rs")).unwrap_or_else(|err| panic!("{err}"));
+        let plain = dir.path().join("plain.rs");
+        let expected = format!("error: {0}: {0} was removed while its directory was read", plain.display());
+        assert_eq!(findings(&read, Parse::Candidates).0, expected);
+    }
+}
