@@ -33,7 +33,7 @@ declare_rule! {
     ///
     /// ### Example
     ///
-    /// ```rust,ignore
+    /// ```text
     /// // v1alpha1 removed in 1.36 by its lifecycle; binary version 1.37
     /// #[derive(CustomResource, ApiLifecycle)]
     /// #[kube(group = "example.io", version = "v1alpha1", kind = "Widget")]
