@@ -1,8 +1,11 @@
 //! Bounded, deterministic mutation fuzzing of what kompat-project reads. The
 //! Rust source reader: no mutation of a file with both derives may make
 //! loading it panic, a file that is not Rust is a located error, and whatever
-//! loads builds its API set and validates its gates without panicking. And
-//! `kompat.toml`: every error located, no panic.
+//! loads builds its API set and validates its gates without panicking. The
+//! reference pass: on mutations of referring files, reading only the
+//! candidate files and their items that can matter finds exactly what a
+//! whole parse finds, positions included. And `kompat.toml`: every error
+//! located, no panic.
 
 #[path = "../../decls/tests/mutate/mod.rs"]
 mod mutate;
@@ -65,6 +68,82 @@ fn rust_reader_never_panics() {
         }
     }
     assert!(loaded > 0 && with_apis > 0, "loaded {loaded}, with APIs {with_apis}");
+}
+
+/// A declaring file with an alias and a type alias visible beyond it.
+const GATES: &str = r#"
+#[derive(kompat::FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
+    WatchList,
+    #[kompat(spec(version = "1.0", stage = "Beta", default = true))]
+    Other,
+}
+pub use self::Feature as Gate;
+pub type Flag = Feature;
+"#;
+
+/// Referring files, each with what selection must get right: glob imports
+/// and bare variants, items that shadow them, aliases and type aliases,
+/// `Self` in an impl, re-exports, macros and gate-name strings, nested
+/// modules, and ordinary code to skip.
+const REFERRING: [&str; 3] = [
+    r#"use crate::gates::Feature::*;
+use crate::gates::Gate as G2;
+type F = G2;
+fn f(g: &G) -> bool { g.enabled(WatchList) && g.enabled(F::Other) }
+struct Other;
+fn h() -> std::io::Result<()> { let _ = Other; Ok(()) }
+pub fn plain(path: &std::path::Path) -> Vec<u8> { std::fs::read(path).unwrap_or_default() }
+"#,
+    r#"use super::*;
+mod m { use super::*; fn f() { Feature::Other; } }
+impl Flag { fn k() -> Self { Self::WatchList } }
+pub use crate::gates::Gate;
+const WatchList: u8 = 0;
+fn b() -> u8 { WatchList }
+"#,
+    r#"macro_rules! on { ($g:expr) => { $g } }
+fn f(g: &Gates) { if on!(g.enabled(Feature::WatchList)) { tracing::info!("{:?}", Feature::Other); } }
+fn s(g: &Gates) -> bool { g.enabled_by_name("WatchList").unwrap_or(false) && is_enabled::<u8>("Other") }
+impl Thing { pub fn new() -> Self { Self { id: 0 } } }
+"#,
+];
+
+/// Reading only the items that can matter (`Parse::Candidates`) against
+/// parsing every file whole (`Parse::Every`), on mutations of the referring
+/// files: where the whole parse succeeds, the findings are the same,
+/// positions included. (Where it fails the fast path may succeed: a syntax
+/// error in an item that cannot reference a gate is the compiler's.)
+#[test]
+fn selection_finds_what_a_whole_parse_finds() {
+    use kompat_project::rust::{scan_with, Parse};
+    let mut rng = Rng(0x6b6f_6d70_6174_0203);
+    let (mut compared, mut with_refs) = (0, 0);
+    for i in 0..mutate::iterations(1500) {
+        let mut files = vec![kompat_project::SourceFile::new("gates.rs".into(), GATES.to_owned())];
+        for (j, seed) in REFERRING.iter().enumerate() {
+            // One file mutated at a time, the others as written.
+            let text = if j == i % REFERRING.len() { mutate(seed, &mut rng) } else { (*seed).to_owned() };
+            files.push(kompat_project::SourceFile::new(format!("f{j}.rs").into(), text));
+        }
+        let run = |parse| {
+            let mut decls = kompat_project::Decls::default();
+            scan_with(&files, &mut decls, parse).map(|scan| format!("{scan:#?}\n{decls:#?}"))
+        };
+        let Ok(whole) = run(Parse::Every) else { continue };
+        match run(Parse::Candidates) {
+            Ok(fast) => assert_eq!(fast, whole, "{:#?}", &files[1..]),
+            Err(err) => panic!("the fast path failed where a whole parse did not: {err}\n{:#?}", &files[1..]),
+        }
+        compared += 1;
+        with_refs += usize::from(whole.contains("GateRef {"));
+    }
+    // Not vacuous: a mutation breaks the whole parse more often than not
+    // (a syntax error anywhere), but a tenth of them and more still parse
+    // and hold references.
+    let total = mutate::iterations(1500);
+    assert!(compared * 10 > total && with_refs * 10 > total, "{compared} compared, {with_refs} with references");
 }
 
 const CONFIG_SEED: &str = "binary_version = \"1.37\"\ndecls = [\"features.toml\", \"apis.toml\"]\nbaseline = \"old.toml\"\n\n[window]\nprofile = \"kubernetes\"\nskew = 3\n\n[lint.levels]\norphaned-gate = \"deny\"\n\n[[lint.allow]]\ncode = \"locked-gate-cleanup\"\nsubject = \"KMSv1\"\nreason = \"kept for the 1.36 rollback\"\n\n[[gen.output]]\nkind = \"rust\"\npath = \"generated/features.rs\"\n";
