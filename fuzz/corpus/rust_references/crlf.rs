@@ -1,0 +1,4 @@
+use crate::gates::Feature;
+fn f() {
+    Feature::WatchList;
+}

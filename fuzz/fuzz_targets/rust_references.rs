@@ -1,0 +1,56 @@
+//! The Rust reference pass against its oracle: the fuzzed text, cut into
+//! up to three files at lines `//--`, is scanned next to a fixed declaring
+//! file (a derived enum with an alias) once as `kompat lint` does (only the
+//! candidate files, and in them only the items that can matter: the
+//! prefilter and `rust/select.rs`) and once parsing every file whole. When
+//! the whole parse succeeds, the fast one must find exactly the same
+//! declarations, references and allowances. (When it fails, the fast one
+//! may succeed: a syntax error in a file or an item that cannot reference a
+//! gate is the compiler's to report; see docs/limits.md.) A reference is
+//! compared by its gate and file: proc-macro2 records no positions when
+//! built for fuzzing (`cfg(fuzzing)`), so where a reference is written is
+//! left to the test suite (`project/tests/prefilter.rs` and the selection
+//! tests of `project/src/rust.rs` compare positions too).
+#![no_main]
+
+use std::path::PathBuf;
+
+use kompat_project::rust::{scan_with, Parse};
+use kompat_project::{Decls, SourceFile};
+use libfuzzer_sys::fuzz_target;
+
+/// The declaring file every input is scanned with: two gates and aliases
+/// visible beyond their module, so that selection has names, variants and
+/// aliases to look for.
+const DECLARES: &str = r#"
+#[derive(kompat::FeatureGates)]
+pub enum Feature {
+    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
+    WatchList,
+    #[kompat(spec(version = "1.0", stage = "Beta", default = true))]
+    Other,
+}
+pub use self::Feature as Gate;
+pub type Flag = Feature;
+"#;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let mut files = vec![SourceFile::new(PathBuf::from("gates.rs"), DECLARES.to_owned())];
+    for (i, part) in text.split("\n//--\n").take(3).enumerate() {
+        files.push(SourceFile::new(PathBuf::from(format!("f{i}.rs")), part.to_owned()));
+    }
+    let run = |parse| {
+        let mut decls = Decls::default();
+        scan_with(&files, &mut decls, parse).map(|scan| {
+            let refs: Vec<(&std::path::Path, &str)> =
+                scan.refs.iter().map(|r| (r.location.path(), r.gate.as_str())).collect();
+            format!("{refs:#?}\n{:#?}\n{:#?}\n{decls:#?}", scan.allows, scan.custom_resources)
+        })
+    };
+    let Ok(whole) = run(Parse::Every) else { return };
+    match run(Parse::Candidates) {
+        Ok(fast) => assert_eq!(fast, whole, "the fast path's findings differ from a whole parse's"),
+        Err(err) => panic!("the fast path failed where a whole parse did not: {err}"),
+    }
+});
