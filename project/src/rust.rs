@@ -361,7 +361,7 @@ impl Refers {
         }
         let first_declare = patterns.len();
         if declares {
-            patterns.extend(["FeatureGates", "ApiLifecycle"]);
+            patterns.extend(DERIVES);
         }
         // Leftmost-first: the same answer to "any?", with the SIMD searcher
         // (the standard semantics have only a first-byte prefilter, and
@@ -420,11 +420,10 @@ const MAX_FINDERS: usize = 8;
 /// Whether a derived enum's name (or an alias's) found at `start..end` of
 /// `text` can be a reference (see [`Refers`]).
 fn name_ref(text: &[u8], start: usize, end: usize) -> bool {
-    let starts_ident = start == 0 || !is_ident_byte(text[start - 1]);
     // `;` ends a type alias (after `=` or a path's `::`); `a`
     // and `w` stand for `as` and `where`: a superset.
     let aliased = || matches!(text[..start].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'));
-    starts_ident
+    starts_ident(text, start)
         && match skip_trivia(text, end).map(|at| text.get(at)) {
             // Too far to tell: a possible match.
             None => true,
@@ -433,9 +432,12 @@ fn name_ref(text: &[u8], start: usize, end: usize) -> bool {
         }
 }
 
+/// The names of the derives that declare, as a byte search looks for them.
+const DERIVES: [&str; 2] = ["FeatureGates", "ApiLifecycle"];
+
 /// The byte search for the files that can declare: the derives' names.
 static DECLARES: std::sync::LazyLock<std::result::Result<AhoCorasick, aho_corasick::BuildError>> =
-    std::sync::LazyLock::new(|| AhoCorasick::new(["FeatureGates", "ApiLifecycle"]));
+    std::sync::LazyLock::new(|| AhoCorasick::new(DERIVES));
 
 /// Whether `enabled` at `start..end` of `text` can be a gate function called
 /// with a string literal: the whole identifier is one of
@@ -447,10 +449,9 @@ static DECLARES: std::sync::LazyLock<std::result::Result<AhoCorasick, aho_corasi
 fn gate_call(text: &[u8], start: usize, end: usize) -> bool {
     // The identifier's start, looked for no further back than the longest
     // prefix (an identifier may be long, and hold many `enabled`).
-    let starts_at = |at: usize| at == 0 || !is_ident_byte(text[at - 1]);
-    let prefixed = |prefix: &[u8]| text[..start].ends_with(prefix) && starts_at(start - prefix.len());
+    let prefixed = |prefix: &[u8]| text[..start].ends_with(prefix) && starts_ident(text, start - prefix.len());
     let by_name = text[end..].starts_with(b"_by_name");
-    let exact = starts_at(start) || (!by_name && (prefixed(b"is_") || prefixed(b"feature_")));
+    let exact = starts_ident(text, start) || (!by_name && (prefixed(b"is_") || prefixed(b"feature_")));
     let end = if by_name { end + "_by_name".len() } else { end };
     if !exact || text.get(end).copied().is_some_and(is_ident_byte) {
         return false;
@@ -473,6 +474,12 @@ fn gate_call(text: &[u8], start: usize, end: usize) -> bool {
 /// A byte of an ASCII identifier.
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether an identifier can start at `at` of `text`: no identifier byte
+/// just before it.
+fn starts_ident(text: &[u8], at: usize) -> bool {
+    at == 0 || !is_ident_byte(text[at - 1])
 }
 
 /// How many bytes of whitespace and comments [`skip_trivia`] looks at: a

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::{is_ident_byte, skip_trivia, Hit, Refers};
+use super::{is_ident_byte, skip_trivia, starts_ident, Hit, Refers};
 use crate::load::{Keep, Names};
 
 /// The derived enums' names a walk's first reads have met so far, shared by
@@ -112,7 +112,7 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
         for name in &enums {
             let bytes = text.as_bytes();
             for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
-                if (at == 0 || !is_ident_byte(bytes[at - 1])) && aliases.len() < MAX_EARLY_NAMES {
+                if starts_ident(bytes, at) && aliases.len() < MAX_EARLY_NAMES {
                     aliases.extend(alias_after(text, at + name.len()));
                 }
             }
@@ -172,7 +172,7 @@ fn declared_enums(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(bytes, "enum") {
         let end = at + "enum".len();
-        let keyword = (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(end).is_some_and(u8::is_ascii_whitespace);
+        let keyword = starts_ident(bytes, at) && bytes.get(end).is_some_and(u8::is_ascii_whitespace);
         let visibility = |code: &[u8]| {
             let code = code.trim_ascii();
             code.is_empty()

@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use aho_corasick::AhoCorasick;
 
-use super::{gate_call, is_ident_byte};
+use super::{gate_call, is_ident_byte, starts_ident};
 use crate::error::{Error, Result};
 
 /// The search for what makes a run worth parsing, built once per reference
@@ -84,7 +84,7 @@ impl Select {
     pub(super) fn new<'a>(known: &'a BTreeSet<String>, variants: impl Iterator<Item = &'a String>) -> Result<Select> {
         let mut names: BTreeSet<&str> = known.iter().map(String::as_str).collect();
         names.extend(variants.map(String::as_str));
-        names.extend(["FeatureGates", "ApiLifecycle"]);
+        names.extend(super::DERIVES);
         let enabled_is_name = names.contains("enabled");
         names.insert("enabled");
         let search =
@@ -124,7 +124,7 @@ impl Select {
 /// Whether `start..end` of `bytes` is a whole identifier (as far as ASCII
 /// tells: a non-ASCII neighbour counts as a boundary, a superset).
 fn whole_identifier(bytes: &[u8], start: usize, end: usize) -> bool {
-    (start == 0 || !is_ident_byte(bytes[start - 1])) && bytes.get(end).is_none_or(|&b| !is_ident_byte(b))
+    starts_ident(bytes, start) && bytes.get(end).is_none_or(|&b| !is_ident_byte(b))
 }
 
 /// The file's top-level aliases (alias -> target, as its `use` and `type`
