@@ -22,17 +22,7 @@ use libfuzzer_sys::fuzz_target;
 /// The declaring file every input is scanned with: two gates and aliases
 /// visible beyond their module, so that selection has names, variants and
 /// aliases to look for.
-const DECLARES: &str = r#"
-#[derive(kompat::FeatureGates)]
-pub enum Feature {
-    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
-    WatchList,
-    #[kompat(spec(version = "1.0", stage = "Beta", default = true))]
-    Other,
-}
-pub use self::Feature as Gate;
-pub type Flag = Feature;
-"#;
+const DECLARES: &str = include_str!("../../project/tests/data/aliased_gates.rs");
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -71,17 +71,7 @@ fn rust_reader_never_panics() {
 }
 
 /// A declaring file with an alias and a type alias visible beyond it.
-const GATES: &str = r#"
-#[derive(kompat::FeatureGates)]
-pub enum Feature {
-    #[kompat(spec(version = "1.0", stage = "Alpha", default = false))]
-    WatchList,
-    #[kompat(spec(version = "1.0", stage = "Beta", default = true))]
-    Other,
-}
-pub use self::Feature as Gate;
-pub type Flag = Feature;
-"#;
+const GATES: &str = include_str!("data/aliased_gates.rs");
 
 /// Referring files, each with what selection must get right: glob imports
 /// and bare variants, items that shadow them, aliases and type aliases,
