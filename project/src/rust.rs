@@ -63,6 +63,20 @@ pub struct RustScan {
     pub allows: Vec<RustAllow>,
     /// The `#[derive(ApiLifecycle)]` types that are kube-rs custom resources.
     pub custom_resources: Vec<CustomResource>,
+    /// How many released Rust files were read again (a file read again in
+    /// two rounds of the name loop counts twice), and how many were released
+    /// after their first read: what the names searched for in the first
+    /// reads save (see [`first_read`]). A measurement, not a finding; the
+    /// binary prints it on request (`KOMPAT_DEBUG_REREADS`).
+    pub rereads: Rereads,
+}
+
+/// Released Rust files, and how often one was read again; see
+/// [`RustScan::rereads`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rereads {
+    pub read_again: usize,
+    pub released: usize,
 }
 
 /// A `#[derive(ApiLifecycle)]` type that is a CustomResourceDefinition's
@@ -103,14 +117,12 @@ pub enum Parse {
 /// Everything else cannot change the result; it is neither parsed nor
 /// checked for syntax (that is the compiler's job).
 ///
-/// A debugging aid: with `KOMPAT_DEBUG_REREADS` set in the environment, the
-/// number of released files read again is written to standard error.
+/// How many released files had to be read again is in
+/// [`RustScan::rereads`].
 pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
-    let (scan, rereads) = scan_with_rereads(files, decls, Parse::Candidates)?;
-    if std::env::var_os("KOMPAT_DEBUG_REREADS").is_some() {
-        let released = files.iter().filter(|f| f.is_released()).count();
-        eprintln!("kompat: {rereads} of {released} released Rust files read again");
-    }
+    let released = files.iter().filter(|f| f.is_released()).count();
+    let (mut scan, read_again) = scan_with_rereads(files, decls, Parse::Candidates)?;
+    scan.rereads = Rereads { read_again, released };
     Ok(scan)
 }
 
@@ -123,8 +135,7 @@ pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Resul
 /// [`scan_with`], and how many times a released file was read again (a file
 /// read again in two rounds of the name loop counts twice): what the
 /// names ruled out by the first reads save (see [`first_read`]).
-#[doc(hidden)]
-pub fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<(RustScan, usize)> {
+pub(crate) fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<(RustScan, usize)> {
     // Released files (see `first_read`) are read again when a search needs
     // them; held from then on in this copy of the list.
     let mut files = files.to_vec();

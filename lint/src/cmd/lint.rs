@@ -8,6 +8,7 @@ use kompat_core::api::{RuntimeConfig, ServeOptions};
 use kompat_core::{Version, WindowPolicy};
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_project::inputs::Kind;
+use kompat_project::rust::Rereads;
 use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
 
 use super::flag_version;
@@ -86,6 +87,7 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
     }
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, false)));
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
+    debug_rereads(&decls);
 
     let baseline_path = args.baseline.clone().or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     let (baseline_decls, baseline_files) = match &baseline_path {
@@ -287,6 +289,16 @@ fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<BaselineCrds>)> {
     }
     let decls = if named_crd { None } else { Some(Decls::from_inputs(decl_inputs, &classified.go_sources)?) };
     Ok((decls, crds))
+}
+
+/// A debugging aid for the lint's benchmark: with `KOMPAT_DEBUG_REREADS` set
+/// in the environment, how many released Rust files the reference search had
+/// to read again goes to standard error (BENCHMARKS.md).
+fn debug_rereads(decls: &Decls) {
+    if let Some(scan) = decls.rust().filter(|_| std::env::var_os("KOMPAT_DEBUG_REREADS").is_some()) {
+        let Rereads { read_again, released } = scan.rereads;
+        eprintln!("kompat: {read_again} of {released} released Rust files read again");
+    }
 }
 
 fn parse_crds(source: &SourceFile) -> Result<Vec<Crd>> {
