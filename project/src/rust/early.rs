@@ -101,7 +101,7 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
                     *seen = true;
                 }
                 if aliases.len() < MAX_EARLY_NAMES {
-                    aliases.extend(alias_after(text, end));
+                    aliases.extend(alias_after(text, end).or_else(|| type_alias_of(text, end)));
                 }
             }
         }
@@ -112,8 +112,9 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
         for name in &enums {
             let bytes = text.as_bytes();
             for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
+                let end = at + name.len();
                 if starts_ident(bytes, at) && aliases.len() < MAX_EARLY_NAMES {
-                    aliases.extend(alias_after(text, at + name.len()));
+                    aliases.extend(alias_after(text, end).or_else(|| type_alias_of(text, end)));
                 }
             }
         }
@@ -145,6 +146,37 @@ fn alias_after(text: &str, at: usize) -> Option<String> {
         return None;
     }
     ident_at(text, skip_trivia(bytes, after)?)
+}
+
+/// The alias a `type` item on one line gives the identifier that ends at
+/// `end` of `text` (`pub type Flag = crate::gates::Feature;`: `Flag`), if
+/// any: a guessed alias (see [`first_read`]). Comments inside the item and
+/// generics are not looked through.
+fn type_alias_of(text: &str, end: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    if bytes.get(skip_trivia(bytes, end)?) != Some(&b';') {
+        return None;
+    }
+    let ident_len = |code: &[u8]| code.iter().rev().take_while(|&&b| is_ident_byte(b)).count();
+    let line = line_before(bytes, end)?;
+    // The identifier, then the path before it (`a::b::`, `::`).
+    let mut code = line[..line.len() - ident_len(line)].trim_ascii_end();
+    while let Some(rest) = code.strip_suffix(b"::") {
+        let rest = rest.trim_ascii_end();
+        let len = ident_len(rest);
+        code = rest[..rest.len() - len].trim_ascii_end();
+        if len == 0 {
+            break;
+        }
+    }
+    let code = code.strip_suffix(b"=")?.trim_ascii_end();
+    let (before, alias) = code.split_at(code.len() - ident_len(code));
+    let before = before.strip_suffix(b"r#").unwrap_or(before).trim_ascii_end();
+    let keyword = before.strip_suffix(b"type")?;
+    if keyword.last().is_some_and(|&b| is_ident_byte(b)) {
+        return None;
+    }
+    ident_at(std::str::from_utf8(alias).ok()?, 0)
 }
 
 /// The ASCII identifier at `at` of `text` (a raw one without its `r#`), if
@@ -276,6 +308,8 @@ mod tests {
         check_first_read(&["Other"], gates, true, &[], &["Feature", "Other"]);
         let aliased = format!("{gates}\npub use self::Feature as Gate;\nuse self::Feature as _;");
         check_first_read(&[], &aliased, true, &[], &["Feature", "Gate"]);
+        let typed = format!("{gates}\npub type Flag = Feature;");
+        check_first_read(&[], &typed, true, &[], &["Feature", "Flag"]);
         check_first_read(&[], "#[derive(ApiLifecycle)] struct Pod;", true, &[], &[]);
         check_first_read(&[], "fn f(g: &G) -> bool { g.enabled(\"A\") }", true, &[], &[]);
         check_first_read(&[], "fn main() {}", false, &[], &[]);
@@ -289,6 +323,15 @@ mod tests {
         check_first_read(&["Feature"], "use gates::{Feature /* c */ as r#G};", false, &[], &["Feature", "G"]);
         check_first_read(&["Feature"], "use gates::Feature as;", false, &[], &["Feature"]);
         check_first_read(&["Feature"], "use gates::Feature asF;", false, &[], &["Feature"]);
+        // And a type alias's name.
+        check_first_read(&["Feature"], "pub type Flag = Feature;", false, &[], &["Feature", "Flag"]);
+        check_first_read(&["Feature"], "type r#F = ::crate :: gates::Feature ;", false, &[], &["F", "Feature"]);
+        check_first_read(&["Feature"], "pub(crate) type F=self::Feature/* c */;", false, &[], &["F", "Feature"]);
+        check_first_read(&["Feature"], "type F = Vec<Feature>;", false, &[], &["Feature"]);
+        check_first_read(&["Feature"], "type F = Feature::A;", false, &[], &["Feature"]);
+        check_first_read(&["Feature"], "subtype F = Feature;", false, &[], &["Feature"]);
+        check_first_read(&["Feature"], "let x = Feature;", false, &[], &["Feature"]);
+        check_first_read(&["Feature"], "type = Feature;", false, &[], &["Feature"]);
         // The names are bounded whatever a file says.
         let early = EarlyNames::new();
         early.add(vec!["Feature".to_owned()]);
