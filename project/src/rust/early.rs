@@ -467,7 +467,12 @@ mod tests {
 
     #[test]
     fn aliases_found_in_a_third_file_are_searched_for_early_too() {
-        let alias = "pub use crate::gates::Feature as Gate;\n";
+        for alias in ["pub use crate::gates::Feature as Gate;\n", "pub type Gate = crate::gates::Feature;\n"] {
+            aliases_in_a_third_file(alias);
+        }
+    }
+
+    fn aliases_in_a_third_file(alias: &str) {
         let user = "fn f() -> bool {\n    matches!(x(), Gate::A)\n}\n";
         let files = [("gates.rs", GATES), ("alias.rs", alias), ("user.rs", user), ("plain.rs", PLAIN)];
         // Met after the declaring file and the alias, the plain file is not
