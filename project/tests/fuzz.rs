@@ -4,8 +4,9 @@
 //! loads builds its API set and validates its gates without panicking. The
 //! reference pass: on mutations of referring files, reading only the
 //! candidate files and their items that can matter finds exactly what a
-//! whole parse finds, positions included. And `kompat.toml`: every error
-//! located, no panic.
+//! whole parse finds, positions included; a file the first read of a walk
+//! releases with every name ruled out references none. And `kompat.toml`:
+//! every error located, no panic.
 
 #[path = "../../decls/tests/mutate/mod.rs"]
 mod mutate;
@@ -134,6 +135,53 @@ fn selection_finds_what_a_whole_parse_finds() {
     // and hold references.
     let total = mutate::iterations(1500);
     assert!(compared * 10 > total && with_refs * 10 > total, "{compared} compared, {with_refs} with references");
+}
+
+/// Referring files without a gate call (a call keeps a file's text): they
+/// name the enum and its aliases in every way a reference can (a path, an
+/// alias of their own, a type alias, a glob import, `Self` in an impl) and
+/// in ways that cannot be one (a struct of the same name).
+const RELEASABLE: [&str; 3] = [
+    "use crate::gates::{Feature as F};\nfn f() -> bool { matches!(x(), F::WatchList) }\nfn g() -> std::io::Result<()> { Ok(()) }\n",
+    "pub type G = crate::gates::Gate;\nstruct Flag;\nfn f(x: Flag) -> bool { matches!(x, G::Other) || y(Feature::WatchList) }\n",
+    "use crate::gates::Flag::*;\nimpl Feature { fn f() { Self::Other; } }\nfn h() { let _ = WatchList; }\n",
+];
+
+/// The first read of a file found in a directory (`rust/early.rs`) against a
+/// whole parse, on mutations of referring files (as the fuzz target
+/// `rust_first_read` does): a file it releases with every name of the
+/// declaring file's enum and aliases ruled out is never read again, so a
+/// whole parse must find no reference in it.
+#[test]
+fn first_reads_rule_out_only_names_a_file_cannot_reference() {
+    use kompat_project::rust::{first_read_rules_out, scan_with, Parse};
+    const NAMES: [&str; 3] = ["Feature", "Flag", "Gate"];
+    let mut rng = Rng(0x6b6f_6d70_6174_0204);
+    let (mut released, mut parsed, mut kept) = (0, 0, 0);
+    for i in 0..mutate::iterations(1500) {
+        let text = mutate(RELEASABLE[i % RELEASABLE.len()], &mut rng);
+        if first_read_rules_out(&text, &NAMES).is_none_or(|ruled_out| ruled_out != NAMES) {
+            kept += 1;
+            continue;
+        }
+        released += 1;
+        let files = vec![
+            kompat_project::SourceFile::new("gates.rs".into(), GATES.to_owned()),
+            kompat_project::SourceFile::new("f.rs".into(), text.clone()),
+        ];
+        let Ok(scan) = scan_with(&files, &mut kompat_project::Decls::default(), Parse::Every) else { continue };
+        parsed += 1;
+        let missed: Vec<&str> = scan
+            .refs
+            .iter()
+            .filter(|r| r.location.path() == std::path::Path::new("f.rs"))
+            .map(|r| r.gate.as_str())
+            .collect();
+        assert!(missed.is_empty(), "released with every name ruled out, yet it references {missed:?}:\n{text}");
+    }
+    // Not vacuous: mutations that break every reference are released and
+    // checked, and most are kept or read again.
+    assert!(released > 0 && parsed > 0 && kept > released, "{released} released, {parsed} parsed, {kept} kept");
 }
 
 const CONFIG_SEED: &str = "binary_version = \"1.37\"\ndecls = [\"features.toml\", \"apis.toml\"]\nbaseline = \"old.toml\"\n\n[window]\nprofile = \"kubernetes\"\nskew = 3\n\n[lint.levels]\norphaned-gate = \"deny\"\n\n[[lint.allow]]\ncode = \"locked-gate-cleanup\"\nsubject = \"KMSv1\"\nreason = \"kept for the 1.36 rollback\"\n\n[[gen.output]]\nkind = \"rust\"\npath = \"generated/features.rs\"\n";

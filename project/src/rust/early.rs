@@ -46,7 +46,7 @@ impl EarlyNames {
     }
 
     /// Adds `names`; the files read from now on are searched for them too.
-    fn add(&self, names: Vec<String>) {
+    pub(crate) fn add(&self, names: Vec<String>) {
         let known = self.current();
         if names.iter().all(|name| known.names.contains(name)) {
             return;

@@ -1,0 +1,2 @@
+use crate::gates::{Feature as F};
+fn f() { F::WatchList; }

@@ -1,0 +1,2 @@
+use crate::gates::Flag::*;
+fn f() { WatchList; }

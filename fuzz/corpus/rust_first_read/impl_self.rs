@@ -1,0 +1,3 @@
+impl Feature {
+    fn f() { Self::Other; }
+}

@@ -1,0 +1,1 @@
+fn f() { tracing::info!(gate = ?Feature /* c */ ::WatchList); }

@@ -1,0 +1,1 @@
+fn main() { std::io::stdout(); }

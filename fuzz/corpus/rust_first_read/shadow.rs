@@ -1,0 +1,2 @@
+struct Feature;
+fn f(x: Feature) -> Flag2 { Gate2 }
