@@ -16,7 +16,7 @@ pub const TOP_LEVEL_KEYS: [&str; 5] = ["feature", "api", "groups", "storage_over
 /// Parses a kompat TOML declaration file: features, stored-before-written
 /// entries and APIs. Every problem found is reported. A file of features in
 /// the shape `kompat export --format toml` writes is read by a fast path
-/// ([`crate::toml_fast`]) with the same result; anything else, and every
+/// (`toml_fast.rs`) with the same result; anything else, and every
 /// error, goes through the `toml` crate.
 pub fn parse_toml(text: &str) -> Result<DeclFile, Vec<ParseError>> {
     match crate::toml_fast::parse(text) {

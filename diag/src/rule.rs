@@ -5,7 +5,7 @@ use crate::{Diagnostic, Location, Severity};
 /// A lint rule: a stable kebab-case code, the severity its findings have
 /// unless `[lint.levels]` says otherwise, a one-line summary and a doc in
 /// clippy's template (`### What it does`, `### Why is this bad?`,
-/// `### Example`, `### Use instead`). Declare one with [`declare_rule!`].
+/// `### Example`, `### Use instead`). Declare one with [`crate::declare_rule!`].
 #[derive(Debug, PartialEq, Eq)]
 pub struct Rule {
     pub code: &'static str,

@@ -27,7 +27,7 @@ use crate::inputs::{Input, Kind};
 /// of its directory had met by then (`rust::EarlyNames`), and the file
 /// records those it was found not to refer to; the Rust reader reads it again (through
 /// `search_texts`) only for a derived enum's name (or an alias's) outside
-/// that set ([`SourceFile::needs_search`]).
+/// that set (`SourceFile::needs_search`).
 #[derive(Clone)]
 pub struct SourceFile {
     pub path: PathBuf,

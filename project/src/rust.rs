@@ -3,13 +3,13 @@
 //! `#[derive(ApiLifecycle)]` types API declarations, at any depth of inline
 //! modules, each checked as its derive checks it (what a derive rejects is
 //! an error at the derive's span). Every use of such an enum's variant (see
-//! [`refs`]: paths, aliases, glob imports, re-exports, macro invocations) and
+//! `rust/refs.rs`: paths, aliases, glob imports, re-exports, macro invocations) and
 //! every `enabled("Gate")`-style string is a reference to a gate. Only files
 //! that a byte search finds able to declare or reference something are
 //! parsed, in parallel; a large file in chunks of whole top-level items
-//! (see [`outline`]), so that its memory is bounded by a chunk, and a file
+//! (see `rust/outline.rs`), so that its memory is bounded by a chunk, and a file
 //! read for references only in its imports and the items that can hold one
-//! (see [`select`]).
+//! (see `rust/select.rs`).
 
 mod early;
 mod outline;
@@ -81,7 +81,7 @@ pub struct RustScan {
     /// How many released Rust files were read again (a file read again in
     /// two rounds of the name loop counts twice), and how many were released
     /// after their first read: what the names searched for in the first
-    /// reads save (see [`first_read`]). A measurement, not a finding; the
+    /// reads save (see `rust/early.rs`). A measurement, not a finding; the
     /// binary prints it on request (`KOMPAT_DEBUG_REREADS`).
     pub rereads: Rereads,
 }

@@ -99,7 +99,7 @@ impl std::str::FromStr for Version {
 ///
 /// **Invariant:** at least two components, so [`VersionLit::major_minor`]
 /// always exists; built only by [`VersionLit::parse`] and from a [`Version`].
-/// Up to [`INLINE`] components are kept in place, without an allocation
+/// Up to `INLINE` (3) components are kept in place, without an allocation
 /// (every spec of a declaration has one or two literals; issue 18); longer
 /// literals in `more`. Equality, hashing and `Debug` are those of the
 /// components.
