@@ -18,21 +18,6 @@ mod select;
 
 pub(crate) use early::{first_read, EarlyNames};
 
-/// What the first read of `text`, found in a directory whose reads have met
-/// the derived enums' names `known` so far, decides: `None` when it keeps the
-/// text, else the names it rules out (the file is read again only for the
-/// others, see [`first_read`]). For the fuzz target `rust_first_read`; not a
-/// stable API.
-#[doc(hidden)]
-pub fn first_read_rules_out(text: &str, known: &[&str]) -> Option<Vec<String>> {
-    let early = EarlyNames::new();
-    early.add(known.iter().map(|name| (*name).to_owned()).collect());
-    match first_read(text, &early) {
-        crate::load::Keep::Text => None,
-        crate::load::Keep::Release(names) => Some(names.iter().cloned().collect()),
-    }
-}
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Diagnostic, Error, Location, Result};
@@ -145,6 +130,21 @@ pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
 #[doc(hidden)]
 pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<RustScan> {
     scan_with_rereads(files, decls, parse).map(|(scan, _)| scan)
+}
+
+/// What the first read of `text`, found in a directory whose reads have met
+/// the derived enums' names `known` so far, decides: `None` when it keeps the
+/// text, else the names it rules out (the file is read again only for the
+/// others, see [`first_read`]). For the fuzz target `rust_first_read`; not a
+/// stable API.
+#[doc(hidden)]
+pub fn first_read_rules_out(text: &str, known: &[&str]) -> Option<Vec<String>> {
+    let early = EarlyNames::new();
+    early.add(known.iter().map(|name| (*name).to_owned()).collect());
+    match first_read(text, &early) {
+        crate::load::Keep::Text => None,
+        crate::load::Keep::Release(names) => Some(names.iter().cloned().collect()),
+    }
 }
 
 /// [`scan_with`], and how many times a released file was read again (a file
