@@ -101,7 +101,7 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
                     *seen = true;
                 }
                 if aliases.len() < MAX_EARLY_NAMES {
-                    aliases.extend(alias_after(text, end).or_else(|| type_alias_of(text, end)));
+                    aliases.extend(alias_of(text, end));
                 }
             }
         }
@@ -109,12 +109,11 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
     if declares {
         // The enums, and the aliases the declaring file gives them itself.
         let enums = declared_enums(text);
+        let bytes = text.as_bytes();
         for name in &enums {
-            let bytes = text.as_bytes();
             for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
-                let end = at + name.len();
                 if starts_ident(bytes, at) && aliases.len() < MAX_EARLY_NAMES {
-                    aliases.extend(alias_after(text, end).or_else(|| type_alias_of(text, end)));
+                    aliases.extend(alias_of(text, at + name.len()));
                 }
             }
         }
@@ -134,6 +133,13 @@ pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
             Arc::new(missed.map(|(name, _)| name.clone()).collect())
         })
     }
+}
+
+/// The alias the identifier ending at `end` of `text` is given, by `as`
+/// after it or by the `type` item it ends: a guessed alias (see
+/// [`first_read`]).
+fn alias_of(text: &str, end: usize) -> Option<String> {
+    alias_after(text, end).or_else(|| type_alias_of(text, end))
 }
 
 /// The name after `as` at `at` of `text` (comments and whitespace around
@@ -173,7 +179,7 @@ fn type_alias_of(text: &str, end: usize) -> Option<String> {
     let (before, alias) = code.split_at(code.len() - ident_len(code));
     let before = before.strip_suffix(b"r#").unwrap_or(before).trim_ascii_end();
     let keyword = before.strip_suffix(b"type")?;
-    if keyword.last().is_some_and(|&b| is_ident_byte(b)) {
+    if !starts_ident(before, keyword.len()) {
         return None;
     }
     ident_at(std::str::from_utf8(alias).ok()?, 0)
