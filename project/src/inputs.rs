@@ -254,13 +254,11 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
         },
         |&i, why| Err(why.error(&files[i].0)),
     );
-    let mut read: Vec<Option<Result<Option<Input>>>> = (0..files.len()).map(|_| None).collect();
-    for (i, result) in order.into_iter().zip(results) {
-        read[i] = Some(result);
-    }
-    let read = read.into_iter().flatten();
+    // Back in the sorted order.
+    let mut read: Vec<(usize, Result<Option<Input>>)> = order.into_iter().zip(results).collect();
+    read.sort_unstable_by_key(|&(i, _)| i);
     let mut failures = Vec::new();
-    for result in read {
+    for (_, result) in read {
         match result {
             Ok(Some(input)) => out.push(input),
             Ok(None) => {}
