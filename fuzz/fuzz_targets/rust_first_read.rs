@@ -13,7 +13,7 @@ use kompat_project::{Decls, SourceFile};
 use libfuzzer_sys::fuzz_target;
 
 /// The declaring file: an enum `Feature` with the aliases `Gate` and `Flag`.
-const DECLARES: &str = include_str!("../../project/tests/data/aliased_gates.rs");
+const DECLARES: &str = include_str!("../../crates/kompat-project/tests/data/aliased_gates.rs");
 const NAMES: [&str; 3] = ["Feature", "Flag", "Gate"];
 
 fuzz_target!(|data: &[u8]| {

@@ -9,8 +9,8 @@
 //! gate is the compiler's to report; see docs/limits.md.) A reference is
 //! compared by its gate and file: proc-macro2 records no positions when
 //! built for fuzzing (`cfg(fuzzing)`), so where a reference is written is
-//! left to the test suite (`project/tests/prefilter.rs` and the selection
-//! tests of `project/src/rust.rs` compare positions too).
+//! left to the test suite (`crates/kompat-project/tests/prefilter.rs` and the selection
+//! tests of `crates/kompat-project/src/rust.rs` compare positions too).
 #![no_main]
 
 use std::path::PathBuf;
@@ -22,7 +22,7 @@ use libfuzzer_sys::fuzz_target;
 /// The declaring file every input is scanned with: two gates and aliases
 /// visible beyond their module, so that selection has names, variants and
 /// aliases to look for.
-const DECLARES: &str = include_str!("../../project/tests/data/aliased_gates.rs");
+const DECLARES: &str = include_str!("../../crates/kompat-project/tests/data/aliased_gates.rs");
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -1,0 +1,196 @@
+//! The committed built-in API table (`data/apis.toml`): it parses and builds,
+//! is consistent, holds Kubernetes' landmark removals, is in the generator's
+//! canonical form, and its `@generated` header is current.
+//!
+//! The Kubernetes sources it was generated from are not in the repository;
+//! the generator itself is tested on our own fixture tree
+//! (`crates/kompat-cli/tests/cli_k8s_apis.rs`).
+
+use kompat_core::api::{parse_replacement, GroupVersionKind};
+use kompat_core::Version;
+use kompat_k8s::generate::{render_entries, sort_entries, Entry, HEADER_FIRST_LINE};
+use kompat_k8s::{api_config, api_file, apis, APIS_TOML, SUPPLEMENT_TOML};
+use sha2::{Digest, Sha256};
+
+fn v(text: &str) -> Version {
+    Version::parse(text).expect("a version literal of this test")
+}
+
+fn entries() -> Vec<Entry> {
+    api_config().apis.iter().map(|d| Entry::from_decl(d).expect("every entry has `introduced`")).collect()
+}
+
+#[test]
+fn parses_and_builds() {
+    let file = api_file().unwrap_or_else(|errors| panic!("the embedded table does not parse: {errors:?}"));
+    assert!(file.config().apis.len() > 100, "only {} API types", file.config().apis.len());
+    let built = file.build().unwrap_or_else(|errors| panic!("the embedded table does not build: {errors:?}"));
+    assert_eq!(built.apis().len(), file.config().apis.len());
+    assert_eq!(apis().apis().len(), file.config().apis.len(), "apis() is the embedded table");
+}
+
+#[test]
+fn every_replacement_resolves_to_a_declared_type() {
+    let set = apis();
+    for decl in &api_config().apis {
+        let Some(text) = &decl.replacement else { continue };
+        let target = parse_replacement(text).unwrap_or_else(|err| panic!("{}: {err}", decl.kind));
+        assert!(
+            set.find_kind(&target.group, &target.version, &target.kind).is_some(),
+            "{}/{}/{} is replaced by {text}, which is not declared",
+            decl.group,
+            decl.version,
+            decl.kind
+        );
+        assert!(!target.kind.ends_with("List"), "{text} is a list kind");
+    }
+}
+
+#[test]
+fn lifecycle_versions_are_ordered() {
+    for api in apis().apis() {
+        let l = api.lifecycle;
+        if let Some(deprecated) = l.deprecated {
+            assert!(
+                l.introduced <= deprecated,
+                "{}: introduced {} after deprecated {deprecated}",
+                api.gvk,
+                l.introduced
+            );
+        }
+        if let Some(removed) = l.removed {
+            assert!(l.introduced <= removed, "{}: introduced {} after removed {removed}", api.gvk, l.introduced);
+            if let Some(deprecated) = l.deprecated {
+                assert!(deprecated <= removed, "{}: deprecated {deprecated} after removed {removed}", api.gvk);
+            }
+        }
+    }
+}
+
+#[test]
+fn no_lists_and_lower_case_resources() {
+    for decl in &api_config().apis {
+        assert!(!decl.kind.ends_with("List"), "{} is a list kind", decl.kind);
+        assert!(
+            decl.resource.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
+            "resource {:?} of {} is not lower-case",
+            decl.resource,
+            decl.kind
+        );
+    }
+}
+
+/// (group/version/kind, resource, introduced, deprecated, removed, replacement, enabled by default)
+#[allow(clippy::type_complexity)]
+const LANDMARKS: &[(&str, &str, &str, Option<&str>, Option<&str>, Option<&str>, bool)] = &[
+    (
+        "extensions/v1beta1/Ingress",
+        "ingresses",
+        "1.1",
+        Some("1.14"),
+        Some("1.22"),
+        Some("networking.k8s.io/v1/Ingress"),
+        true,
+    ),
+    ("policy/v1beta1/PodSecurityPolicy", "podsecuritypolicies", "1.10", Some("1.21"), Some("1.25"), None, true),
+    (
+        "flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+        "flowschemas",
+        "1.26",
+        Some("1.29"),
+        Some("1.32"),
+        Some("flowcontrol.apiserver.k8s.io/v1/FlowSchema"),
+        true,
+    ),
+    (
+        "flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration",
+        "prioritylevelconfigurations",
+        "1.26",
+        Some("1.29"),
+        Some("1.32"),
+        Some("flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration"),
+        true,
+    ),
+    ("batch/v1beta1/CronJob", "cronjobs", "1.8", Some("1.21"), Some("1.25"), Some("batch/v1/CronJob"), true),
+    ("batch/v1/CronJob", "cronjobs", "1.21", None, None, None, true),
+    // Deprecated by the hand-written lifecycle.go of k8s.io/api core/v1 (1.33+).
+    ("/v1/Endpoints", "endpoints", "1.0", Some("1.33"), None, Some("discovery.k8s.io/v1/EndpointSlice"), true),
+    ("/v1/ComponentStatus", "componentstatuses", "1.0", Some("1.19"), None, None, true),
+    // A resource without +genclient, by the supplement.
+    ("/v1/Binding", "bindings", "1.0", None, None, None, true),
+    (
+        "networking.k8s.io/v1beta1/IngressClass",
+        "ingressclasses",
+        "1.18",
+        Some("1.19"),
+        Some("1.22"),
+        Some("networking.k8s.io/v1/IngressClass"),
+        true,
+    ),
+    // A beta introduced after KEP-3136 (1.24) is off by default.
+    (
+        "storage.k8s.io/v1beta1/VolumeAttributesClass",
+        "volumeattributesclasses",
+        "1.31",
+        Some("1.34"),
+        Some("1.37"),
+        Some("storage.k8s.io/v1/VolumeAttributesClass"),
+        false,
+    ),
+    ("apiextensions.k8s.io/v1/CustomResourceDefinition", "customresourcedefinitions", "1.16", None, None, None, true),
+    ("apiregistration.k8s.io/v1/APIService", "apiservices", "1.10", None, None, None, true),
+];
+
+#[test]
+fn landmarks() {
+    let set = apis();
+    for &(gvk, resource, introduced, deprecated, removed, replacement, enabled) in LANDMARKS {
+        let gvk = GroupVersionKind::split(gvk).expect("a GVK literal of this test");
+        let api = set.find_kind(&gvk.group, &gvk.version, &gvk.kind).unwrap_or_else(|| panic!("{gvk} is not declared"));
+        assert_eq!(api.resource, resource, "{gvk}");
+        assert_eq!(api.lifecycle.introduced, v(introduced), "{gvk} introduced");
+        assert_eq!(api.lifecycle.deprecated, deprecated.map(v), "{gvk} deprecated");
+        assert_eq!(api.lifecycle.removed, removed.map(v), "{gvk} removed");
+        assert_eq!(api.replacement.as_ref().map(|r| r.to_string()).as_deref(), replacement, "{gvk} replacement");
+        assert_eq!(api.enabled_by_default, enabled, "{gvk} enabled by default");
+    }
+    // Not resources: subresources and payloads, and list kinds.
+    for gvk in ["autoscaling/v1/Scale", "policy/v1/Eviction", "admission.k8s.io/v1/AdmissionReview", "/v1/PodList"] {
+        let gvk = GroupVersionKind::split(gvk).expect("a GVK literal of this test");
+        assert!(set.find_kind(&gvk.group, &gvk.version, &gvk.kind).is_none(), "{gvk} is declared");
+    }
+}
+
+#[test]
+fn in_canonical_form() {
+    let body_start = APIS_TOML.find("\n[[api]]").expect("the table has entries");
+    let entries = entries();
+    let refs: Vec<&Entry> = entries.iter().collect();
+    assert_eq!(render_entries(&refs), APIS_TOML[body_start..], "the table is not the generator's rendering");
+    let mut sorted = refs.clone();
+    sort_entries(&mut sorted);
+    assert_eq!(sorted, refs, "entries are not in the generator's order");
+}
+
+#[test]
+fn header_is_current() {
+    let header: Vec<&str> = APIS_TOML.lines().take_while(|l| l.starts_with('#')).collect();
+    assert_eq!(header.first().copied(), Some(HEADER_FIRST_LINE));
+    let sources: Vec<&str> = header.iter().filter_map(|l| l.strip_prefix("# source: ")).collect();
+    let modules: Vec<&str> = sources.iter().map(|s| s.split(' ').next().unwrap_or_default()).collect();
+    assert_eq!(modules, ["k8s.io/api", "k8s.io/apiextensions-apiserver", "k8s.io/kube-aggregator"]);
+    for source in &sources {
+        // `k8s.io/api v0.19.0..v0.36.3 (265 versions)`: every release since v0.19.0.
+        let range = source.split(' ').nth(1).unwrap_or_default();
+        assert!(range.starts_with("v0.19.0.."), "{source}: not read from v0.19.0 on");
+        assert!(source.ends_with(" versions)"), "{source}");
+    }
+    let digest: String = Sha256::digest(SUPPLEMENT_TOML.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let supplement = header.iter().find_map(|l| l.strip_prefix("# supplement: ")).expect("a supplement line");
+    assert!(
+        supplement.ends_with(&format!("sha256 {digest}")),
+        "data/supplement.toml changed since the table was generated; run scripts/gen-k8s-apis"
+    );
+    let count = format!("# {} API types.", api_config().apis.len());
+    assert_eq!(header.last().copied(), Some(count.as_str()));
+}
