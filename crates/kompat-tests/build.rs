@@ -1,6 +1,6 @@
 //! Generates the input of the `derive_behaviour` test: an enum with a few hundred
 //! `#[derive(FeatureGates)]` variants and the same declarations as
-//! `kompat_core::FeatureDecl`s, written to `$OUT_DIR/big_enum.rs`.
+//! `kompat_engine::FeatureDecl`s, written to `$OUT_DIR/big_enum.rs`.
 //!
 //! Deterministic (a fixed linear congruential generator); every lifecycle is
 //! valid by construction, and dependencies point at earlier gates only.

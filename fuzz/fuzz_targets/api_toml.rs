@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     // Parse errors are all located; a problem of the API set as a whole
     // (from `build`) may be about the file as a whole.
-    let (errors, parsed) = match kompat_decls::parse_toml(text).map(|file| file.apis) {
+    let (errors, parsed) = match kompat_formats::parse_toml(text).map(|file| file.apis) {
         Ok(file) => match file.build() {
             Ok(_) => return,
             Err(errors) => (errors, true),

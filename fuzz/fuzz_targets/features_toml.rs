@@ -3,7 +3,7 @@
 //! shape reads exactly what the `toml` crate's reader reads (spans included).
 #![no_main]
 
-use kompat_decls::{parse_toml, parse_toml_general, render_toml};
+use kompat_formats::{parse_toml, parse_toml_general, render_toml};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
                 Ok(general) => assert_eq!(file, general, "the fast path and the general reader differ"),
                 Err(errors) => panic!("the fast path accepted what the general reader rejects: {errors:?}"),
             }
-            let _ = kompat_core::validate(file.features.features());
+            let _ = kompat_engine::validate(file.features.features());
             let rendered = render_toml(file.features.features());
             let again = parse_toml(&rendered).expect("rendered TOML parses");
             assert_eq!(again.features.features(), file.features.features());

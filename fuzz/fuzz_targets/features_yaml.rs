@@ -2,14 +2,14 @@
 //! what parses renders and parses back to the same bytes.
 #![no_main]
 
-use kompat_decls::{parse_k8s_yaml, render_k8s_yaml};
+use kompat_formats::{parse_k8s_yaml, render_k8s_yaml};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match parse_k8s_yaml(text) {
         Ok(file) => {
-            let _ = kompat_core::validate(file.features());
+            let _ = kompat_engine::validate(file.features());
             let rendered = render_k8s_yaml(file.features());
             let again = parse_k8s_yaml(&rendered).expect("rendered YAML parses");
             assert_eq!(render_k8s_yaml(again.features()), rendered);

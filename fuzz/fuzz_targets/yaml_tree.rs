@@ -3,7 +3,7 @@
 //! the input, and what parses can be rendered and compared.
 #![no_main]
 
-use kompat_decls::yaml::{parse_documents, Node, ScalarKind};
+use kompat_formats::yaml::{parse_documents, Node, ScalarKind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -17,8 +17,8 @@ mod test_support;
 
 use std::path::PathBuf;
 
-use kompat_core::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
-use kompat_core::{validate, Validated, Version, WindowPolicy};
+use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
+use kompat_engine::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
 
 pub use kompat_diag::{Diagnostic, Label, Location, Rule, Severity};
@@ -181,7 +181,7 @@ pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> b
 /// Kubernetes' gates as a release `at` accepts them: the newest list
 /// (`kompat_k8s::features()`) and the gates removed after `at`, with their
 /// last specs (a 1.33 kubelet still knows a gate removed in 1.34).
-fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_core::FeatureDecl> {
+fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_engine::FeatureDecl> {
     let mut gates = kompat_k8s::features().to_vec();
     if let Some(at) = at {
         gates.extend(kompat_k8s::removed_features().iter().filter(|g| g.removed > at).map(|g| g.to_decl()));

@@ -2,7 +2,7 @@
 //!
 //! `main` only parses arguments and maps the outcome to an exit code; all work
 //! happens in `cmd::run`. The lint engine is this package's library
-//! (`kompat_lint`); only this binary knows about terminals and output formats.
+//! (`kompat_cli`); only this binary knows about terminals and output formats.
 
 mod cli;
 mod cmd;

@@ -2,7 +2,7 @@
 //! JSON, SARIF 2.1.0 and `file:line:col: severity[code]: message` lines. The
 //! human format is [`crate::report::render`], the one renderer for people.
 
-use kompat_lint::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
+use kompat_cli::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -192,7 +192,7 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
 
 /// A SARIF physical location: the file, and the region when known (SARIF
 /// columns are 1-based characters, as ours are).
-fn physical(loc: &kompat_lint::Location) -> serde_json::Value {
+fn physical(loc: &kompat_cli::Location) -> serde_json::Value {
     let artifact = if loc.path().is_absolute() {
         serde_json::json!({ "uri": file_uri(loc.path()) })
     } else {
@@ -266,7 +266,7 @@ pub fn rustc_json(diags: &[Diagnostic]) -> String {
     use serde_json::json;
     let mut out = String::new();
     for d in diags {
-        let span = |loc: &kompat_lint::Location, primary: bool, label: Option<&str>| {
+        let span = |loc: &kompat_cli::Location, primary: bool, label: Option<&str>| {
             let (Some((line, column)), Some(range)) = (loc.line_col(), loc.range()) else { return None };
             let text = loc.snippet().unwrap_or("");
             let end_line = line + text.matches('\n').count();

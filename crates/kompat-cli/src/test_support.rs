@@ -202,14 +202,15 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     // Manifests are checked against a server of the configured Kubernetes
     // release (`[kubernetes] version`), else of the binary version.
     let kubernetes = config.as_ref().and_then(|c| c.kubernetes_version);
-    let serve = kubernetes.or(config.as_ref().and_then(|c| c.binary_version)).map(kompat_core::api::ServeOptions::new);
+    let serve =
+        kubernetes.or(config.as_ref().and_then(|c| c.binary_version)).map(kompat_engine::api::ServeOptions::new);
     let inputs = Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline.as_ref(),
         binary: config.as_ref().and_then(|c| c.binary_version),
         kubernetes,
-        window: config.as_ref().map_or(kompat_core::WindowPolicy::DEFAULT, |c| c.window),
+        window: config.as_ref().map_or(kompat_engine::WindowPolicy::DEFAULT, |c| c.window),
         crds: &crds,
         settings: &settings,
         manifests: &manifests,

@@ -233,7 +233,7 @@ fn init_without_a_project_is_an_error() {
     assert!(!dir.path().join("kompat.toml").exists());
 }
 
-use kompat_decls::yaml::{parse_documents, Node};
+use kompat_formats::yaml::{parse_documents, Node};
 
 /// The repository root (the action and the hooks live there).
 fn repo_root() -> std::path::PathBuf {

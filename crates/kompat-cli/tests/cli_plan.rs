@@ -385,7 +385,7 @@ fn codes(doc: &Value) -> Vec<String> {
 fn every_plan_code_has_a_fixture_that_produces_it() {
     let (code, list, _) = kompat_in(root(), &["explain", "--list"]);
     assert_eq!(code, 0);
-    for rule in kompat_lint::rules::plan::PASS.rules {
+    for rule in kompat_cli::rules::plan::PASS.rules {
         assert!(list.contains(rule.code), "{} is not listed", rule.code);
         let path = format!("fixtures/plans/codes/{}.toml", rule.code);
         let args = ["plan", &path, "--decls", "fixtures/plans/apis.toml", "--format", "json"];

@@ -3,13 +3,13 @@
 //! comments): no input may make the scan or its application panic, and every
 //! allowance is located inside its file, in the object it covers.
 
-#[path = "../../kompat-decls/tests/mutate/mod.rs"]
+#[path = "../../kompat-formats/tests/mutate/mod.rs"]
 mod mutate;
 
 use std::path::PathBuf;
 
-use kompat_lint::rules::inline_allow::{apply, scan};
-use kompat_lint::rules::unused_allowance::UNUSED_ALLOWANCE;
+use kompat_cli::rules::inline_allow::{apply, scan};
+use kompat_cli::rules::unused_allowance::UNUSED_ALLOWANCE;
 use kompat_project::SourceFile;
 use mutate::{mutate, Rng};
 
@@ -37,7 +37,7 @@ items:
 fn scan_and_apply_never_panic() {
     let mut rng = Rng(0x6b6f_6d70_6174_0201);
     let mut found = 0;
-    let rules = kompat_lint::rules::all();
+    let rules = kompat_cli::rules::all();
     for _ in 0..mutate::iterations(2000) {
         let text = mutate(SEED, &mut rng);
         let source = SourceFile::new(PathBuf::from("m.yaml"), text.clone());

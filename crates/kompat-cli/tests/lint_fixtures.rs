@@ -36,7 +36,7 @@ fn known_codes() -> Vec<String> {
 /// registration messages are kept verbatim, and some of them start with a
 /// stage name (`BETA feature X cannot depend on ALPHA feature Y`).
 fn house_style(code: &str, message: &str) -> bool {
-    let verbatim = kompat_core::ProblemKind::ALL.iter().any(|k| k.code() == code);
+    let verbatim = kompat_engine::ProblemKind::ALL.iter().any(|k| k.code() == code);
     let starts_lower = !message.starts_with(|c: char| c.is_uppercase())
         || (verbatim && ["ALPHA ", "BETA ", "GA ", "DEPRECATED "].iter().any(|s| message.starts_with(s)));
     !message.is_empty() && starts_lower && !message.ends_with(['.', '!'])
@@ -80,7 +80,7 @@ fn each_fixture_produces_exactly_its_rule() {
 fn every_code_has_a_fixture() {
     let mut crd: BTreeSet<&str> = kompat_crd::rules().iter().map(|r| r.code).collect();
     // Plan codes have their fixtures in fixtures/plans/codes (tests/cli_plan.rs).
-    crd.extend(kompat_lint::rules::plan::PASS.rules.iter().map(|r| r.code));
+    crd.extend(kompat_cli::rules::plan::PASS.rules.iter().map(|r| r.code));
     let fixtures: BTreeSet<String> =
         fixture_dirs().iter().filter_map(|d| Some(d.file_name()?.to_str()?.to_owned())).collect();
     let codes = known_codes();

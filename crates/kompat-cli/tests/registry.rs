@@ -4,7 +4,7 @@
 //! expects it (inline `^^^ severity[code]: ...` in the rule's module; CRD
 //! codes: `crates/kompat-crd/tests/rules.rs`, which runs every CRD fixture in process and
 //! checks each code is emitted at its declared severity; plan codes: the
-//! simulation's tests in `crates/kompat-core/src/plan/tests.rs`).
+//! simulation's tests in `crates/kompat-engine/src/plan/tests.rs`).
 
 use std::path::Path;
 
@@ -41,9 +41,9 @@ fn annotated_codes() -> Vec<String> {
 fn every_code_has_a_fixture_a_doc_and_an_in_process_test() {
     let crd: Vec<&str> = kompat_crd::rules().iter().map(|r| r.code).collect();
     let annotated = annotated_codes();
-    let plan_tests = std::fs::read_to_string(root().join("crates/kompat-core/src/plan/tests.rs")).unwrap_or_default();
+    let plan_tests = std::fs::read_to_string(root().join("crates/kompat-engine/src/plan/tests.rs")).unwrap_or_default();
     let mut missing = Vec::new();
-    for rule in kompat_lint::rules::all() {
+    for rule in kompat_cli::rules::all() {
         let code = rule.code;
         if rule.doc_text().trim().is_empty() {
             missing.push(format!("{code}: no doc"));
@@ -54,14 +54,14 @@ fn every_code_has_a_fixture_a_doc_and_an_in_process_test() {
             assert_eq!(rule.doc_text(), rule.doc, "{code}");
             continue; // fixtures and in-process tests in kompat-crd
         }
-        if kompat_lint::rules::plan::PASS.rules.iter().any(|r| r.code == code) {
+        if kompat_cli::rules::plan::PASS.rules.iter().any(|r| r.code == code) {
             // `kompat plan`'s codes: fixtures/plans/codes/<code>.toml, and the
-            // simulation's in-process tests in crates/kompat-core/src/plan/tests.rs.
+            // simulation's in-process tests in crates/kompat-engine/src/plan/tests.rs.
             if !root().join(format!("fixtures/plans/codes/{code}.toml")).is_file() {
                 missing.push(format!("{code}: no fixtures/plans/codes/{code}.toml"));
             }
             if !plan_tests.contains(code) {
-                missing.push(format!("{code}: crates/kompat-core/src/plan/tests.rs never expects it"));
+                missing.push(format!("{code}: crates/kompat-engine/src/plan/tests.rs never expects it"));
             }
             continue;
         }
@@ -75,6 +75,6 @@ fn every_code_has_a_fixture_a_doc_and_an_in_process_test() {
     assert!(missing.is_empty(), "{}", missing.join("\n"));
     // And no annotation names a code the registry does not know.
     for code in &annotated {
-        assert!(kompat_lint::rules::find(code).is_some(), "inline test expects unknown code `{code}`");
+        assert!(kompat_cli::rules::find(code).is_some(), "inline test expects unknown code `{code}`");
     }
 }

@@ -55,7 +55,7 @@ fn kubernetes_1_37_has_no_errors() {
     // The clean-up warnings are exactly the gates Kubernetes' clean-up script
     // flags: a spec locked to its default at 1.32 or earlier.
     let text = std::fs::read_to_string(path).expect("read data");
-    let parsed = kompat_decls::parse_k8s_yaml(&text).expect("parse data");
+    let parsed = kompat_formats::parse_k8s_yaml(&text).expect("parse data");
     let mut due: Vec<&str> = parsed
         .features()
         .iter()

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kompat_core::{spec_at, validate, FeatureGate, Stage, Version, WindowPolicy};
+use kompat_engine::{spec_at, validate, FeatureGate, Stage, Version, WindowPolicy};
 
 fn shared(rel: &str) -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel);
@@ -49,10 +49,10 @@ fn yaml_and_equivalent_toml_agree() {
     for (rel, binary, policy) in DATA_SETS {
         let Some(path) = shared(rel) else { return };
         let text = std::fs::read_to_string(&path).expect("read data");
-        let parsed = kompat_decls::parse_k8s_yaml(&text).expect("parse data");
+        let parsed = kompat_formats::parse_k8s_yaml(&text).expect("parse data");
         let dir = tempfile::tempdir().expect("tempdir");
         let toml_path = dir.path().join("features.toml");
-        std::fs::write(&toml_path, kompat_decls::render_toml(parsed.features())).expect("write toml");
+        std::fs::write(&toml_path, kompat_formats::render_toml(parsed.features())).expect("write toml");
 
         // From TOML, the YAML comes out byte for byte.
         let (code, stdout, stderr) =
@@ -93,7 +93,7 @@ fn real_data_is_internally_consistent() {
     for (rel, binary, policy) in DATA_SETS {
         let Some(path) = shared(rel) else { return };
         let text = std::fs::read_to_string(&path).expect("read data");
-        let parsed = kompat_decls::parse_k8s_yaml(&text).expect("parse data");
+        let parsed = kompat_formats::parse_k8s_yaml(&text).expect("parse data");
         let validated = validate(parsed.features());
         assert!(validated.problems.is_empty(), "{rel}: {:?}", validated.problems);
         let set = std::sync::Arc::new(validated.set);
@@ -161,7 +161,7 @@ fn worked_examples() {
     }
     // The same through the model.
     let text = std::fs::read_to_string(&path).unwrap();
-    let parsed = kompat_decls::parse_k8s_yaml(&text).unwrap();
+    let parsed = kompat_formats::parse_k8s_yaml(&text).unwrap();
     let set = validate(parsed.features()).set;
     let dra = set.get("DRAFractionalCapacityRange").unwrap();
     let v = |s| Version::parse(s).unwrap();

@@ -131,7 +131,7 @@ fn span_of<T>(value: &TomlSpanned<T>) -> Span {
 }
 
 fn unknown_key(key: &TomlSpanned<std::borrow::Cow<'_, str>>, known: &[&str]) -> ParseError {
-    ParseError::at(span_of(key), kompat_decls::span::unknown_key_message(key.get_ref(), known))
+    ParseError::at(span_of(key), kompat_formats::span::unknown_key_message(key.get_ref(), known))
 }
 
 fn type_error(key: &str, expected: &str, value: &TomlSpanned<DeValue<'_>>) -> ParseError {
@@ -141,7 +141,7 @@ fn type_error(key: &str, expected: &str, value: &TomlSpanned<DeValue<'_>>) -> Pa
 /// Parses a conversions file. Every problem is reported, with its span.
 pub fn parse_conversions(text: &str) -> Result<Conversions, Vec<ParseError>> {
     let root = DeTable::parse(text).map_err(|err| {
-        let error = kompat_decls::span::toml_syntax_error(text, &err);
+        let error = kompat_formats::span::toml_syntax_error(text, &err);
         vec![ParseError { message: format!("invalid TOML: {}", error.message), ..error }]
     })?;
     let mut p = TomlReader { text, errors: Vec::new() };

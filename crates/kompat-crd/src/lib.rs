@@ -25,7 +25,7 @@ mod rules;
 mod schema;
 mod upgrade;
 /// The spanned YAML tree, shared with the declaration parsers.
-pub use kompat_decls::yaml;
+pub use kompat_formats::yaml;
 
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
@@ -34,11 +34,11 @@ pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, PlanError, Pl
 pub use rules::rules;
 pub use upgrade::check_upgrade;
 
-/// Byte spans and parse errors are `kompat-decls`' own, so every text
-/// format in kompat reports positions the same way.
-pub use kompat_decls::span::{ParseError, Span};
 /// Severities and rule declarations are `kompat-diag`'s, shared with the linter.
 pub use kompat_diag::{Rule, Severity};
+/// Byte spans and parse errors are `kompat-formats`' own, so every text
+/// format in kompat reports positions the same way.
+pub use kompat_formats::span::{ParseError, Span};
 
 /// One problem found in a CRD or in an upgrade of one.
 ///

@@ -402,10 +402,10 @@ impl Reader {
 }
 
 /// Orders version names as they are released, oldest (least stable) first:
-/// Kubernetes version names (`kompat-core`'s parser) by major, then alpha <
+/// Kubernetes version names (`kompat-engine`'s parser) by major, then alpha <
 /// beta < GA, then minor; every other name sorts before them, by bytes.
 pub(crate) fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
-    use kompat_core::api::KubeVersion;
+    use kompat_engine::api::KubeVersion;
     match (KubeVersion::parse(a), KubeVersion::parse(b)) {
         (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
         (Some(_), None) => std::cmp::Ordering::Greater,

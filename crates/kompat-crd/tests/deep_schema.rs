@@ -8,7 +8,7 @@
 //! Before, every field kept its whole path, so this CRD took 1.16 GB and
 //! 80 s.
 
-#[path = "../../kompat-decls/tests/counting_alloc/mod.rs"]
+#[path = "../../kompat-formats/tests/counting_alloc/mod.rs"]
 mod counting_alloc;
 use counting_alloc::{peak_of, SERIAL};
 

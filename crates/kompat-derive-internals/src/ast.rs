@@ -1,13 +1,13 @@
 //! The typed IR of a `#[derive(FeatureGates)]` enum and of a
 //! `#[derive(ApiLifecycle)]` type, linked back to the `syn` input for spans,
-//! and their conversion into `kompat-core` declarations.
+//! and their conversion into `kompat-engine` declarations.
 //!
 //! `kompat lint` (through `kompat-project`) calls [`Input::from_syn`] on every
 //! `#[derive(FeatureGates)]` enum it finds in source, then [`Input::decls`] to
 //! lint them as declarations.
 
-use kompat_core::api::ApiDecl;
-use kompat_core::{FeatureDecl, Ratchet, SpecDecl};
+use kompat_engine::api::ApiDecl;
+use kompat_engine::{FeatureDecl, Ratchet, SpecDecl};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Data, DeriveInput, Fields, Ident};
@@ -124,7 +124,7 @@ impl Variant<'_> {
                 version: s.version.as_ref().map(|v| v.value.clone()),
                 default: s.default.as_ref().is_some_and(|b| b.value),
                 lock_to_default: s.locked.as_ref().is_some_and(|b| b.value),
-                stage: s.stage.as_ref().map_or(kompat_core::Stage::Alpha, |s| s.value),
+                stage: s.stage.as_ref().map_or(kompat_engine::Stage::Alpha, |s| s.value),
                 min_compatibility_version: s.min_compatibility.as_ref().map(|v| v.value.clone()),
             })
             .collect();

@@ -6,9 +6,9 @@
 //!
 //! Phases (thiserror's split, serde's error accumulator): [`ast`] (the typed
 //! IR of an item, linked to its `syn` input for spans, and its conversion into
-//! `kompat-core` declarations) is built by [`attr`] (attribute parsing and
+//! `kompat-engine` declarations) is built by [`attr`] (attribute parsing and
 //! local checks), with every mistake recorded in a [`ctxt::Ctxt`]; [`valid`]
-//! validates the result with `kompat-core`'s rules, so the macros and the
+//! validates the result with `kompat-engine`'s rules, so the macros and the
 //! reader report the same errors at the same spans. Expansion is the macro
 //! crate's.
 //!

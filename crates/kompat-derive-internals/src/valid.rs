@@ -1,7 +1,7 @@
-//! Validation: `kompat_core::validate` on the enum's declarations, each
+//! Validation: `kompat_engine::validate` on the enum's declarations, each
 //! problem reported at the span of the attribute or value it is about, plus
 //! the few rules that only exist because a gate is an enum variant; and
-//! `kompat_core::api::ApiSet::build` on an API type's declaration.
+//! `kompat_engine::api::ApiSet::build` on an API type's declaration.
 //!
 //! The rules and message texts are the core's; nothing here re-implements
 //! them. The core reports problems by index (`decl`, `spec`, `Field`); this
@@ -13,9 +13,9 @@
 
 use std::collections::HashMap;
 
-use kompat_core::api::{Api, ApiConfig, ApiField, ApiSet};
-use kompat_core::gate::builtin_specs;
-use kompat_core::{FeatureDecl, Field, Problem, ProblemKind, Validated};
+use kompat_engine::api::{Api, ApiConfig, ApiField, ApiSet};
+use kompat_engine::gate::builtin_specs;
+use kompat_engine::{FeatureDecl, Field, Problem, ProblemKind, Validated};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
@@ -51,7 +51,7 @@ pub fn validate(input: &Input, cx: &Ctxt) -> Validated {
     let included: Vec<&Variant> = input.variants.iter().filter(|v| !v.broken).collect();
     let broken: Vec<String> = input.variants.iter().filter(|v| v.broken).map(Variant::name).collect();
     let decls: Vec<FeatureDecl> = included.iter().map(|v| v.decl(input)).collect();
-    let validated = kompat_core::validate(&decls);
+    let validated = kompat_engine::validate(&decls);
     for problem in &validated.problems {
         let Some(variant) = included.get(problem.decl) else {
             continue;

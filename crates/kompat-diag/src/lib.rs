@@ -1,8 +1,8 @@
 //! kompat's one diagnostic type.
 //!
-//! Below this crate, problems are values about *indices* (`kompat-core`'s
+//! Below this crate, problems are values about *indices* (`kompat-engine`'s
 //! `Problem`, API problems, plan findings) or about *byte spans* of one text
-//! (`kompat-decls`' `ParseError`, `kompat-crd`'s findings). Above it, every
+//! (`kompat-formats`' `ParseError`, `kompat-crd`'s findings). Above it, every
 //! problem is a [`Diagnostic`]: a severity, an optional stable code, a message
 //! and a [`Location`] (file, span, line and column), with secondary labels and
 //! notes. Input errors (exit code 2) and lint findings are the same type, so
@@ -33,5 +33,5 @@ pub use location::Location;
 pub use render::{render, short_line};
 pub use rule::Rule;
 
-/// Byte spans are `kompat-decls`' own, shared by every text format.
-pub use kompat_decls::{LineIndex, Span};
+/// Byte spans are `kompat-formats`' own, shared by every text format.
+pub use kompat_formats::{LineIndex, Span};

@@ -2,7 +2,7 @@
 //! for tools that do not link kompat. The schema is documented in
 //! `docs/gen.md`; object keys come in a fixed order, arrays sorted by name.
 
-use kompat_core::{FeatureDecl, SpecDecl, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl, VersionLit};
 use serde::Serialize;
 
 use crate::model::Model;
@@ -294,7 +294,7 @@ fn spec(spec: &SpecDecl) -> Spec<'_> {
 
 #[cfg(test)]
 mod tests {
-    use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
+    use kompat_engine::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
 
     use super::{feature, write_canonical_decl};
 
@@ -346,7 +346,7 @@ mod tests {
     fn canonical_json_of_kubernetes_list() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../kompat-k8s/data/features.toml");
         let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
-        let file = kompat_decls::parse_toml(&text).unwrap_or_else(|err| panic!("{path}: {err:?}"));
+        let file = kompat_formats::parse_toml(&text).unwrap_or_else(|err| panic!("{path}: {err:?}"));
         assert!(file.features.len() > 200);
         for decl in file.features.features() {
             check(decl);

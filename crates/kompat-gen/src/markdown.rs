@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use kompat_core::{FeatureSpec, Stage, Version};
+use kompat_engine::{FeatureSpec, Stage, Version};
 
 use crate::model::{Model, ModelFeature};
 use crate::Provenance;
@@ -68,7 +68,7 @@ fn api_lifecycle(out: &mut String, apis: &crate::model::ApiModel) {
     out.push_str("\n# API Lifecycle\n\n");
     out.push_str("| API | Resource | Introduced | Deprecated | Removed | Replacement | Enabled by default |\n");
     out.push_str("|-----|----------|------------|------------|---------|-------------|--------------------|\n");
-    let mut rows: Vec<(String, &kompat_core::api::Api)> =
+    let mut rows: Vec<(String, &kompat_engine::api::Api)> =
         apis.set.apis().iter().map(|a| (a.gvk.to_string(), a)).collect();
     rows.sort_by(|a, b| a.0.cmp(&b.0));
     let opt = |v: Option<Version>| v.map(|v| v.to_string()).unwrap_or_default();

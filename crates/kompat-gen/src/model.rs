@@ -7,8 +7,10 @@
 
 use std::collections::HashMap;
 
-use kompat_core::api::{served_apis, storage_versions, ApiConfig, ApiSet, GroupVersion, ResourceStorage, ServeOptions};
-use kompat_core::{validate, FeatureDecl, FeatureSet, FeatureSpec, Version, WindowPolicy};
+use kompat_engine::api::{
+    served_apis, storage_versions, ApiConfig, ApiSet, GroupVersion, ResourceStorage, ServeOptions,
+};
+use kompat_engine::{validate, FeatureDecl, FeatureSet, FeatureSpec, Version, WindowPolicy};
 use sha2::{Digest, Sha256};
 
 use crate::json;
@@ -89,7 +91,7 @@ impl Model {
     }
 
     /// [`Model::new`] for declarations already validated: `set` is what
-    /// validating `decls` registered (`kompat_core::validate(decls).set`, or
+    /// validating `decls` registered (`kompat_engine::validate(decls).set`, or
     /// that of a list with the same names and specs), with no registration
     /// problem. A command that has validated its declarations (to locate the
     /// problems in their files) builds its model with that set instead of
@@ -209,7 +211,7 @@ fn resolve_tables(features: &[ModelFeature], binary: Version, window: WindowPoli
         steps.dedup();
         for min_compatibility in steps {
             let specs =
-                features.iter().map(|f| kompat_core::spec_at(&f.specs, emulation, Some(min_compatibility))).collect();
+                features.iter().map(|f| kompat_engine::spec_at(&f.specs, emulation, Some(min_compatibility))).collect();
             tables.push(Table { emulation, min_compatibility, specs });
         }
     }

@@ -15,7 +15,7 @@ use crate::Provenance;
 pub fn render(kind: OutputKind, model: &Model, provenance: &Provenance) -> Result<String, String> {
     match kind {
         OutputKind::Rust => crate::render_rust(model, provenance),
-        OutputKind::K8sYaml => Ok(kompat_decls::render_k8s_yaml(&model.decls)),
+        OutputKind::K8sYaml => Ok(kompat_formats::render_k8s_yaml(&model.decls)),
         OutputKind::Json => Ok(crate::render_json(model, provenance)),
         OutputKind::Markdown => Ok(crate::render_markdown(model, provenance)),
     }

@@ -1,6 +1,6 @@
 //! API declarations in the generated outputs: served group-versions per
 //! emulation version and storage versions per (emulation, min-compatibility),
-//! checked against `kompat_core::api`, and a golden Rust file that must
+//! checked against `kompat_engine::api`, and a golden Rust file that must
 //! compile against the facade crate.
 
 mod common;
@@ -8,8 +8,8 @@ mod common;
 use std::path::Path;
 
 use common::{feature, provenance};
-use kompat_core::api::{ApiConfig, ApiDecl};
-use kompat_core::{Version, WindowPolicy};
+use kompat_engine::api::{ApiConfig, ApiDecl};
+use kompat_engine::{Version, WindowPolicy};
 use kompat_gen::{check_files, render_json, render_markdown, render_rust, write_files, GeneratedFile, Model};
 
 #[allow(dead_code)]
@@ -99,7 +99,7 @@ fn json_and_markdown_carry_the_apis() {
     assert_eq!(first["group"], "");
     assert_eq!(first["resource"], "pods");
     assert_eq!(first["storage_version"], "v1");
-    assert_eq!(first["hash"], kompat_core::api::storage_version_hash("", "v1", "Pod").as_str());
+    assert_eq!(first["hash"], kompat_engine::api::storage_version_hash("", "v1", "Pod").as_str());
     assert_eq!(json["apis"]["served"][0]["group_versions"][1], "widgets.example.io/v1beta1");
 
     let markdown = render_markdown(&model, &provenance());

@@ -70,10 +70,10 @@ fn builder_headers_name_the_build_script() {
 fn k8s_yaml_round_trip() {
     let (_, decls, files) = rendered();
     let yaml = files.iter().find(|f| f.path.extension().is_some_and(|e| e == "yaml")).expect("yaml output");
-    let parsed = kompat_decls::parse_k8s_yaml(&yaml.contents).map_err(|errs| format!("{errs:?}"));
+    let parsed = kompat_formats::parse_k8s_yaml(&yaml.contents).map_err(|errs| format!("{errs:?}"));
     let parsed = parsed.unwrap_or_else(|err| panic!("{err}"));
     // The YAML carries names and specs only.
-    let key = |f: &kompat_core::FeatureDecl| (f.name.to_lowercase(), f.specs.clone());
+    let key = |f: &kompat_engine::FeatureDecl| (f.name.to_lowercase(), f.specs.clone());
     let mut expected: Vec<_> = decls.features().iter().map(key).collect();
     expected.sort_by(|a, b| a.0.cmp(&b.0));
     let got: Vec<_> = parsed.features().iter().map(key).collect();

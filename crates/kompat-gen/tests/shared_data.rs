@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use kompat_core::{Version, WindowPolicy};
+use kompat_engine::{Version, WindowPolicy};
 use kompat_gen::{render_json, render_markdown, render_rust, Model, Provenance};
 
 #[test]
@@ -31,5 +31,5 @@ fn kubernetes_feature_list() {
     assert_eq!(markdown.lines().filter(|l| l.starts_with("| ")).count(), 1 + 243 + 4);
     assert!(render_json(&model, &provenance).len() > 100_000);
     // The Kubernetes YAML renders back to the input.
-    assert_eq!(kompat_decls::render_k8s_yaml(&model.decls), *decls.sources()[0].text);
+    assert_eq!(kompat_formats::render_k8s_yaml(&model.decls), *decls.sources()[0].text);
 }

@@ -9,8 +9,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kompat_core::{FeatureDecl, SpecDecl, Stage, VersionLit};
-use kompat_decls::{FeatureSpans, ParseError, SpecSpans};
+use kompat_engine::{FeatureDecl, SpecDecl, Stage, VersionLit};
+use kompat_formats::{FeatureSpans, ParseError, SpecSpans};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::{
@@ -464,7 +464,7 @@ impl<'t> Extract<'_, 't> {
         };
         self.errors.push(ParseError::at(
             span(node),
-            format!("strconv.ParseInt: parsing {}: {reason}", kompat_core::gofmt::go_quote(literal)),
+            format!("strconv.ParseInt: parsing {}: {reason}", kompat_engine::gofmt::go_quote(literal)),
         ));
         None
     }

@@ -7,7 +7,7 @@
 //! Go is parsed with tree-sitter's Go grammar; nothing here is a regular
 //! expression over source text.
 //!
-//! **Architecture Invariant:** like `kompat-decls`, every function takes text
+//! **Architecture Invariant:** like `kompat-formats`, every function takes text
 //! and returns values with byte spans. No file access, no panics on any
 //! input; every error is located.
 
@@ -16,8 +16,8 @@ mod merge;
 mod refs;
 mod syntax;
 
-use kompat_core::VersionLit;
-use kompat_decls::{FeatureFile, ParseError, Span};
+use kompat_engine::VersionLit;
+use kompat_formats::{FeatureFile, ParseError, Span};
 
 pub use merge::{merge, Conflict};
 pub use refs::{references, GatePackage, GoRef};

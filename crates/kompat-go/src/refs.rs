@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use kompat_decls::{ParseError, Span};
+use kompat_formats::{ParseError, Span};
 
 use crate::syntax::{children, identifier_name, parse_tolerant, span, text};
 

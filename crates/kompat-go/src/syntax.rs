@@ -2,7 +2,7 @@
 //! `go/ast` that Kubernetes' tool relies on (`identifierName`, basic
 //! literals, composite literals).
 
-use kompat_decls::{ParseError, Span};
+use kompat_formats::{ParseError, Span};
 use tree_sitter::{Node, Parser, Tree};
 
 /// Parses Go source; any syntax error is a located error.

@@ -1,7 +1,7 @@
 //! Extraction rules of Kubernetes' compatibility_lifecycle tool, one small Go
 //! file per case: what is read, what is skipped, and every error (located).
 
-use kompat_decls::LineIndex;
+use kompat_formats::LineIndex;
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";
 
@@ -19,7 +19,7 @@ fn extract(text: &str) -> String {
                         .specs
                         .iter()
                         .map(|s| {
-                            let v = |v: &Option<kompat_core::VersionLit>| {
+                            let v = |v: &Option<kompat_engine::VersionLit>| {
                                 v.as_ref().map_or("-".to_owned(), |v| {
                                     v.components().iter().map(u32::to_string).collect::<Vec<_>>().join(".")
                                 })

@@ -4,7 +4,7 @@
 //! parses still folds and validates; read with unversioned maps too, the
 //! same holds.
 
-#[path = "../../kompat-decls/tests/mutate/mod.rs"]
+#[path = "../../kompat-formats/tests/mutate/mod.rs"]
 mod mutate;
 
 use std::collections::BTreeSet;
@@ -56,7 +56,7 @@ fn go_reader_never_panics() {
     };
     let mut rng = Rng(0x6b6f_6d70_6174_0601);
     let (mut parsed, mut with_features, mut with_unversioned) = (0, 0, 0);
-    let release = kompat_core::VersionLit::parse("1.31").unwrap_or_else(|err| panic!("{err}"));
+    let release = kompat_engine::VersionLit::parse("1.31").unwrap_or_else(|err| panic!("{err}"));
     for _ in 0..2000 {
         let input = mutate(SEED, &mut rng);
         match kompat_go::parse_file(&input) {
@@ -66,7 +66,7 @@ fn go_reader_never_panics() {
                     with_features += 1;
                 }
                 let (kept, _) = kompat_go::merge(&[&file, &file]);
-                let _ = kompat_core::validate(kept[0].features());
+                let _ = kompat_engine::validate(kept[0].features());
             }
             Err(errors) => {
                 assert!(!errors.is_empty());

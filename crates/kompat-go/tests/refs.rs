@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use kompat_decls::LineIndex;
+use kompat_formats::LineIndex;
 use kompat_go::GatePackage;
 
 /// The references as `line:col Gate`, for a package `example.io/app/features`

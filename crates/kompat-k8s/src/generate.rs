@@ -9,7 +9,7 @@
 //! declares the type a resource (core/v1 `Binding`).
 //!
 //! Resource names: client-gen's `+resourceName=` tag, else the supplement,
-//! else kube-derive's pluralizer ([`kompat_core::api::kube_plural`]).
+//! else kube-derive's pluralizer ([`kompat_engine::api::kube_plural`]).
 //! Replacements: the generated one, unless the supplement corrects it.
 //! Enablement: GA on; alpha off; beta on when introduced before 1.24 (KEP-3136
 //! turned new betas off by default from 1.24 and kept the older ones on) or
@@ -18,9 +18,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use kompat_core::api::{compare_kube_aware, is_beta, is_ga, kube_plural, ApiDecl};
-use kompat_core::Version;
-use kompat_decls::ParseError;
+use kompat_engine::api::{compare_kube_aware, is_beta, is_ga, kube_plural, ApiDecl};
+use kompat_engine::Version;
+use kompat_formats::ParseError;
 
 use crate::lifecycle::KindLifecycle;
 use crate::package::{Located, Register, TypeTags};

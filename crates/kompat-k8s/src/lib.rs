@@ -32,10 +32,10 @@ pub mod supplement;
 
 use std::sync::OnceLock;
 
-use kompat_core::api::{ApiConfig, ApiSet};
-use kompat_core::FeatureDecl;
-use kompat_decls::api_toml::ApiFile;
-use kompat_decls::ParseError;
+use kompat_engine::api::{ApiConfig, ApiSet};
+use kompat_engine::FeatureDecl;
+use kompat_formats::api_toml::ApiFile;
+use kompat_formats::ParseError;
 
 pub use go::MAX_FILE_BYTES;
 
@@ -59,7 +59,7 @@ pub const APIS_FILE_NAME: &str = "<built-in kubernetes apis.toml>";
 
 /// The built-in API table parsed, with spans (for locating problems).
 pub fn api_file() -> Result<ApiFile, Vec<ParseError>> {
-    kompat_decls::parse_toml(APIS_TOML).map(|file| file.apis)
+    kompat_formats::parse_toml(APIS_TOML).map(|file| file.apis)
 }
 
 /// The built-in API declarations.
@@ -77,8 +77,8 @@ pub fn apis() -> &'static ApiSet {
 }
 
 /// The built-in feature table parsed, with spans.
-pub fn feature_file() -> Result<kompat_decls::FeatureFile, Vec<ParseError>> {
-    kompat_decls::parse_toml(FEATURES_TOML).map(|file| file.features)
+pub fn feature_file() -> Result<kompat_formats::FeatureFile, Vec<ParseError>> {
+    kompat_formats::parse_toml(FEATURES_TOML).map(|file| file.features)
 }
 
 /// Kubernetes' feature gates (sorted by name), with their versioned specs.

@@ -15,9 +15,9 @@
 //! `APILifecycle*` method of another shape, a repeated method, or a kind
 //! without `APILifecycleIntroduced` is an error at its place in the file.
 
-use kompat_core::api::GroupVersionKind;
-use kompat_core::Version;
-use kompat_decls::{ParseError, Span};
+use kompat_engine::api::GroupVersionKind;
+use kompat_engine::Version;
+use kompat_formats::{ParseError, Span};
 use tree_sitter::Node;
 
 use crate::go::{describe, int_literal, keyed_elements, named_children, span, string_literal, GoFile};

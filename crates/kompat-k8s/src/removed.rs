@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use kompat_core::{FeatureDecl, SpecDecl, Stage, Version, VersionLit};
-use kompat_decls::{ParseError, Span};
+use kompat_engine::{FeatureDecl, SpecDecl, Stage, Version, VersionLit};
+use kompat_formats::{ParseError, Span};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -195,7 +195,7 @@ pub fn render_gates(gates: &[RemovedGate]) -> String {
         out.push_str("\n[[removed]]\n");
         out.push_str(&format!("name = {}\n", toml::Value::String(gate.name.clone())));
         out.push_str(&format!("removed = \"{}\"\n", gate.removed));
-        out.push_str(&kompat_decls::render_specs_toml(&gate.specs));
+        out.push_str(&kompat_formats::render_specs_toml(&gate.specs));
     }
     out
 }

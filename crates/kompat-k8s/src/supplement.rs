@@ -28,7 +28,7 @@
 //! source = "the upstream tag names the List kind"
 //! ```
 
-use kompat_decls::{ParseError, Span};
+use kompat_formats::{ParseError, Span};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -126,7 +126,7 @@ impl Supplement {
 /// Parses a supplement; an entry without a non-empty `source` is an error.
 pub fn parse_supplement(text: &str) -> Result<Supplement, Vec<ParseError>> {
     let supplement: Supplement =
-        toml::from_str(text).map_err(|err| vec![kompat_decls::span::toml_syntax_error(text, &err)])?;
+        toml::from_str(text).map_err(|err| vec![kompat_formats::span::toml_syntax_error(text, &err)])?;
     let sources = supplement
         .resource
         .iter()

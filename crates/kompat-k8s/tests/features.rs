@@ -4,7 +4,7 @@
 //! exactly the export of Kubernetes' YAML is checked, when the YAML is at
 //! hand, by `crates/kompat-cli/tests/shared_data_k8s.rs`.
 
-use kompat_core::{spec_at, validate, Stage, Version};
+use kompat_engine::{spec_at, validate, Stage, Version};
 use kompat_k8s::{feature_file, features, FEATURES_TOML};
 
 #[test]
@@ -20,7 +20,7 @@ fn parses_and_validates() {
 #[test]
 fn in_canonical_form() {
     let body_start = FEATURES_TOML.find("\n\n[[feature]]").map_or(0, |i| i + 2);
-    assert_eq!(kompat_decls::render_toml(features()), FEATURES_TOML[body_start..]);
+    assert_eq!(kompat_formats::render_toml(features()), FEATURES_TOML[body_start..]);
     let names: Vec<&str> = features().iter().map(|f| f.name.as_str()).collect();
     let mut sorted = names.clone();
     sorted.sort_unstable();

@@ -2,10 +2,10 @@
 //! supplement parser and the removed-gate table's parser: no input may make
 //! them panic, and every error is located.
 
-#[path = "../../kompat-decls/tests/mutate/mod.rs"]
+#[path = "../../kompat-formats/tests/mutate/mod.rs"]
 mod mutate;
 
-use kompat_decls::ParseError;
+use kompat_formats::ParseError;
 use kompat_k8s::lifecycle::parse_lifecycle;
 use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags};
 use kompat_k8s::supplement::parse_supplement;

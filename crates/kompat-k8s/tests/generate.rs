@@ -1,9 +1,9 @@
 //! The union's rules on values: release versions, a package's group and
 //! version, newest-first precedence, what is a declaration, enablement.
 
-use kompat_core::api::GroupVersionKind;
-use kompat_core::Version;
-use kompat_decls::Span;
+use kompat_engine::api::GroupVersionKind;
+use kompat_engine::Version;
+use kompat_formats::Span;
 use kompat_k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use kompat_k8s::lifecycle::KindLifecycle;
 use kompat_k8s::package::{Located, Register, TypeTags};

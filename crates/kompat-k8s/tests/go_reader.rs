@@ -2,7 +2,7 @@
 //! generators and API packages use: lifecycles, group/version, type tags, and
 //! every problem located.
 
-use kompat_decls::{LineIndex, ParseError};
+use kompat_formats::{LineIndex, ParseError};
 use kompat_k8s::lifecycle::parse_lifecycle;
 use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags};
 use kompat_k8s::supplement::parse_supplement;
@@ -21,7 +21,7 @@ fn check_lifecycle(body: &str, expected: &str) {
         Ok(kinds) => kinds
             .iter()
             .map(|k| {
-                let show = |v: Option<kompat_core::Version>| v.map_or("-".to_owned(), |v| v.to_string());
+                let show = |v: Option<kompat_engine::Version>| v.map_or("-".to_owned(), |v| v.to_string());
                 let replacement = k.replacement.as_ref().map_or("-".to_owned(), |r| r.to_string());
                 let list = if k.is_list() { " (list)" } else { "" };
                 format!("{} {} {} {} {replacement}{list}", k.kind, k.introduced, show(k.deprecated), show(k.removed))

@@ -3,7 +3,7 @@
 //! and in canonical form; `removed_gates` finds each gate's removal on small
 //! release lists of our own.
 
-use kompat_core::{Stage, Version};
+use kompat_engine::{Stage, Version};
 use kompat_k8s::removed::{add_unversioned, parse, removed_gates, render_gates, Release, ReleasesProblem, RemovedGate};
 use kompat_k8s::{features, removed_feature, removed_features, REMOVED_FEATURES_TOML};
 
@@ -95,7 +95,7 @@ fn known_removals() {
 }
 
 fn release(at: &str, toml: &str) -> Release {
-    let file = kompat_decls::parse_toml(toml).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let file = kompat_formats::parse_toml(toml).unwrap_or_else(|errors| panic!("{errors:?}"));
     Release { version: version(at), source: format!("test {at}"), features: file.features.into_features() }
 }
 

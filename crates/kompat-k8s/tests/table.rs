@@ -6,8 +6,8 @@
 //! the generator itself is tested on our own fixture tree
 //! (`crates/kompat-cli/tests/cli_k8s_apis.rs`).
 
-use kompat_core::api::{parse_replacement, GroupVersionKind};
-use kompat_core::Version;
+use kompat_engine::api::{parse_replacement, GroupVersionKind};
+use kompat_engine::Version;
 use kompat_k8s::generate::{render_entries, sort_entries, Entry, HEADER_FIRST_LINE};
 use kompat_k8s::{api_config, api_file, apis, APIS_TOML, SUPPLEMENT_TOML};
 use sha2::{Digest, Sha256};

@@ -1,13 +1,13 @@
 //! Code generation: the `FeatureGates` impl with `static` tables of the
-//! completed specs, computed at compile time by `kompat_core::validate`, and
+//! completed specs, computed at compile time by `kompat_engine::validate`, and
 //! the `ApiLifecycle` impl with the lifecycle completed by
-//! `kompat_core::api::complete_lifecycle` (through `ApiSet::build`).
+//! `kompat_engine::api::complete_lifecycle` (through `ApiSet::build`).
 //!
 //! The pipeline is parse → validate → expand; on any error the output is every
 //! error plus the stub impl of `fallback.rs`, so users see no follow-on errors.
 
-use kompat_core::api::{Api, ApiDecl};
-use kompat_core::{FeatureSpec, Validated, Version};
+use kompat_engine::api::{Api, ApiDecl};
+use kompat_engine::{FeatureSpec, Validated, Version};
 use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};

@@ -1,7 +1,7 @@
 //! Derive macros for kompat: `#[derive(FeatureGates)]` for feature gates and
 //! `#[derive(ApiLifecycle)]` for API types.
 //!
-//! The derives validate declarations at compile time with `kompat-core`'s own
+//! The derives validate declarations at compile time with `kompat-engine`'s own
 //! registration validation (same rules, same message texts) and generate
 //! `static` lookup tables. Use them through the `kompat` facade crate with its
 //! `derive` feature; the attribute syntax is documented in `README.md`.
@@ -9,7 +9,7 @@
 //! Phases (thiserror's split, serde's error accumulator):
 //! `ast` (typed IR) → `attr` (attribute parsing, local checks), both in
 //! `kompat-derive-internals` (shared with kompat's source reader) → `valid`
-//! (`kompat_core::validate`, problems mapped to spans; also in the internals,
+//! (`kompat_engine::validate`, problems mapped to spans; also in the internals,
 //! so the reader reports the same errors) → `expand` (code), with
 //! `fallback` (stub impl on error) and `ctxt` (every error at once).
 

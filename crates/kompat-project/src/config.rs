@@ -53,8 +53,8 @@
 
 use std::path::{Path, PathBuf};
 
-use kompat_core::{Version, WindowPolicy};
-use kompat_decls::window::WindowTable;
+use kompat_engine::{Version, WindowPolicy};
+use kompat_formats::window::WindowTable;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -287,7 +287,7 @@ impl Config {
 
     pub fn parse(source: SourceFile) -> Result<Config> {
         let raw: RawConfig = toml::from_str(&source.text).map_err(|err| {
-            let error = kompat_decls::span::toml_syntax_error(&source.text, &err);
+            let error = kompat_formats::span::toml_syntax_error(&source.text, &err);
             let span = error.span.unwrap_or_default();
             Error { diagnostics: vec![Diagnostic::error(error.message).at(Some(source.locate(span.start, span.end)))] }
         })?;

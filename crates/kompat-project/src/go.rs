@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kompat_decls::api_toml::ApiFile;
+use kompat_formats::api_toml::ApiFile;
 use kompat_go::{GatePackage, GoFile};
 
 use crate::error::{Diagnostic, Error, Result};

@@ -41,10 +41,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use kompat_decls::deploy::{gate_settings_in, GateSetting, Material};
-use kompat_decls::manifest::{has_objects_in, objects_in, ManifestObject};
-use kompat_decls::yaml::{parse_documents, Node};
-use kompat_decls::ParseError;
+use kompat_formats::deploy::{gate_settings_in, GateSetting, Material};
+use kompat_formats::manifest::{has_objects_in, objects_in, ManifestObject};
+use kompat_formats::yaml::{parse_documents, Node};
+use kompat_formats::ParseError;
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{SourceFile, STDIN_NAME};
@@ -110,7 +110,7 @@ impl Input {
     }
 
     /// Every gate setting in this file when it is deployment material,
-    /// located (the scanning is `kompat_decls::deploy`'s). YAML beyond the
+    /// located (the scanning is `kompat_formats::deploy`'s). YAML beyond the
     /// parser's limits (an alias bomb, extreme nesting) is a located error.
     pub fn gate_settings(&self) -> Result<Vec<GateSetting<Location>>> {
         if self.kind != Kind::Deployment {
@@ -148,7 +148,7 @@ impl Input {
                 .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
                 .map(|o| o.map_location(|s| self.source.locate(s.start, s.end)))
                 .collect()),
-            Err(err) if kompat_decls::yaml::is_limit_error(err) || is_stdin(&self.source.path) => {
+            Err(err) if kompat_formats::yaml::is_limit_error(err) || is_stdin(&self.source.path) => {
                 Err(self.source.parse_errors(vec![err.clone()]))
             }
             Err(_) => Ok(Vec::new()),
@@ -439,7 +439,7 @@ fn named_yaml(input: &Input) -> Kind {
 fn is_feature_list(input: &Input) -> bool {
     input
         .documents()
-        .is_ok_and(|docs| kompat_decls::k8s_yaml_in(&input.source.text, docs).is_ok_and(|file| !file.is_empty()))
+        .is_ok_and(|docs| kompat_formats::k8s_yaml_in(&input.source.text, docs).is_ok_and(|file| !file.is_empty()))
 }
 
 /// Well-known tool files that are not kompat declarations even when they do
@@ -454,12 +454,12 @@ fn is_kompat_toml(path: &Path, text: &str) -> bool {
     // Without a key's name and without an escape (the only way to write a
     // key without its letters), a well-known tool file cannot count: not
     // parsed at all.
-    let may_name_key = text.contains('\\') || kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| names_key(text, k));
+    let may_name_key = text.contains('\\') || kompat_formats::TOP_LEVEL_KEYS.iter().any(|k| names_key(text, k));
     if !may_name_key && TOOL_TOML.contains(&name) {
         return false;
     }
     match toml::de::DeTable::parse(text) {
-        Ok(table) => kompat_decls::TOP_LEVEL_KEYS.iter().any(|k| table.get_ref().contains_key(*k)),
+        Ok(table) => kompat_formats::TOP_LEVEL_KEYS.iter().any(|k| table.get_ref().contains_key(*k)),
         Err(_) => !TOOL_TOML.contains(&name),
     }
 }
@@ -545,7 +545,7 @@ mod tests {
         let check = |text: &str, expected: bool| {
             assert_eq!(may_name_api_version(text), expected, "{text:?}");
             // Never says no where the parse would say yes.
-            if kompat_decls::manifest::has_objects(text) {
+            if kompat_formats::manifest::has_objects(text) {
                 assert!(may_name_api_version(text), "{text:?}");
             }
         };

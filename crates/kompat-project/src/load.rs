@@ -10,10 +10,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use kompat_core::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
-use kompat_core::{validate, FeatureDecl, Field, Validated};
-use kompat_decls::api_toml::ApiFile;
-use kompat_decls::{FeatureFile, LineIndex, ParseError};
+use kompat_engine::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
+use kompat_engine::{validate, FeatureDecl, Field, Validated};
+use kompat_formats::api_toml::ApiFile;
+use kompat_formats::{FeatureFile, LineIndex, ParseError};
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::inputs::{Input, Kind};
@@ -175,7 +175,7 @@ impl SourceFile {
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_decls::Span::new(start, end))
+        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_formats::Span::new(start, end))
     }
 
     /// A location for the file as a whole.
@@ -342,7 +342,7 @@ pub struct Decls {
     /// API declarations: the source they came from and the parsed file.
     api_files: Vec<(usize, ApiFile)>,
     /// `[[stored_before_written]]` declarations with where they are written.
-    stored_before_written: Vec<(kompat_core::StoredBeforeWritten, Location)>,
+    stored_before_written: Vec<(kompat_engine::StoredBeforeWritten, Location)>,
     /// What the Rust sources among the inputs say (declarations are in
     /// `features`; references and suppressions here).
     rust: Option<crate::rust::RustScan>,
@@ -367,7 +367,7 @@ impl Decls {
     }
 
     /// `[[stored_before_written]]` declarations with where they are written.
-    pub fn stored_before_written(&self) -> &[(kompat_core::StoredBeforeWritten, Location)] {
+    pub fn stored_before_written(&self) -> &[(kompat_engine::StoredBeforeWritten, Location)] {
         &self.stored_before_written
     }
 
@@ -519,7 +519,7 @@ impl Decls {
         for ((_, diag), problem) in problems.iter_mut().rev().zip(found.iter().rev()) {
             diag.subject = match (&problem.field, problem.index.and_then(|i| config.apis.get(i))) {
                 (_, Some(d)) => {
-                    Some(kompat_core::api::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string())
+                    Some(kompat_engine::api::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string())
                 }
                 (ApiField::Priority { group, .. }, None) => Some(group.clone()),
                 (ApiField::StorageOverride { key }, None) => Some(key.clone()),
@@ -669,8 +669,8 @@ impl Decls {
     fn add_source(&mut self, source: SourceFile) -> Result<()> {
         let idx = self.sources.len();
         let parsed = match source.path.extension().and_then(|e| e.to_str()) {
-            Some("yaml" | "yml") => kompat_decls::parse_k8s_yaml(&source.text),
-            Some("toml") => kompat_decls::parse_toml(&source.text).map(|file| {
+            Some("yaml" | "yml") => kompat_formats::parse_k8s_yaml(&source.text),
+            Some("toml") => kompat_formats::parse_toml(&source.text).map(|file| {
                 for (item, span) in file.stored_before_written {
                     self.stored_before_written.push((item, source.locate(span.start, span.end)));
                 }
@@ -709,7 +709,7 @@ impl Decls {
 /// items included); a manifest that does not parse has none here (`kompat
 /// lint` reports its errors).
 fn crd_kinds(text: &str) -> Vec<(String, String)> {
-    use kompat_decls::yaml::{parse_documents, Node};
+    use kompat_formats::yaml::{parse_documents, Node};
     let Ok(docs) = parse_documents(text) else { return Vec::new() };
     let mut pending: Vec<&Node> = docs.iter().collect();
     let mut out = Vec::new();

@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
 use aho_corasick::AhoCorasick;
-use kompat_decls::api_toml::{ApiFile, ApiSpans};
-use kompat_decls::{FeatureFile, FeatureSpans, Span};
+use kompat_formats::api_toml::{ApiFile, ApiSpans};
+use kompat_formats::{FeatureFile, FeatureSpans, Span};
 use proc_macro2::LineColumn;
 
 // The derives' own parsing, shared so that kompat reads a

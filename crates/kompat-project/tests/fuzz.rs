@@ -8,7 +8,7 @@
 //! releases with every name ruled out references none. And `kompat.toml`:
 //! every error located, no panic.
 
-#[path = "../../kompat-decls/tests/mutate/mod.rs"]
+#[path = "../../kompat-formats/tests/mutate/mod.rs"]
 mod mutate;
 
 use mutate::{mutate, Rng};

@@ -14,7 +14,7 @@
 //!   registry entry [`ApiEntry`] and Kubernetes' deprecation warning.
 //!
 //! Users reach it through the `kompat` facade crate. The analysis engine
-//! (validation, serving, storage, agreement, upgrade plans) is `kompat-core`,
+//! (validation, serving, storage, agreement, upgrade plans) is `kompat-engine`,
 //! which builds on this crate.
 //!
 //! - [`suggest::did_you_mean`], the one "did you mean" helper of the

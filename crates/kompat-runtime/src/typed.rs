@@ -3,7 +3,7 @@
 //! by that enum.
 //!
 //! The derive validates the declarations at compile time with the engine's
-//! `validate` (`kompat-core`) and emits the completed specs as `static` tables, so at
+//! `validate` (`kompat-engine`) and emits the completed specs as `static` tables, so at
 //! run time nothing is parsed or validated: [`FeatureGates::feature_set`] is
 //! built once from the tables, and [`TypedGate::enabled`] is an array index
 //! (`variant as usize`), with no hashing, into flags the typed gate holds

@@ -1,6 +1,6 @@
 //! The derive against the core on a few hundred generated gates (see
 //! `crates/kompat-tests/build.rs`): the tables the macro computed at compile time must equal
-//! `kompat_core::validate` on the same declarations, and every gate must
+//! `kompat_engine::validate` on the same declarations, and every gate must
 //! resolve identically through `TypedGate` and the untyped `FeatureGate` at
 //! every emulation version and several min-compatibility versions.
 

@@ -20,7 +20,7 @@ fn fixtures() -> PathBuf {
 fn toml_config() -> ApiConfig {
     let path = fixtures().join("apis.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    match kompat_decls::parse_toml(&text).map(|file| file.apis) {
+    match kompat_formats::parse_toml(&text).map(|file| file.apis) {
         Ok(file) => file.into_config(),
         Err(errors) => panic!("{errors:?}"),
     }

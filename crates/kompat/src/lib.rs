@@ -5,7 +5,7 @@
 //! runtime (`kompat-runtime`): versions, stages and specs, the runtime and
 //! typed feature gates, and the API lifecycle traits; with the `derive`
 //! feature, the derive macros; with the `engine` feature, the analysis engine
-//! (`kompat-core`: validation, serving, storage, agreement, upgrade plans) as
+//! (`kompat-engine`: validation, serving, storage, agreement, upgrade plans) as
 //! `kompat::engine`.
 //!
 //! The traits [`FeatureGates`] and [`ApiLifecycle`] share their names with
@@ -26,12 +26,12 @@ pub use kompat_runtime::{
 #[doc(hidden)]
 pub use kompat_runtime::__private;
 
-/// The analysis engine, `kompat-core` (feature `engine`): registration
+/// The analysis engine, `kompat-engine` (feature `engine`): registration
 /// validation, which API versions a server serves and stores, the
 /// StorageVersion API's agreement, the discovery hash and upgrade-plan
 /// simulation. It re-exports the runtime items at the same paths.
 #[cfg(feature = "engine")]
-pub use kompat_core as engine;
+pub use kompat_engine as engine;
 
 /// `#[derive(FeatureGates)]`: see the crate documentation.
 #[cfg(feature = "derive")]

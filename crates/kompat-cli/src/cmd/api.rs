@@ -4,8 +4,8 @@
 
 use std::process::ExitCode;
 
-use kompat_core::api::ApiSet;
-use kompat_core::api::{
+use kompat_engine::api::ApiSet;
+use kompat_engine::api::{
     served_apis, storage_version_hash, storage_versions, GroupVersionKind, RuntimeConfig, ServeOptions,
 };
 use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};

@@ -6,7 +6,7 @@ use kompat_project::{Error, Result};
 
 use super::print_stdout;
 use crate::cli::ExplainArgs;
-use kompat_lint::rules;
+use kompat_cli::rules;
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     let Some(rule) = rules::find(&args.code) else {

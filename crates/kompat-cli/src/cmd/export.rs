@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::process::ExitCode;
 
-use kompat_core::{FeatureDecl, FeatureSet, WindowPolicy};
+use kompat_engine::{FeatureDecl, FeatureSet, WindowPolicy};
 use kompat_project::config::OutputKind;
 use kompat_project::{Diagnostic, Error, Result};
 use serde::Serialize;
@@ -42,7 +42,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
     let validated = project.decls.validate_strict()?;
     let features = unique(project.decls.features());
     let text = match args.format {
-        ExportFormat::K8sYaml => kompat_decls::render_k8s_yaml(&features),
+        ExportFormat::K8sYaml => kompat_formats::render_k8s_yaml(&features),
         ExportFormat::Json => to_json(&json(&features))?,
         ExportFormat::Markdown => generated(&project, &features, &validated.set, OutputKind::Markdown, "markdown")?,
         ExportFormat::Rust => generated(&project, &features, &validated.set, OutputKind::Rust, "rust")?,
@@ -112,7 +112,7 @@ fn toml(project: &Project, features: &[FeatureDecl]) -> String {
         names.join(", "),
         sorted.len()
     );
-    out.push_str(&kompat_decls::render_toml(&sorted));
+    out.push_str(&kompat_formats::render_toml(&sorted));
     out
 }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_lint::{rules, Diagnostic, Linted, Severity, Suppressed, SuppressionKind};
+use kompat_cli::{rules, Diagnostic, Linted, Severity, Suppressed, SuppressionKind};
 use kompat_project::{Error, Result};
 use serde::{Deserialize, Serialize};
 

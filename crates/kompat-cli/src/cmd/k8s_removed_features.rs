@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::FeatureDecl;
-use kompat_core::VersionLit;
+use kompat_engine::FeatureDecl;
+use kompat_engine::VersionLit;
 use kompat_k8s::removed::{add_unversioned, removed_gates, render, Release};
 use kompat_project::{Error, Result, SourceFile};
 

@@ -4,16 +4,16 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_core::api::{RuntimeConfig, ServeOptions};
-use kompat_core::{Version, WindowPolicy};
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
+use kompat_engine::api::{RuntimeConfig, ServeOptions};
+use kompat_engine::{Version, WindowPolicy};
 use kompat_project::inputs::Kind;
 use kompat_project::rust::Rereads;
 use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
 
 use super::flag_version;
 use crate::cli::{LintArgs, WindowProfile};
-use kompat_lint::rules::crd::CrdInput;
+use kompat_cli::rules::crd::CrdInput;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let outcome = collect(&args);
@@ -26,7 +26,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
 /// The inputs are `decls` and `reference` of kompat.toml with the command
 /// line's paths, `--decls` and `--reference` added (a file named twice is
 /// read once, as a reference input if it is one anywhere).
-fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
+fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let config = if args.no_config { None } else { Config::discover(args.config.as_deref())? };
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
@@ -74,7 +74,7 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
             continue;
         }
         if matches!(input.kind, Kind::CrdManifest | Kind::Deployment) {
-            inline_allows.extend(kompat_lint::rules::inline_allow::scan(&input.source));
+            inline_allows.extend(kompat_cli::rules::inline_allow::scan(&input.source));
         }
         // Deployment material and CRD manifests are Kubernetes manifests too.
         manifests.extend(input.manifest_objects()?);
@@ -128,7 +128,7 @@ fn collect(args: &LintArgs) -> Result<kompat_lint::Linted> {
         None => config.as_ref().and_then(|c| c.kubernetes_version),
     };
     let serve = serve_options(args, kube_binary, window)?;
-    kompat_lint::lint_with_suppressed(&kompat_lint::Inputs {
+    kompat_cli::lint_with_suppressed(&kompat_cli::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
@@ -243,7 +243,7 @@ fn check_baseline_crds(crds: &[CrdInput], baseline: &[BaselineCrds]) -> Result<(
     let Some((input, first)) = crds.iter().find_map(|input| Some((input, input.crds.first()?))) else {
         return Ok(());
     };
-    if old.is_empty() || crds.iter().flat_map(|i| &i.crds).any(|new| kompat_lint::rules::crd::pair(&old, new).is_some())
+    if old.is_empty() || crds.iter().flat_map(|i| &i.crds).any(|new| kompat_cli::rules::crd::pair(&old, new).is_some())
     {
         return Ok(());
     }

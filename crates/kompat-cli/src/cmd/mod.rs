@@ -17,7 +17,7 @@ mod plan;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kompat_core::{Version, WindowPolicy};
+use kompat_engine::{Version, WindowPolicy};
 use kompat_project::{Config, Decls, Diagnostic, Error, Result};
 
 use crate::cli::{Cli, Command, DeclArgs, VersionArgs};

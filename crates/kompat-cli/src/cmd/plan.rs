@@ -3,14 +3,14 @@
 //! migrations, the StorageState tracker, rollback safety, version skew and
 //! feature-gate changes). Exit 0 when safe, 1 on an error-level finding, 2 on
 //! malformed input. The plan format is documented in `docs/plan.md` and parsed
-//! by `kompat_decls::plan`.
+//! by `kompat_formats::plan`.
 
 mod render;
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use kompat_core::plan::simulate;
+use kompat_engine::plan::simulate;
 use kompat_project::{Diagnostic, Error, Result, SourceFile};
 
 use super::print_stdout;
@@ -18,7 +18,7 @@ use crate::cli::{PlanArgs, UpgradePlanFormat};
 
 pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let source = SourceFile::read(&args.plan)?;
-    let parsed = kompat_decls::plan::parse_plan(&source.text).map_err(|errors| source.parse_errors(errors))?;
+    let parsed = kompat_formats::plan::parse_plan(&source.text).map_err(|errors| source.parse_errors(errors))?;
     if args.decls.is_empty() {
         return Err(Error::msg("no declarations: pass --decls PATH with the API declarations"));
     }
@@ -49,9 +49,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     // Each finding at its rule's severity, or at what `[lint.levels]` in
     // kompat.toml makes it.
     let config = kompat_project::Config::discover(None)?;
-    let levels = kompat_lint::config::LintConfig::from_config(config.as_ref(), &kompat_lint::rules::all())?;
+    let levels = kompat_cli::config::LintConfig::from_config(config.as_ref(), &kompat_cli::rules::all())?;
     let report = render::Report::new(simulate(parsed.plan(), &apis, features.as_deref()), |kind| {
-        levels.level(kompat_lint::rules::plan::rule_of(kind))
+        levels.level(kompat_cli::rules::plan::rule_of(kind))
     });
     let name = args.plan.display().to_string();
     let text = match args.format {

@@ -4,8 +4,8 @@
 //! (exit 2); the linter reports them as findings, levelable like any other,
 //! and checks everything that is well declared.
 
-use kompat_core::api::ApiProblemKind;
 use kompat_diag::declare_rule;
+use kompat_engine::api::ApiProblemKind;
 
 use super::Pass;
 use crate::{Context, Diagnostic, Rule};

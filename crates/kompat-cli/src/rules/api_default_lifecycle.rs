@@ -1,7 +1,7 @@
 //! `api-default-lifecycle`: a non-GA API version whose deprecation or removal
 //! comes from prerelease-lifecycle-gen's defaults, not from the declaration.
 
-use kompat_core::api::{is_ga, ApiField};
+use kompat_engine::api::{is_ga, ApiField};
 
 use super::Pass;
 use crate::{Context, Diagnostic};

@@ -1,7 +1,7 @@
 //! `api-deprecated-without-replacement`: an API version that is deprecated
 //! at the binary version but names no replacement.
 
-use kompat_core::api::{is_ga, ApiField};
+use kompat_engine::api::{is_ga, ApiField};
 
 use super::Pass;
 use crate::{Context, Diagnostic};

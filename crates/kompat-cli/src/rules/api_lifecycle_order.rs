@@ -2,7 +2,7 @@
 //! deprecated before it is introduced, or removed no later than it is
 //! introduced or deprecated.
 
-use kompat_core::api::{Api, ApiDecl, ApiField};
+use kompat_engine::api::{Api, ApiDecl, ApiField};
 
 use super::Pass;
 use crate::{Context, Diagnostic};

@@ -1,7 +1,7 @@
 //! `api-replacement-unavailable`: an API version's replacement is not
 //! declared, or is not served alongside it for a release before it goes.
 
-use kompat_core::api::{Api, ApiField, ApiSet};
+use kompat_engine::api::{Api, ApiField, ApiSet};
 
 use super::Pass;
 use crate::{Context, Diagnostic, Label};

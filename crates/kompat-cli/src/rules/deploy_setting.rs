@@ -4,15 +4,15 @@
 //! (`deprecated-gate-setting`, `ga-gate-setting`), `--runtime-config` and
 //! kind's `runtimeConfig` that kube-apiserver refuses
 //! (`invalid-runtime-config`), and what kompat could not read
-//! (`unread-deployment-setting`). The scanning is `kompat_decls::deploy`'s.
+//! (`unread-deployment-setting`). The scanning is `kompat_formats::deploy`'s.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use kompat_core::api::{served_apis, RuntimeConfig, ServeOptions};
-use kompat_core::{FeatureGate, Stage, Version};
-use kompat_decls::deploy::SettingKind;
 use kompat_diag::declare_rule;
+use kompat_engine::api::{served_apis, RuntimeConfig, ServeOptions};
+use kompat_engine::{FeatureGate, Stage, Version};
+use kompat_formats::deploy::SettingKind;
 
 use super::Pass;
 use crate::sources::GateSetting;

@@ -1,6 +1,6 @@
 //! `feature-without-specs`: a declared feature with no versioned specs.
 
-use kompat_core::Field;
+use kompat_engine::Field;
 
 use super::Pass;
 use crate::{Context, Diagnostic};

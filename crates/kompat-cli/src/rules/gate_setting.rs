@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use kompat_core::{FeatureGate, Stage};
+use kompat_engine::{FeatureGate, Stage};
 
 use super::Pass;
 use crate::{Context, Diagnostic};

@@ -1,7 +1,7 @@
 //! `locked-gate-cleanup`: gates locked to their default for five releases or
 //! more (Kubernetes' `hack/verify-featuregates-cleanup.sh`).
 
-use kompat_core::Field;
+use kompat_engine::Field;
 
 use super::Pass;
 use crate::{Context, Diagnostic};

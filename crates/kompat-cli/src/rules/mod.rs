@@ -32,8 +32,8 @@ pub mod unsafe_ratchet;
 pub mod unserved_api_version;
 pub mod unused_allowance;
 
-use kompat_core::Field;
 use kompat_diag::Label;
+use kompat_engine::Field;
 
 use crate::{Context, Diagnostic, Rule};
 
@@ -88,7 +88,7 @@ pub fn all() -> Vec<&'static Rule> {
 /// ` (did you mean `CODE`?)` when a registered code is close to `unknown`,
 /// else nothing: the hint every message about an unknown code carries.
 pub fn code_hint(unknown: &str) -> String {
-    hint(kompat_decls::span::did_you_mean(unknown, all().iter().map(|r| r.code)))
+    hint(kompat_formats::span::did_you_mean(unknown, all().iter().map(|r| r.code)))
 }
 
 /// ` (did you mean `NAME`?)` for a suggestion, else nothing: the one

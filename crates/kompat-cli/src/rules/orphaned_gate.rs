@@ -1,6 +1,6 @@
 //! `orphaned-gate`: a declared gate that no scanned Rust or Go code references.
 
-use kompat_core::Field;
+use kompat_engine::Field;
 
 use super::Pass;
 use crate::{Context, Diagnostic};

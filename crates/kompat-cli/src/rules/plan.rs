@@ -1,10 +1,10 @@
 //! The findings of `kompat plan` (upgrade-plan simulation): documented,
 //! explainable and levelable like every other code. The simulation is
-//! `kompat_core::plan`; these rules give its finding kinds their severity,
+//! `kompat_engine::plan`; these rules give its finding kinds their severity,
 //! and `kompat plan` applies `[lint.levels]` to them.
 
-use kompat_core::plan::FindingKind;
 use kompat_diag::declare_rule;
+use kompat_engine::plan::FindingKind;
 
 use super::Pass;
 use crate::Rule;

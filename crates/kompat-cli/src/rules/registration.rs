@@ -1,9 +1,9 @@
-//! Registration and content rules: every problem `kompat_core::validate`
+//! Registration and content rules: every problem `kompat_engine::validate`
 //! finds (Kubernetes' `AddVersioned` / `AddDependencies` and its linter's
 //! no-Alpha-on-by-default rule), at the span of the offending value.
 
-use kompat_core::{Field, ProblemKind};
 use kompat_diag::{declare_rule, Label};
+use kompat_engine::{Field, ProblemKind};
 
 use super::Pass;
 use crate::{Context, Diagnostic, Rule};

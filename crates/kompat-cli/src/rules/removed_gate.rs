@@ -1,7 +1,7 @@
 //! `removed-gate`: a gate of the baseline that is gone, checked against
 //! Kubernetes' removal rules (`verifyFeatureRemoval`).
 
-use kompat_core::{Field, Stage, Version};
+use kompat_engine::{Field, Stage, Version};
 
 use super::Pass;
 use crate::{Context, Diagnostic};

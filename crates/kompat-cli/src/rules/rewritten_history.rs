@@ -1,7 +1,7 @@
 //! `rewritten-history`: specs of released versions that differ from the
 //! baseline.
 
-use kompat_core::{FeatureDecl, Field, SpecDecl, Version};
+use kompat_engine::{FeatureDecl, Field, SpecDecl, Version};
 
 use super::Pass;
 use crate::{Context, Diagnostic, Label};

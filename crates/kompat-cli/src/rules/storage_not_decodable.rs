@@ -1,7 +1,7 @@
 //! `storage-not-decodable`: a storage version that some binary in the
 //! window cannot decode.
 
-use kompat_core::api::ApiField;
+use kompat_engine::api::ApiField;
 
 use super::Pass;
 use crate::{Context, Diagnostic};

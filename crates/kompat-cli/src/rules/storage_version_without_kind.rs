@@ -1,7 +1,7 @@
 //! `storage-version-without-kind`: at some point of the window the storage
 //! version falls back to the group's top version, which lacks the kind.
 
-use kompat_core::api::ApiField;
+use kompat_engine::api::ApiField;
 
 use super::Pass;
 use crate::{Context, Diagnostic};

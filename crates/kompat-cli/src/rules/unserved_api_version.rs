@@ -1,7 +1,7 @@
 //! `unserved-api-version`: a manifest object of an API version the target
 //! server does not serve yet: introduced after the emulation version, or
 //! off by default (or turned off) under `--runtime-config`, per KEP-4330's
-//! serving rules (`kompat_core::api::served_apis`).
+//! serving rules (`kompat_engine::api::served_apis`).
 
 use super::Pass;
 use crate::sources::manifests::no_matches;

@@ -1,9 +1,9 @@
-//! Kubernetes manifests (objects read by `kompat_decls::manifest`, located by
+//! Kubernetes manifests (objects read by `kompat_formats::manifest`, located by
 //! `kompat-project`), checked against the API set a server of the target
 //! version has: Kubernetes' built-in APIs, with the project's own API
 //! declarations added when it has some.
 //!
-//! The serving question is `kompat_core::api::served_apis`' (KEP-4330's
+//! The serving question is `kompat_engine::api::served_apis`' (KEP-4330's
 //! rules, `--runtime-config` and the forward-compatibility flags), asked
 //! once per run; the rules `removed-api-version`, `deprecated-api-version`
 //! and `unserved-api-version` only read the answers.
@@ -11,12 +11,12 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use kompat_core::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
-use kompat_core::Version;
+use kompat_engine::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
+use kompat_engine::Version;
 use kompat_project::{Diagnostic, Error, Location};
 
 /// One object of a manifest, located by its `apiVersion` value.
-pub type ManifestObject = kompat_decls::manifest::ManifestObject<Location>;
+pub type ManifestObject = kompat_formats::manifest::ManifestObject<Location>;
 
 /// An object whose group, version and kind the API set knows, and whether
 /// the server serves it. Objects of group-versions or kinds the set does

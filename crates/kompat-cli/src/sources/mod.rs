@@ -1,7 +1,7 @@
 //! Sources beyond declaration files. Rust code is read by `kompat-project`
 //! while loading (declarations through `#[derive(FeatureGates)]`, every
 //! reference to a gate); deployment material (`--feature-gates` flags and
-//! `featureGates:` maps) is scanned by `kompat_decls::deploy` and located by
+//! `featureGates:` maps) is scanned by `kompat_formats::deploy` and located by
 //! `kompat-project`; Kubernetes manifests are checked against the API set a
 //! server of the target version serves ([`manifests`]).
 
@@ -9,6 +9,6 @@ pub use kompat_project::rust::RustScan;
 
 /// A gate set in deployment material (`--feature-gates=Gate=true`), located
 /// in its file.
-pub type GateSetting = kompat_decls::deploy::GateSetting<kompat_project::Location>;
+pub type GateSetting = kompat_formats::deploy::GateSetting<kompat_project::Location>;
 
 pub mod manifests;

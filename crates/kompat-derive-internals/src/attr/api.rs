@@ -1,7 +1,7 @@
 //! `#[derive(ApiLifecycle)]`'s attributes: `#[kompat(crate = ..., api(...))]`
 //! on an API type, with the defaults of kube-rs' `#[kube(...)]` merged in.
 
-use kompat_core::Version;
+use kompat_engine::Version;
 use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Ident, LitBool, LitStr, Path};
@@ -166,7 +166,7 @@ fn parse_api(cx: &Ctxt, meta: &ParseNestedMeta, kube: Option<&KubeAttrs>) -> syn
         if resource.value.is_none() && !resource.seen {
             // kube-derive's default plural: its pluralizer on the lower-case kind.
             resource.value =
-                kind.value.as_ref().map(|k| LitStr::new(&kompat_core::api::kube_plural(&k.value()), k.span()));
+                kind.value.as_ref().map(|k| LitStr::new(&kompat_engine::api::kube_plural(&k.value()), k.span()));
         }
     }
     // A misspelt key was reported with its correction; "missing" would repeat it.

@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use kompat_core::{Stage, Version};
+use kompat_engine::{Stage, Version};
 
 use crate::model::{ApiModel, Model, Table};
 use crate::Provenance;

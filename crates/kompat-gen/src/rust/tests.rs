@@ -3,8 +3,8 @@
 //! changes: lists that just fit or just miss the margin, filled boolean
 //! lines, windows of one to six versions, min-compatibility steps, APIs.
 
-use kompat_core::api::{ApiConfig, ApiDecl};
-use kompat_core::{FeatureDecl, SpecDecl, Stage, Version, VersionLit, WindowPolicy};
+use kompat_engine::api::{ApiConfig, ApiDecl};
+use kompat_engine::{FeatureDecl, SpecDecl, Stage, Version, VersionLit, WindowPolicy};
 
 use super::{reference, render_rust, string};
 use crate::{Model, Provenance};

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use kompat_core::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit, WindowPolicy};
+use kompat_engine::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit, WindowPolicy};
 use kompat_gen::{Model, Provenance};
 
 /// A spec: `"1.36 Beta true locked mc=1.36"`; `locked` and `mc=` are optional.

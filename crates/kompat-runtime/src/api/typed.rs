@@ -5,7 +5,7 @@
 //!
 //! The derive validates the declaration at compile time with the engine's
 //! `ApiSet::build` and completes the lifecycle with its `complete_lifecycle`
-//! (`kompat-core`), so the associated constants hold what
+//! (`kompat-engine`), so the associated constants hold what
 //! prerelease-lifecycle-gen's `APILifecycle*` methods would return, usable in
 //! `const` context. The engine turns entries into its declarations
 //! (`ApiDecl::from(entry)`, `ApiConfig::from_entries`).
@@ -34,7 +34,7 @@ impl StaticGvk {
 
 /// One API version of a kind as declared in source: the fields of an
 /// `[[api]]` TOML entry as written, before prerelease-lifecycle-gen's
-/// defaults. The engine (`kompat-core`) builds its declarations from entries.
+/// defaults. The engine (`kompat-engine`) builds its declarations from entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ApiEntry {
     /// The API group; `""` is the core group.

@@ -1,11 +1,11 @@
 //! The JSON rendering of a plan simulation (documented in `docs/plan.md`):
 //! private serialisable counterparts of the core's types.
 
-use kompat_core::plan::{Finding, ResourceState, StepState, UndecodableSource};
-use kompat_lint::{Diagnostic, Severity};
+use kompat_cli::{Diagnostic, Severity};
+use kompat_engine::plan::{Finding, ResourceState, StepState, UndecodableSource};
 
 use super::Report;
-use kompat_core::FeatureSpec;
+use kompat_engine::FeatureSpec;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -219,7 +219,7 @@ fn json_resource(r: &ResourceState) -> JsonResource<'_> {
             .collect(),
         common_encoding_version: r.common_encoding_version.as_deref(),
         condition: JsonCondition {
-            kind: kompat_core::api::EncodingCondition::TYPE,
+            kind: kompat_engine::api::EncodingCondition::TYPE,
             status: r.condition.status.as_str(),
             reason: r.condition.reason,
             message: r.condition.message,

@@ -135,7 +135,7 @@ pub fn markdown(plan: &str, report: &Report) -> String {
     out
 }
 
-fn servers_cell(s: &kompat_core::plan::ServerState) -> String {
+fn servers_cell(s: &kompat_engine::plan::ServerState) -> String {
     let v = s.version;
     format!("{} (emulation {}, min-compat {})", v.binary, v.emulation, v.min_compatibility)
 }

@@ -12,12 +12,12 @@ pub use human::human;
 pub use json::json;
 pub use markdown::markdown;
 
-use kompat_core::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
-use kompat_core::FeatureSpec;
-use kompat_lint::{Diagnostic, Severity};
+use kompat_cli::{Diagnostic, Severity};
+use kompat_engine::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
+use kompat_engine::FeatureSpec;
 
 /// A simulation with each finding as the one diagnostic type: built through
-/// its rule (`kompat_lint::rules::plan`), at the rule's severity or what
+/// its rule (`kompat_cli::rules::plan`), at the rule's severity or what
 /// `[lint.levels]` makes it; findings of allowed codes are dropped.
 pub struct Report {
     pub sim: Simulation,
@@ -31,7 +31,7 @@ impl Report {
         let mut diagnostics = Vec::new();
         sim.findings.retain(|f| match level(f.kind) {
             Some(severity) => {
-                let mut diag = kompat_lint::rules::plan::rule_of(f.kind).diag(f.message.clone(), None);
+                let mut diag = kompat_cli::rules::plan::rule_of(f.kind).diag(f.message.clone(), None);
                 diag.severity = severity;
                 diag.subject = f.resource.clone().or_else(|| f.server.clone());
                 diagnostics.push(diag);
