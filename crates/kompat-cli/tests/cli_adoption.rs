@@ -306,8 +306,8 @@ fn readme_set_up_installs_the_package_holding_the_binary() {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
     let set_up = &readme[readme.find("## Set-up").expect("set-up")..readme.find("## A short tour").expect("tour")];
     // The two set-up commands stay exactly as they are.
-    assert!(set_up.contains("\ncargo run -- lint --config fixtures/kompat.toml\n"), "{set_up}");
-    assert!(set_up.contains("\ncargo test --workspace\n"), "{set_up}");
+    assert!(set_up.contains("\ncargo run --bin kompat -- lint --config fixtures/kompat.toml\n"), "{set_up}");
+    assert!(set_up.contains("\ncargo test\n"), "{set_up}");
     let manifest = std::fs::read_to_string(repo_root().join("crates/kompat-cli/Cargo.toml"))
         .expect("crates/kompat-cli/Cargo.toml");
     assert!(manifest.starts_with("[package]\nname = \"kompat-cli\"\n"), "{manifest}");

@@ -32,7 +32,7 @@ fn checked_in_outputs_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "{message}run `cargo run -- gen --config fixtures/kompat.toml` at the repository root and commit the result"
+        "{message}run `cargo run --bin kompat -- gen --config fixtures/kompat.toml` at the repository root and commit the result"
     );
 }
 
