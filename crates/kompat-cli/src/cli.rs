@@ -45,12 +45,6 @@ pub enum Command {
     Lint(LintArgs),
     /// Print a lint rule's documentation.
     Explain(ExplainArgs),
-    /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
-    #[command(name = "k8s-apis")]
-    K8sApis(K8sApisArgs),
-    /// Generate the table of Kubernetes' removed feature gates from its feature gates release by release.
-    #[command(name = "k8s-removed-features")]
-    K8sRemovedFeatures(K8sRemovedFeaturesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(CompletionsArgs),
     /// Print kompat's man page (roff), or write one page per subcommand.
@@ -79,32 +73,6 @@ pub struct ManpageArgs {
     /// (created if missing) instead of printing `kompat.1` to stdout.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct K8sApisArgs {
-    /// A Go module (a checkout of kubernetes/api, …; `NAME@vX.Y.Z` directories are that release)
-    /// or a Go module cache holding k8s.io/api, apiextensions-apiserver and kube-aggregator
-    /// versions; repeatable. The newest version that has a group/version/kind wins.
-    #[arg(long, value_name = "PATH", required = true)]
-    pub source: Vec<PathBuf>,
-    /// Declared facts no generated file states (resource names, enablement), each with its source.
-    #[arg(long, value_name = "FILE")]
-    pub supplement: Option<PathBuf>,
-    /// Write the table here (atomically) instead of to stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct K8sRemovedFeaturesArgs {
-    /// One release's feature gates: `1.34=DIR` (Go feature files, read as `--decls` reads them)
-    /// or any other declaration input; repeatable, consecutive minors. The newest is the reference list.
-    #[arg(long, value_name = "VERSION=PATH", required = true)]
-    pub release: Vec<String>,
-    /// Write the table here (atomically) instead of to stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@
 //! output formats.
 
 pub mod config;
+pub mod io;
 pub mod rules;
 pub mod sources;
 #[cfg(test)]

@@ -97,7 +97,7 @@ pub fn parse_file(text: &str) -> Result<GoFile, Vec<ParseError>> {
 /// literals that Kubernetes declared most gates in before 1.32 (into
 /// [`GoFile::unversioned`]): each entry's one spec is taken as the gate's
 /// state at `release`, the release the file is from. For reading old
-/// releases' gate lists (`kompat k8s-removed-features`), not for declarations:
+/// releases' gate lists (`cargo xtask k8s-removed-features`), not for declarations:
 /// Kubernetes' tool ignores these maps, and so do `kompat export` and `lint`.
 /// Their specs are read with the same rules and error texts as versioned
 /// ones; a `Version` field in one is an error.

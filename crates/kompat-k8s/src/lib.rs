@@ -6,7 +6,7 @@
 //!
 //! - `data/apis.toml`: every built-in API type (group, version, kind,
 //!   resource, introduced, deprecated, removed, replacement, enablement),
-//!   written by `kompat k8s-apis` from `k8s.io/api`,
+//!   written by `cargo xtask k8s-apis` from `k8s.io/api`,
 //!   `k8s.io/apiextensions-apiserver` and `k8s.io/kube-aggregator` at every
 //!   release tag since v0.19.0 (`scripts/gen-k8s-apis`), with
 //!   `data/supplement.toml` for what no generated file says.
@@ -15,7 +15,7 @@
 //!   `kompat export --format toml` (`scripts/gen-k8s-features`).
 //! - `data/removed-features.toml`: the gates earlier releases declared and
 //!   `features.toml` does not, with the release that removed each and its
-//!   last specs ([`removed`]), written by `kompat k8s-removed-features` from
+//!   last specs ([`removed`]), written by `cargo xtask k8s-removed-features` from
 //!   Kubernetes' Go feature files release by release
 //!   (`scripts/gen-k8s-removed-features`).
 //!
@@ -23,12 +23,7 @@
 //! Go reader ([`lifecycle`], [`package`], on tree-sitter-go) and the union
 //! ([`generate`]). The binary walks the sources.
 
-pub mod generate;
-mod go;
-pub mod lifecycle;
-pub mod package;
 pub mod removed;
-pub mod supplement;
 
 use std::sync::OnceLock;
 
@@ -36,8 +31,6 @@ use kompat_engine::api::{ApiConfig, ApiSet};
 use kompat_engine::FeatureDecl;
 use kompat_formats::api_toml::ApiFile;
 use kompat_formats::ParseError;
-
-pub use go::MAX_FILE_BYTES;
 
 /// The built-in API table, as checked in.
 pub const APIS_TOML: &str = include_str!("../data/apis.toml");

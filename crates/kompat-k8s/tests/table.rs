@@ -1,23 +1,14 @@
 //! The committed built-in API table (`data/apis.toml`): it parses and builds,
-//! is consistent, holds Kubernetes' landmark removals, is in the generator's
-//! canonical form, and its `@generated` header is current.
-//!
-//! The Kubernetes sources it was generated from are not in the repository;
-//! the generator itself is tested on our own fixture tree
-//! (`crates/kompat-cli/tests/cli_k8s_apis.rs`).
+//! is consistent and holds Kubernetes' landmark removals. That it is in the
+//! generator's canonical form with a current `@generated` header is checked
+//! beside the generator (`crates/xtask/tests/table.rs`).
 
 use kompat_engine::api::{parse_replacement, GroupVersionKind};
 use kompat_engine::Version;
-use kompat_k8s::generate::{render_entries, sort_entries, Entry, HEADER_FIRST_LINE};
-use kompat_k8s::{api_config, api_file, apis, APIS_TOML, SUPPLEMENT_TOML};
-use sha2::{Digest, Sha256};
+use kompat_k8s::{api_config, api_file, apis};
 
 fn v(text: &str) -> Version {
     Version::parse(text).expect("a version literal of this test")
-}
-
-fn entries() -> Vec<Entry> {
-    api_config().apis.iter().map(|d| Entry::from_decl(d).expect("every entry has `introduced`")).collect()
 }
 
 #[test]
@@ -159,38 +150,4 @@ fn landmarks() {
         let gvk = GroupVersionKind::split(gvk).expect("a GVK literal of this test");
         assert!(set.find_kind(&gvk.group, &gvk.version, &gvk.kind).is_none(), "{gvk} is declared");
     }
-}
-
-#[test]
-fn in_canonical_form() {
-    let body_start = APIS_TOML.find("\n[[api]]").expect("the table has entries");
-    let entries = entries();
-    let refs: Vec<&Entry> = entries.iter().collect();
-    assert_eq!(render_entries(&refs), APIS_TOML[body_start..], "the table is not the generator's rendering");
-    let mut sorted = refs.clone();
-    sort_entries(&mut sorted);
-    assert_eq!(sorted, refs, "entries are not in the generator's order");
-}
-
-#[test]
-fn header_is_current() {
-    let header: Vec<&str> = APIS_TOML.lines().take_while(|l| l.starts_with('#')).collect();
-    assert_eq!(header.first().copied(), Some(HEADER_FIRST_LINE));
-    let sources: Vec<&str> = header.iter().filter_map(|l| l.strip_prefix("# source: ")).collect();
-    let modules: Vec<&str> = sources.iter().map(|s| s.split(' ').next().unwrap_or_default()).collect();
-    assert_eq!(modules, ["k8s.io/api", "k8s.io/apiextensions-apiserver", "k8s.io/kube-aggregator"]);
-    for source in &sources {
-        // `k8s.io/api v0.19.0..v0.36.3 (265 versions)`: every release since v0.19.0.
-        let range = source.split(' ').nth(1).unwrap_or_default();
-        assert!(range.starts_with("v0.19.0.."), "{source}: not read from v0.19.0 on");
-        assert!(source.ends_with(" versions)"), "{source}");
-    }
-    let digest: String = Sha256::digest(SUPPLEMENT_TOML.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
-    let supplement = header.iter().find_map(|l| l.strip_prefix("# supplement: ")).expect("a supplement line");
-    assert!(
-        supplement.ends_with(&format!("sha256 {digest}")),
-        "data/supplement.toml changed since the table was generated; run scripts/gen-k8s-apis"
-    );
-    let count = format!("# {} API types.", api_config().apis.len());
-    assert_eq!(header.last().copied(), Some(count.as_str()));
 }

@@ -9,8 +9,6 @@ mod features;
 mod findings;
 mod gen;
 mod init;
-mod k8s_apis;
-mod k8s_removed_features;
 mod lint;
 mod plan;
 
@@ -19,6 +17,8 @@ use std::process::ExitCode;
 
 use kompat_engine::{Version, WindowPolicy};
 use kompat_project::{Config, Decls, Diagnostic, Error, Result};
+
+use kompat_cli::io::{flag_version, print_stdout, write_file};
 
 use crate::cli::{Cli, Command, DeclArgs, VersionArgs};
 
@@ -35,8 +35,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lint(args) => lint::run(args),
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
-        Command::K8sApis(args) => k8s_apis::run(args),
-        Command::K8sRemovedFeatures(args) => k8s_removed_features::run(args),
         Command::Completions(args) => complete::completions(args),
         Command::Manpage(args) => complete::manpage(args),
         Command::Init(args) => init::run(args),
@@ -62,57 +60,6 @@ pub fn load_project(args: &DeclArgs) -> Result<Project> {
     };
     let decls = kompat_project::load(&paths)?;
     Ok(Project { config, decls })
-}
-
-/// Applies `f` to every item and keeps going after a failure, so that one
-/// run reports every bad argument: all the results, or the diagnostics of
-/// every failure.
-pub fn try_each<I: IntoIterator, T>(items: I, mut f: impl FnMut(I::Item) -> Result<T>) -> Result<Vec<T>> {
-    let mut out = Vec::new();
-    let mut diagnostics = Vec::new();
-    for item in items {
-        match f(item) {
-            Ok(value) => out.push(value),
-            Err(err) => diagnostics.extend(err.diagnostics),
-        }
-    }
-    if diagnostics.is_empty() {
-        Ok(out)
-    } else {
-        Err(kompat_project::Error { diagnostics })
-    }
-}
-
-/// Parses a version given in a flag (`1.31`, `v1.31`, `1.31.0`).
-pub fn flag_version(flag: &str, value: &str) -> Result<Version> {
-    Version::parse_flag(value).map_err(|err| Error::msg(format!("invalid value for --{flag}: {err}")))
-}
-
-/// Writes `text` to stdout; a closed pipe is not an error.
-pub fn print_stdout(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(err) => Err(Error::msg(format!("cannot write to stdout: {err}"))),
-    }
-}
-
-/// Writes one output file the way `kompat gen` writes (atomically, nothing
-/// left behind on error).
-pub fn write_file(path: &std::path::Path, contents: String) -> Result<()> {
-    let file = kompat_gen::GeneratedFile { path: path.to_path_buf(), contents };
-    kompat_gen::write_files(std::slice::from_ref(&file)).map_err(kompat_gen::file_error)?;
-    Ok(())
-}
-
-/// Writes `text` to `output` when one is given (`--output`), else prints it.
-pub fn write_or_print(output: Option<&std::path::Path>, text: String) -> Result<()> {
-    match output {
-        Some(path) => write_file(path, text),
-        None => print_stdout(&text),
-    }
 }
 
 /// Renders a value as the deterministic JSON the contract asks for.

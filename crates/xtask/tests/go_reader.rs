@@ -3,9 +3,9 @@
 //! every problem located.
 
 use kompat_formats::{LineIndex, ParseError};
-use kompat_k8s::lifecycle::parse_lifecycle;
-use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags};
-use kompat_k8s::supplement::parse_supplement;
+use xtask::k8s::lifecycle::parse_lifecycle;
+use xtask::k8s::package::{parse_doc_group, parse_register, parse_type_tags};
+use xtask::k8s::supplement::parse_supplement;
 
 /// Errors as `line:col: message`, one per line.
 fn located(text: &str, errors: &[ParseError]) -> String {
@@ -136,7 +136,7 @@ fn lifecycle_problems_are_located() {
 fn check_register(text: &str, expected: &str) {
     let got = match parse_register(text) {
         Ok(r) => {
-            let show = |l: &Option<kompat_k8s::package::Located>| {
+            let show = |l: &Option<xtask::k8s::package::Located>| {
                 l.as_ref().map_or("-".to_owned(), |l| format!("{:?}", l.value))
             };
             format!("GroupName={} group={} version={}", show(&r.group_name), show(&r.group), show(&r.version))
@@ -251,7 +251,7 @@ fn supplements() {
 /// error with its file.
 #[test]
 fn lifecycles_over_two_files() {
-    use kompat_k8s::lifecycle::parse_lifecycle_package;
+    use xtask::k8s::lifecycle::parse_lifecycle_package;
     let generated =
         "package v1\n\nfunc (in *Endpoints) APILifecycleIntroduced() (major, minor int) {\n\treturn 1, 0\n}\n";
     let hand =

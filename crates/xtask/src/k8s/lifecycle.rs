@@ -20,7 +20,7 @@ use kompat_engine::Version;
 use kompat_formats::{ParseError, Span};
 use tree_sitter::Node;
 
-use crate::go::{describe, int_literal, keyed_elements, named_children, span, string_literal, GoFile};
+use super::go::{describe, int_literal, keyed_elements, named_children, span, string_literal, GoFile};
 
 /// The lifecycle of one kind, as its generated methods return it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use kompat_formats::{ParseError, Span};
 use tree_sitter::Node;
 
-use crate::go::{comment_lines, keyed_elements, named_children, span, string_literal, GoFile};
+use super::go::{comment_lines, keyed_elements, named_children, span, string_literal, GoFile};
 
 /// A located string value.
 #[derive(Debug, Clone, PartialEq, Eq)]

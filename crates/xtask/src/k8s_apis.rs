@@ -1,4 +1,4 @@
-//! `kompat k8s-apis`: generates the kompat API table of Kubernetes' built-in
+//! `cargo xtask k8s-apis`: generates the kompat API table of Kubernetes' built-in
 //! APIs from prerelease-lifecycle-gen output in Go modules (checkouts of
 //! `kubernetes/api`, `kubernetes/apiextensions-apiserver`,
 //! `kubernetes/kube-aggregator`, or a Go module cache holding their versions).
@@ -10,14 +10,14 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
-use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags, TypeTags};
-use kompat_k8s::supplement::parse_supplement;
 use kompat_project::{Diagnostic, Error, Result, SourceFile};
 use sha2::{Digest, Sha256};
+use xtask::k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
+use xtask::k8s::package::{parse_doc_group, parse_register, parse_type_tags, TypeTags};
+use xtask::k8s::supplement::parse_supplement;
 
-use super::{try_each, write_or_print};
-use crate::cli::K8sApisArgs;
+use crate::K8sApisArgs;
+use kompat_cli::io::{try_each, write_or_print};
 
 /// The module paths a Go module cache is searched for.
 const KUBERNETES_MODULES: [&str; 3] = ["api", "apiextensions-apiserver", "kube-aggregator"];
@@ -58,7 +58,7 @@ pub fn run(args: K8sApisArgs) -> Result<ExitCode> {
     .sum();
     let text = generator.render();
     eprintln!(
-        "kompat k8s-apis: {} API types from {} module versions ({packages} API packages read)",
+        "xtask k8s-apis: {} API types from {} module versions ({packages} API packages read)",
         generator.entries().len(),
         modules.len()
     );
@@ -161,7 +161,7 @@ fn read_package(dir: &Path, lifecycle_path: &Path, generator: &mut Generator) ->
         sources.push(source);
     }
     let texts: Vec<&str> = sources.iter().map(|s| &*s.text).collect();
-    let kinds = kompat_k8s::lifecycle::parse_lifecycle_package(&texts).map_err(|errors| {
+    let kinds = xtask::k8s::lifecycle::parse_lifecycle_package(&texts).map_err(|errors| {
         let diagnostics =
             errors.into_iter().flat_map(|(file, error)| sources[file].parse_errors(vec![error]).diagnostics);
         Error { diagnostics: diagnostics.collect() }
@@ -239,10 +239,10 @@ fn read(path: &Path) -> Result<SourceFile> {
     if !meta.is_file() {
         return Err(Error::in_file(path, format!("{} is not a regular file", path.display())));
     }
-    if meta.len() > kompat_k8s::MAX_FILE_BYTES as u64 {
+    if meta.len() > xtask::k8s::MAX_FILE_BYTES as u64 {
         return Err(Error::in_file(
             path,
-            format!("{} is larger than the limit of {} bytes", path.display(), kompat_k8s::MAX_FILE_BYTES),
+            format!("{} is larger than the limit of {} bytes", path.display(), xtask::k8s::MAX_FILE_BYTES),
         ));
     }
     SourceFile::read(path)

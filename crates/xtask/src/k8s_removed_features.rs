@@ -1,4 +1,4 @@
-//! `kompat k8s-removed-features`: generates the table of Kubernetes' removed
+//! `cargo xtask k8s-removed-features`: generates the table of Kubernetes' removed
 //! feature gates from its gates release by release (`--release 1.34=DIR`,
 //! each read as `--decls` reads declarations: a directory of Kubernetes' Go
 //! feature files goes through the Go reader). Unlike `--decls`, a release's
@@ -19,8 +19,8 @@ use kompat_engine::VersionLit;
 use kompat_k8s::removed::{add_unversioned, removed_gates, render, Release};
 use kompat_project::{Error, Result, SourceFile};
 
-use super::{flag_version, try_each, write_or_print};
-use crate::cli::K8sRemovedFeaturesArgs;
+use crate::K8sRemovedFeaturesArgs;
+use kompat_cli::io::{flag_version, try_each, write_or_print};
 
 pub fn run(args: K8sRemovedFeaturesArgs) -> Result<ExitCode> {
     let releases = try_each(&args.release, |arg| read_release(arg))?;
@@ -28,13 +28,13 @@ pub fn run(args: K8sRemovedFeaturesArgs) -> Result<ExitCode> {
     let text = render(&releases, &gates);
     for release in &releases {
         eprintln!(
-            "kompat k8s-removed-features: {}: {} gates ({})",
+            "xtask k8s-removed-features: {}: {} gates ({})",
             release.version,
             release.features.len(),
             release.source
         );
     }
-    eprintln!("kompat k8s-removed-features: {} removed gates", gates.len());
+    eprintln!("xtask k8s-removed-features: {} removed gates", gates.len());
     write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }

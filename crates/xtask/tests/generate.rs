@@ -4,10 +4,10 @@
 use kompat_engine::api::GroupVersionKind;
 use kompat_engine::Version;
 use kompat_formats::Span;
-use kompat_k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
-use kompat_k8s::lifecycle::KindLifecycle;
-use kompat_k8s::package::{Located, Register, TypeTags};
-use kompat_k8s::supplement::Supplement;
+use xtask::k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
+use xtask::k8s::lifecycle::KindLifecycle;
+use xtask::k8s::package::{Located, Register, TypeTags};
+use xtask::k8s::supplement::Supplement;
 
 #[test]
 fn release_versions() {
@@ -112,7 +112,7 @@ fn newest_first_union() {
 /// declares it one (core/v1 Binding), in that version alone.
 #[test]
 fn supplement_resource_types() {
-    let supplement = kompat_k8s::supplement::parse_supplement(
+    let supplement = xtask::k8s::supplement::parse_supplement(
         "[[resource_type]]\ngroup = \"\"\nversion = \"v1\"\nkind = \"Binding\"\nsource = \"test\"\n",
     )
     .expect("parses");
@@ -128,7 +128,7 @@ fn supplement_resource_types() {
         generator.add_package("", "v2", &kinds, &tags).expect("adds");
         assert_eq!(summary(&generator), expected, "with the supplement: {with_supplement}");
     }
-    let missing_source = kompat_k8s::supplement::parse_supplement(
+    let missing_source = xtask::k8s::supplement::parse_supplement(
         "[[resource_type]]\ngroup = \"\"\nversion = \"v1\"\nkind = \"Binding\"\nsource = \" \"\n",
     );
     assert!(missing_source.is_err());

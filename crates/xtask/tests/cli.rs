@@ -1,0 +1,309 @@
+//! The maintainers' generators end to end: `cargo xtask k8s-apis` on our own
+//! fixture tree (`fixtures/k8s/`, written in the shapes of kubernetes/api and
+//! of a Go module cache), and `cargo xtask k8s-removed-features` on Go feature
+//! files release by release (`fixtures/k8s/removed-features/`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use kompat_engine::api::{served_apis, ServeOptions};
+use kompat_engine::Version;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs xtask in `dir` (no colour) and returns (exit code, stdout, stderr).
+fn xtask_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("run xtask");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes `files` into a fresh directory and returns it.
+fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create dir");
+        }
+        std::fs::write(path, text).expect("write input");
+    }
+    dir
+}
+
+/// (group, version, resource) that a server with the API table `toml`
+/// serves at `emulation`.
+fn served_at(toml: &str, emulation: &str) -> Vec<(String, String, String)> {
+    let file = kompat_formats::parse_toml(toml).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let set = file.apis.build().unwrap_or_else(|errors| panic!("{errors:?}"));
+    let emulation = Version::parse(emulation).expect("a version of this test");
+    let served = served_apis(&set, &ServeOptions::new(emulation)).unwrap_or_else(|err| panic!("{err:?}"));
+    served.resources.into_iter().map(|r| (r.group, r.version, r.resource)).collect()
+}
+
+#[test]
+fn generates_from_a_module_cache() {
+    let (code, stdout, stderr) = xtask_in(
+        &repo(),
+        &["k8s-apis", "--source", "fixtures/k8s/modcache", "--supplement", "fixtures/k8s/supplement.toml"],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert_eq!(stderr, "xtask k8s-apis: 11 API types from 3 module versions (5 API packages read)\n");
+    insta::assert_snapshot!("k8s_apis_fixture_tree", stdout);
+    // The generated table is a declaration file kompat reads (what
+    // `kompat apis --decls apis.toml --emulation-version 1.28` serves).
+    let served = served_at(&stdout, "1.28");
+    assert!(served.contains(&("widgets.example.io".into(), "v1beta1".into(), "widgets".into())), "{served:?}");
+}
+
+#[test]
+fn output_file_and_checkouts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A module directory without `@version` is a checkout.
+    let checkout = dir.path().join("api");
+    copy_dir(&repo().join("fixtures/k8s/modcache/k8s.io/api@v0.31.0"), &checkout);
+    let out = dir.path().join("out/apis.toml");
+    let (code, _, stderr) = xtask_in(
+        dir.path(),
+        &[
+            "k8s-apis",
+            "--source",
+            "api",
+            "--source",
+            &repo().join("fixtures/k8s/modcache/k8s.io/api@v0.30.0").display().to_string(),
+            "-o",
+            "out/apis.toml",
+        ],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    let text = std::fs::read_to_string(&out).expect("the table is written");
+    assert!(text.contains("# source: k8s.io/api v0.30.0 (1 version) and a checkout\n"), "{text}");
+    // The checkout is newer than any release: Pod's lifecycle comes from it.
+    assert!(text.contains("kind = \"Pod\"\nresource = \"pods\"\nintroduced = \"1.0\"\n"), "{text}");
+    // Without the supplement, Endpoints gets kube's default plural.
+    assert!(text.contains("resource = \"endpointses\""), "{text}");
+}
+
+/// Broken inputs: exit 2, located errors, nothing written.
+#[track_caller]
+fn check_error(files: &[(&str, &str)], expected: &str) {
+    let mut all = vec![("api@v0.30.0/go.mod", "module k8s.io/api\n")];
+    all.extend_from_slice(files);
+    let dir = dir_with(&all);
+    let (code, stdout, stderr) = xtask_in(dir.path(), &["k8s-apis", "--source", "api@v0.30.0", "-o", "apis.toml"]);
+    assert_eq!(code, 2, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(!dir.path().join("apis.toml").exists(), "a file was written");
+    let first: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error") || l.contains("-->")).collect();
+    assert_eq!(first.join("\n"), expected.trim(), "stderr:\n{stderr}");
+}
+
+const LIFECYCLE: &str =
+    "package v1\n\nfunc (in *Thing) APILifecycleIntroduced() (major, minor int) {\n\treturn 1, 30\n}\n";
+const REGISTER: &str =
+    "package v1\n\nvar SchemeGroupVersion = schema.GroupVersion{Group: \"things.example.io\", Version: \"v1\"}\n";
+
+#[test]
+fn problems_are_located() {
+    check_error(
+        &[(
+            "api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go",
+            "package v1\n\nfunc (in *Thing) APILifecycleIntroduced() (major, minor int) {\n\treturn 1 30\n}\n",
+        )],
+        "error: Go syntax error\n  --> api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go:4:9",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+        ],
+        "error: type Thing has a lifecycle but is not declared in the package\n  --> api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go:3:11",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/doc.go", "// +groupName=other.example.io\npackage v1\n"),
+        ],
+        "error: +groupName=other.example.io differs from the group \"things.example.io\" that register.go's SchemeGroupVersion registers\n  --> api@v0.30.0/things/v1/doc.go:1:1",
+    );
+    check_error(
+        &[("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE)],
+        "error: cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go\n  --> api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", "package v1\n\n// +genclient\ntype Thing struct {\n"),
+        ],
+        "error: Go syntax error\n  --> api@v0.30.0/things/v1/types.go:4:1",
+    );
+    // The hand-written lifecycle.go: its problems are located there.
+    let types = "package v1\n\n// +genclient\ntype Thing struct{}\n";
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", types),
+            ("api@v0.30.0/things/v1/lifecycle.go", &LIFECYCLE.replace("30", "31")),
+        ],
+        "error: Thing has a second APILifecycleIntroduced method\n  --> api@v0.30.0/things/v1/lifecycle.go:3:1",
+    );
+    check_error(
+        &[
+            ("api@v0.30.0/things/v1/zz_generated.prerelease-lifecycle.go", LIFECYCLE),
+            ("api@v0.30.0/things/v1/register.go", REGISTER),
+            ("api@v0.30.0/things/v1/types.go", types),
+            ("api@v0.30.0/things/v1/lifecycle.go", &LIFECYCLE.replace("Thing", "Ghost")),
+        ],
+        "error: type Ghost has a lifecycle but is not declared in the package\n  --> api@v0.30.0/things/v1/lifecycle.go:3:11",
+    );
+}
+
+#[test]
+fn sources_that_are_not_modules() {
+    let dir = dir_with(&[("empty/README", "nothing here\n")]);
+    let (code, _, stderr) = xtask_in(dir.path(), &["k8s-apis", "--source", "empty"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: empty is neither a Go module (no go.mod) nor a Go module cache"), "{stderr}");
+    let (code, _, stderr) = xtask_in(dir.path(), &["k8s-apis", "--source", "missing"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: "), "{stderr}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let entry = entry.expect("dir entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy fixture");
+        }
+    }
+}
+
+/// `cargo xtask k8s-removed-features` on our own Go feature files
+/// (`fixtures/k8s/removed-features/`, in the shapes of k8s.io/kubernetes
+/// pkg/features and a staging module): two releases read with the Go
+/// reader, the newest list a kompat TOML.
+#[test]
+fn removed_features_from_go_feature_files() {
+    let dir = "fixtures/k8s/removed-features";
+    let (code, stdout, stderr) = xtask_in(
+        &repo(),
+        &[
+            "k8s-removed-features",
+            "--release",
+            &format!("1.34={dir}/v1.34"),
+            "--release",
+            &format!("1.35={dir}/features.toml"),
+            "--release",
+            &format!("1.33={dir}/v1.33"),
+        ],
+    );
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.ends_with("xtask k8s-removed-features: 3 removed gates\n"), "{stderr}");
+    insta::assert_snapshot!("k8s_removed_features_fixture", stdout);
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let removed: Vec<String> = gates.iter().map(|g| g.to_string()).collect();
+    assert_eq!(
+        removed,
+        [
+            "feature gate \"LegacyPolling\" was removed in Kubernetes 1.34 (last: Alpha, off by default since 1.29)",
+            "feature gate \"LegacyWatchCache\" was removed in Kubernetes 1.35 (last: Deprecated, locked to false since 1.34)",
+            "feature gate \"WidgetSharding\" was removed in Kubernetes 1.34 (last: GA, locked to true since 1.32)",
+        ]
+    );
+}
+
+/// A release in the shape of those before 1.32 (`fixtures/k8s/removed-features/v1.32`):
+/// unversioned `FeatureSpec` maps in two modules and a versioned map. Each
+/// unversioned spec is the state at 1.32, a gate in both kinds of map keeps
+/// its versioned specs (OldQuota), one repeated with the same spec is read
+/// once (LegacyListCache); `kompat export` reads the versioned map only.
+#[test]
+fn removed_features_with_unversioned_maps() {
+    let dir = "fixtures/k8s/removed-features";
+    let releases = [("1.32", "v1.32"), ("1.33", "v1.33"), ("1.34", "v1.34"), ("1.35", "features.toml")];
+    let mut args = vec!["k8s-removed-features".to_owned()];
+    for (version, path) in releases {
+        args.extend(["--release".to_owned(), format!("{version}={dir}/{path}")]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = xtask_in(&repo(), &args);
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.contains("xtask k8s-removed-features: 1.32: 6 gates (v1.32)\n"), "{stderr}");
+    insta::assert_snapshot!("k8s_removed_features_unversioned", stdout);
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let removed: Vec<String> = gates.iter().map(|g| format!("{} {} {}", g.name, g.removed, g.last_state())).collect();
+    assert_eq!(
+        removed,
+        [
+            "InTreeWidgetUnregister 1.33 Alpha, off by default since 1.32",
+            "LegacyListCache 1.33 GA, locked to true since 1.32",
+            "LegacyPolling 1.34 Alpha, off by default since 1.29",
+            "LegacyWatchCache 1.35 Deprecated, locked to false since 1.34",
+            "OldQuota 1.33 Beta, on by default since 1.31",
+            "WidgetSharding 1.34 GA, locked to true since 1.32",
+        ]
+    );
+    // What `kompat export --decls {dir}/v1.32` reads there: only the
+    // versioned maps, as Kubernetes' tool reads them.
+    let decls = kompat_project::load(&[repo().join(format!("{dir}/v1.32"))]).unwrap_or_else(|err| panic!("{err:?}"));
+    let mut names: Vec<&str> = decls.features().iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["OldQuota", "WidgetSharding"]);
+}
+
+#[test]
+fn removed_features_input_errors() {
+    let dir = "fixtures/k8s/removed-features";
+    let conflicting = dir_with(&[
+        ("a.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Alpha\", default = false }]\n"),
+        ("b.toml", "[[feature]]\nname = \"X\"\nspecs = [{ version = \"1.30\", stage = \"Beta\", default = true }]\n"),
+    ]);
+    let conflicting = format!("1.34={}", conflicting.path().display());
+    let go = |body: &str| {
+        format!("package features\n\nimport \"k8s.io/component-base/featuregate\"\n\nvar m = map[featuregate.Feature]featuregate.FeatureSpec{{\n{body}}}\n")
+    };
+    let unversioned = dir_with(&[
+        ("a.go", &go("\tX: {Default: false, PreRelease: featuregate.Alpha},\n")),
+        ("b.go", &go("\tX: {Default: true, PreRelease: featuregate.Beta},\n")),
+    ]);
+    let unversioned = format!("1.31={}", unversioned.path().display());
+    let bad_spec = dir_with(&[("a.go", &go("\tX: {Default: false},\n"))]);
+    let bad_spec = format!("1.31={}", bad_spec.path().display());
+    let cases: [(&[&str], &str); 6] = [
+        (&["--release", "1.33"], "error: invalid value for --release: \"1.33\" is not VERSION=PATH"),
+        (&["--release", &format!("x=1.33={dir}/v1.33")], "error: invalid value for --release: "),
+        (
+            &["--release", &format!("1.33={dir}/v1.33"), "--release", &format!("1.35={dir}/features.toml")],
+            "error: --release: releases 1.33 and 1.35 are not consecutive: every minor release in between is needed to tell when a gate was removed",
+        ),
+        (&["--release", &conflicting], "error: release 1.34: feature gate X is declared twice with different specs"),
+        (&["--release", &unversioned], "error: release 1.31: feature gate X is declared twice with different specs"),
+        (&["--release", &bad_spec], "error: FeatureSpec has no PreRelease\n"),
+    ];
+    for (args, expected) in cases {
+        let out = tempfile::tempdir().expect("tempdir");
+        let output = out.path().join("removed.toml").display().to_string();
+        let mut all = vec!["k8s-removed-features", "-o", &output];
+        all.extend_from_slice(args);
+        let (code, _, stderr) = xtask_in(&repo(), &all);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
+        assert!(!out.path().join("removed.toml").exists(), "{args:?}: a file was written");
+    }
+}
