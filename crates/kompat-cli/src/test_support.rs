@@ -45,10 +45,18 @@ struct Annotation {
     text: String,
 }
 
-/// Lints `fixture` and asserts that its findings are exactly its annotations.
+/// Lints `fixture` and asserts that its findings are exactly its annotations
+/// (or, under `UPDATE_EXPECT`, writes them into the caller's source).
+#[track_caller]
 pub fn check(fixture: &str) {
     let (expected, actual, annotated) = lint_fixture(fixture);
     if expected != actual {
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            let file = std::panic::Location::caller().file();
+            bless(file, fixture, &format!("\n{annotated}"));
+            eprintln!("updated the fixture in {file}");
+            return;
+        }
         panic!(
             "findings differ from the annotations\n--- expected\n{}--- actual\n{}--- fixture with the actual findings\n{annotated}",
             list(&expected),
@@ -80,6 +88,38 @@ fn lint_fixture(fixture: &str) -> (Vec<Annotation>, Vec<Annotation>, String) {
     actual.sort();
     let annotated = annotate(&files, &actual);
     (expected, actual, annotated)
+}
+
+/// Replaces the raw string literal in `file` (a path as rustc was given it,
+/// relative to the workspace root) whose contents are `old` by one holding
+/// `new`, with as many `#` as it had or as `new` needs. Tests run in parallel: one lock
+/// serialises the rewrites, and each reads the file afresh.
+fn bless(file: &str, old: &str, new: &str) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path = if root.join(file).exists() { root.join(file) } else { Path::new(file).to_path_buf() };
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let found: Vec<(usize, usize, usize)> = source
+        .match_indices(old)
+        .filter_map(|(at, _)| {
+            let hashes = source[..at].strip_suffix('"')?.bytes().rev().take_while(|&b| b == b'#').count();
+            let open = at - 1 - hashes;
+            let closing = format!("\"{}", "#".repeat(hashes));
+            let raw = source[..open].ends_with('r') && source[at + old.len()..].starts_with(&closing);
+            raw.then_some((open - 1, at + old.len() + closing.len(), hashes))
+        })
+        .collect();
+    let [(start, end, mut hashes)] = found[..] else {
+        panic!("UPDATE_EXPECT: the fixture is not exactly one raw string literal of {}", path.display());
+    };
+    hashes = hashes.max(1);
+    while new.contains(&format!("\"{}", "#".repeat(hashes))) {
+        hashes += 1;
+    }
+    let fence = "#".repeat(hashes);
+    let updated = format!("{}r{fence}\"{new}\"{fence}{}", &source[..start], &source[end..]);
+    std::fs::write(&path, updated).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
 }
 
 /// The files of a fixture, in order.
@@ -293,6 +333,26 @@ fn annotate(files: &[(String, String)], actual: &[Annotation]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bless_rewrites_exactly_the_literal_holding_the_fixture() {
+        let check = |source: &str, old: &str, new: &str, expected: &str| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let path = dir.path().join("x.rs");
+            std::fs::write(&path, source).expect("write");
+            bless(path.to_str().expect("a UTF-8 path"), old, new);
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), expected);
+        };
+        check(
+            "a(r#\"\nold\n\"#);\nb(r#\"\nother\n\"#);\n",
+            "\nold\n",
+            "\nnew\n",
+            "a(r#\"\nnew\n\"#);\nb(r#\"\nother\n\"#);\n",
+        );
+        check("a(r##\"x\"##);\n", "x", "y", "a(r##\"y\"##);\n");
+        // A new text that holds `"#` gets a longer fence.
+        check("a(r#\"x\"#);\n", "x", "say \"#hi\"", "a(r##\"say \"#hi\"\"##);\n");
+    }
 
     #[test]
     fn annotations_point_at_the_line_above() {
