@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::conversions::{ChangeKind, Channel, Conversion, Conversions};
 use crate::model::{release_order, Crd, CrdVersion, V1BETA1};
-use crate::rules::finding;
+use crate::rules::{finding, CrdRule};
 use crate::schema::{self, Index, Path, Seg};
 use crate::yaml::{Node, Scalar};
 use crate::{Finding, Span};
@@ -21,7 +21,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
     let id = crd.id();
     if crd.api_version.value == V1BETA1 {
         out.push(finding(
-            "removed-crd-api-version",
+            CrdRule::RemovedCrdApiVersion,
             format!("`{V1BETA1}` CustomResourceDefinitions are not served since Kubernetes 1.22"),
             Some(crd.api_version.span),
             id,
@@ -37,7 +37,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         let name = &version.name.value;
         if !names.insert(name.as_str()) {
             out.push(finding(
-                "duplicate-version-name",
+                CrdRule::DuplicateVersionName,
                 format!("`spec.versions` must contain unique version names; `{name}` is listed more than once"),
                 Some(version.name.span),
                 crd.subject(name),
@@ -56,7 +56,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         };
         let span = storage.get(1).map_or(crd.versions_span, |v| v.storage.span);
         out.push(finding(
-            "storage-version-count",
+            CrdRule::StorageVersionCount,
             "`spec.versions` must have exactly one version marked as storage version".to_owned(),
             Some(span),
             id.clone(),
@@ -67,7 +67,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         if !version.served.value {
             let name = &version.name.value;
             out.push(finding(
-                "unserved-storage-version",
+                CrdRule::UnservedStorageVersion,
                 format!("storage version `{name}` is not served"),
                 Some(version.served.span),
                 crd.subject(name),
@@ -83,7 +83,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         let name = &version.name.value;
         if version.schema.is_none() {
             out.push(finding(
-                "missing-schema",
+                CrdRule::MissingSchema,
                 format!("version `{name}` has no `schema.openAPIV3Schema`"),
                 Some(version.name.span),
                 crd.subject(name),
@@ -93,7 +93,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
         if version.is_deprecated() && version.deprecation_warning.is_none() {
             let span = version.deprecated.as_ref().map_or(version.name.span, |d| d.span);
             out.push(finding(
-                "deprecated-without-warning",
+                CrdRule::DeprecatedWithoutWarning,
                 format!("deprecated version `{name}` has no `deprecationWarning`"),
                 Some(span),
                 crd.subject(name),
@@ -107,7 +107,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
 
     if let Some(pruning) = crd.preserve_unknown_fields.as_ref().filter(|p| p.value) {
         out.push(finding(
-            "preserve-unknown-fields-true",
+            CrdRule::PreserveUnknownFieldsTrue,
             "`spec.preserveUnknownFields: true` is deprecated and disables pruning for the whole CRD".to_owned(),
             Some(pruning.span),
             id.clone(),
@@ -121,7 +121,7 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
     let webhook = crd.conversion_strategy.as_ref().filter(|s| s.value == "Webhook");
     if let Some(strategy) = webhook {
         out.push(finding(
-            "conversion-webhook",
+            CrdRule::ConversionWebhook,
             "`spec.conversion.strategy: Webhook` makes every request depend on a conversion webhook".to_owned(),
             Some(strategy.span),
             id.clone(),
@@ -277,7 +277,7 @@ impl Pruned<'_> {
             format!("set `x-kubernetes-preserve-unknown-fields: true` on `{at}` in `{name}`"),
         ];
         self.out.push(finding(
-            "missing-preserve-unknown-fields",
+            CrdRule::MissingPreserveUnknownFields,
             format!("`{at}` of `{name}` does not preserve unknown fields, so it prunes {}", fields.join(", ")),
             Some(span),
             format!("{}#{at}", self.subject),
@@ -467,7 +467,7 @@ pub(crate) fn coverage(
         };
         if !covered {
             out.push(finding(
-                "undeclared-conversion",
+                CrdRule::UndeclaredConversion,
                 message,
                 Some(span),
                 subject.clone(),
@@ -478,7 +478,7 @@ pub(crate) fn coverage(
         }
         if experimental && !reverse_covered {
             out.push(finding(
-                "missing-reverse-conversion",
+                CrdRule::MissingReverseConversion,
                 format!("no conversion back from `{to}` to `{from}` for `{path}` in the experimental channel"),
                 Some(span),
                 format!("{}/{to}->{from}#{path}", crd.id()),
@@ -502,7 +502,7 @@ pub fn check_conversions(crd: &Crd, conversions: &Conversions) -> Vec<Finding> {
     let mut out = Vec::new();
     let id = crd.id();
     let mismatch = |message: String, span: Span, subject: String| {
-        finding("conversion-mismatch", message, Some(span), subject, Vec::new())
+        finding(CrdRule::ConversionMismatch, message, Some(span), subject, Vec::new())
     };
     if let Some(name) = conversions.crd.as_ref().filter(|n| n.value != id) {
         out.push(mismatch(format!("the conversions are for `{}`, not `{id}`", name.value), name.span, id));

@@ -31,7 +31,7 @@ pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
 pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, PlanError, PlanStep, StepState};
-pub use rules::rules;
+pub use rules::CrdRule;
 pub use upgrade::check_upgrade;
 
 /// Severities and rule declarations are `kompat-diag`'s, shared with the linter.
@@ -42,14 +42,14 @@ pub use kompat_formats::span::{ParseError, Span};
 
 /// One problem found in a CRD or in an upgrade of one.
 ///
-/// `message` starts lower-case and has no trailing period. `subject` names
-/// what the finding is about, stable across runs (a baseline key together with
-/// `code`): `<plural>.<group>` for the whole CRD, `<plural>.<group>/<version>`
+/// `rule` gives its code and default severity (`rule.code()`,
+/// `rule.rule().severity`). `message` starts lower-case and has no trailing
+/// period. `subject` names what the finding is about, stable across runs (a
+/// baseline key together with the code): `<plural>.<group>` for the whole CRD, `<plural>.<group>/<version>`
 /// for a version, `<plural>.<group>/<version>#<field path>` for a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    pub code: &'static str,
-    pub severity: Severity,
+    pub rule: CrdRule,
     pub message: String,
     pub span: Option<Span>,
     pub subject: Option<String>,

@@ -15,7 +15,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::yaml::{Node, Scalar, ScalarKind};
-use crate::Span;
+use crate::{CrdRule, Span};
 
 /// One step of a field path.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -204,7 +204,7 @@ pub fn keeps_unknown_fields(node: &Node) -> bool {
 /// A change found by [`diff`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchemaChange {
-    pub code: &'static str,
+    pub rule: CrdRule,
     pub path: Path,
     pub message: String,
     /// In the new schema.
@@ -310,18 +310,18 @@ fn same_hash(node: &Node) -> u64 {
 }
 
 impl Diff<'_> {
-    fn push(&mut self, code: &'static str, path: &Path, message: String, span: Span, notes: Vec<String>) {
+    fn push(&mut self, rule: CrdRule, path: &Path, message: String, span: Span, notes: Vec<String>) {
         if self.out.len() >= MAX_CHANGES {
             self.stopped = true;
             return;
         }
-        self.out.push(SchemaChange { code, path: path.clone(), message, span, notes });
+        self.out.push(SchemaChange { rule, path: path.clone(), message, span, notes });
     }
 
     fn unhandled(&mut self, path: &Path, key: &str, old: Option<&Node>, new: Option<&Node>, span: Span) {
         let v = self.version;
         self.push(
-            "unhandled-change",
+            CrdRule::UnhandledChange,
             path,
             format!("unhandled change to `{key}` of `{path}` in `{v}`"),
             span,
@@ -376,7 +376,7 @@ impl Diff<'_> {
                     (Some(o), None) => format!("type `{}` of `{path}` removed in `{v}`", o.render()),
                     (None, None) => return,
                 };
-                self.push("type-changed", path, message, span, Vec::new());
+                self.push(CrdRule::TypeChanged, path, message, span, Vec::new());
             }
             "properties" => self.properties(path, o, n, new, new_index, span, anchor),
             "required" => self.required(path, o, n, old, new, span),
@@ -400,7 +400,7 @@ impl Diff<'_> {
                     (Some(o), None) => format!("default `{}` of `{path}` removed in `{v}`", o.render()),
                     (None, None) => return,
                 };
-                self.push("default-changed", path, message, span, Vec::new());
+                self.push(CrdRule::DefaultChanged, path, message, span, Vec::new());
             }
             "minimum" | "minLength" | "minItems" | "minProperties" => self.bound(path, key, o, n, span, true),
             "maximum" | "maxLength" | "maxItems" | "maxProperties" => self.bound(path, key, o, n, span, false),
@@ -408,7 +408,8 @@ impl Diff<'_> {
                 let was = o.and_then(Node::as_bool).unwrap_or(false);
                 match n.map_or(Some(false), Node::as_bool) {
                     Some(true) if !was => {
-                        let code = if key == "uniqueItems" { "validation-tightened" } else { "bounds-tightened" };
+                        let code =
+                            if key == "uniqueItems" { CrdRule::ValidationTightened } else { CrdRule::BoundsTightened };
                         self.push(code, path, format!("`{key}: true` added to `{path}` in `{v}`"), span, Vec::new());
                     }
                     Some(_) if o.is_none_or(|o| o.as_bool().is_some()) => {}
@@ -419,19 +420,19 @@ impl Diff<'_> {
                 if let Some(n) = n {
                     let message =
                         format!("`multipleOf` of `{path}` set to `{}` in `{v}` (was {})", n.render(), render(o));
-                    self.push("bounds-tightened", path, message, span, Vec::new());
+                    self.push(CrdRule::BoundsTightened, path, message, span, Vec::new());
                 }
             }
             "pattern" => match (o, n) {
                 (Some(o), Some(n)) => self.push(
-                    "pattern-changed",
+                    CrdRule::PatternChanged,
                     path,
                     format!("pattern of `{path}` changed from `{}` to `{}` in `{v}`", raw(o), raw(n)),
                     span,
                     vec!["values valid under the old pattern may be rejected".to_owned()],
                 ),
                 (None, Some(n)) => self.push(
-                    "pattern-changed",
+                    CrdRule::PatternChanged,
                     path,
                     format!("pattern `{}` added to `{path}` in `{v}`", raw(n)),
                     span,
@@ -444,7 +445,7 @@ impl Diff<'_> {
                 let is = n.and_then(Node::as_bool).unwrap_or(false);
                 if was && !is {
                     self.push(
-                        "validation-tightened",
+                        CrdRule::ValidationTightened,
                         path,
                         format!("`{path}` is no longer nullable in `{v}`"),
                         span,
@@ -464,7 +465,7 @@ impl Diff<'_> {
                 let is = n.and_then(Node::as_bool).unwrap_or(false);
                 if was && !is {
                     self.push(
-                        "field-removed",
+                        CrdRule::FieldRemoved,
                         path,
                         format!("`{path}` no longer preserves unknown fields in `{v}`"),
                         span,
@@ -506,7 +507,7 @@ impl Diff<'_> {
                     }
                     let at = new_index.entry("properties").map_or(anchor, |(k, _)| k.span);
                     let message = format!("field `{child}` was removed from `{v}`");
-                    self.push("field-removed", child, message, at, notes);
+                    self.push(CrdRule::FieldRemoved, child, message, at, notes);
                 }
             }
             path.0.pop();
@@ -547,7 +548,7 @@ impl Diff<'_> {
             if new_props.get(name).and_then(|f| f.get("default")).is_some() {
                 notes.push("its default applies only when the field is absent and its parent is present".to_owned());
             }
-            self.push("new-required-field", &child, message, at, notes);
+            self.push(CrdRule::NewRequiredField, &child, message, at, notes);
             if self.stopped {
                 return;
             }
@@ -559,7 +560,7 @@ impl Diff<'_> {
         let (Some(Some(new_values)), Some(old_values)) = (n.map(Node::as_seq), o.map(Node::as_seq)) else {
             match (o, n) {
                 (None, Some(n)) if n.as_seq().is_some() => self.push(
-                    "enum-value-removed",
+                    CrdRule::EnumValueRemoved,
                     path,
                     format!("enum constraint `{}` added to `{path}` in `{v}` where there was none", n.render()),
                     span,
@@ -582,7 +583,7 @@ impl Diff<'_> {
             let kept = buckets.get(&same_hash(value)).is_some_and(|b| b.iter().any(|nv| nv.same(value)));
             if !kept {
                 self.push(
-                    "enum-value-removed",
+                    CrdRule::EnumValueRemoved,
                     path,
                     format!("enum value `{}` of `{path}` was removed in `{v}`", value.render()),
                     span,
@@ -613,7 +614,7 @@ impl Diff<'_> {
             }
             _ => return,
         };
-        self.push("bounds-tightened", path, message, span, Vec::new());
+        self.push(CrdRule::BoundsTightened, path, message, span, Vec::new());
     }
 
     fn rules(&mut self, path: &Path, o: Option<&Node>, n: Option<&Node>, span: Span) {
@@ -639,7 +640,7 @@ impl Diff<'_> {
             if !was.contains(rule.as_str()) {
                 let at = items.get(i).map_or(span, Node::span);
                 self.push(
-                    "validation-tightened",
+                    CrdRule::ValidationTightened,
                     path,
                     format!("validation rule `{rule}` added to `{path}` in `{v}`"),
                     at,

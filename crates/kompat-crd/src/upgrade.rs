@@ -5,7 +5,7 @@
 use crate::checks::{coverage, is_experimental};
 use crate::conversions::Conversions;
 use crate::model::{Crd, CrdVersion, Spanned};
-use crate::rules::finding;
+use crate::rules::{finding, CrdRule};
 use crate::schema::{self, Index};
 use crate::yaml::Node;
 use crate::Finding;
@@ -25,10 +25,10 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
     let mut out = Vec::new();
     let id = new.id();
 
-    let mut identity = |code: &'static str, what: &str, old: &Spanned<String>, new: &Spanned<String>, note: &str| {
+    let mut identity = |rule: CrdRule, what: &str, old: &Spanned<String>, new: &Spanned<String>, note: &str| {
         if old.value != new.value {
             out.push(finding(
-                code,
+                rule,
                 format!("{what} changed from `{}` to `{}`", old.value, new.value),
                 Some(new.span),
                 id.clone(),
@@ -37,28 +37,28 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
         }
     };
     identity(
-        "scope-changed",
+        CrdRule::ScopeChanged,
         "`spec.scope`",
         &old.scope,
         &new.scope,
         "the API server rejects a scope change; existing objects cannot move between namespaced and cluster scope",
     );
     identity(
-        "group-changed",
+        CrdRule::GroupChanged,
         "`spec.group`",
         &old.group,
         &new.group,
         "a new group is a different CRD: existing objects stay under the old one and clients of the old group break",
     );
     identity(
-        "kind-changed",
+        CrdRule::KindChanged,
         "`spec.names.kind`",
         &old.kind,
         &new.kind,
         "clients, owner references and RBAC rules that name the old kind break",
     );
     identity(
-        "plural-changed",
+        CrdRule::PluralChanged,
         "`spec.names.plural`",
         &old.plural,
         &new.plural,
@@ -69,7 +69,7 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
         if ov != nv {
             let quote = |v: Option<&str>| v.map_or_else(|| "none".to_owned(), |v| format!("`{v}`"));
             out.push(finding(
-                "unhandled-change",
+                CrdRule::UnhandledChange,
                 format!("unhandled change to `spec.names.{what}` from {} to {}", quote(ov), quote(nv)),
                 Some(n.as_ref().map_or(new.kind.span, |s| s.span)),
                 id.clone(),
@@ -93,7 +93,7 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
             "keep `{version}` in `spec.versions` with `served: false` until a storage migration has rewritten every object and `status.storedVersions` no longer lists it (see `kompat crd-plan`)"
         ));
         out.push(finding(
-            "stored-version-removed",
+            CrdRule::StoredVersionRemoved,
             format!(
                 "status.storedVersions[{i}]: Invalid value: \"{version}\": missing from spec.versions; {version} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in {version} and removes {version} from status.storedVersions"
             ),
@@ -107,7 +107,7 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
         let name = &version.name.value;
         if new.version(name).is_none() {
             out.push(finding(
-                "served-version-removed",
+                CrdRule::ServedVersionRemoved,
                 format!("version `{name}` was removed while it was served"),
                 Some(new.versions_span),
                 new.subject(name),
@@ -148,7 +148,7 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
         (Some(a), Some(b)) => {
             for change in schema::diff(a, b, name) {
                 out.push(finding(
-                    change.code,
+                    change.rule,
                     change.message,
                     Some(change.span),
                     format!("{}#{}", crd.subject(name), change.path),
@@ -157,7 +157,7 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
             }
         }
         (Some(_), None) => out.push(finding(
-            "unhandled-change",
+            CrdRule::UnhandledChange,
             format!("unhandled change: the schema of `{name}` was removed"),
             Some(new.name.span),
             crd.subject(name),
@@ -177,7 +177,7 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
         let span = new_index.entry(key).map_or(new.name.span, |(k, _)| k.span);
         let render = |v: Option<&Node>| v.map_or_else(|| "none".to_owned(), |v| format!("`{}`", v.render()));
         out.push(finding(
-            "unhandled-change",
+            CrdRule::UnhandledChange,
             format!("unhandled change to `{key}` of version `{name}`"),
             Some(span),
             crd.subject(name),

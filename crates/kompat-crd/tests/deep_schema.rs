@@ -90,7 +90,8 @@ fn a_deep_crd_is_checked_in_bounded_memory() {
     // Every comparison found more than it reports, and says so on its last
     // finding: the pruned fields of each version, the breaking changes
     // between them, the schema changes of each version kept.
-    let count = |findings: &[kompat_crd::Finding], code: &str| findings.iter().filter(|f| f.code == code).count();
+    let count =
+        |findings: &[kompat_crd::Finding], code: &str| findings.iter().filter(|f| f.rule.code() == code).count();
     let stopped = |findings: &[kompat_crd::Finding]| {
         findings.iter().filter(|f| f.notes.iter().any(|n| n.contains(&format!("stopped after {MAX_CHANGES}")))).count()
     };

@@ -148,7 +148,7 @@ fn experimental_channel_from_the_gateway_annotation() {
     );
     let crds = kompat_crd::parse_manifests(&annotated).unwrap_or_default();
     let (_, conv) = conversions("kube-rs/widget-merged.conversions.toml");
-    let codes: Vec<&str> = crds.iter().flat_map(|c| check_crd(c, Some(&conv))).map(|f| f.code).collect();
+    let codes: Vec<&str> = crds.iter().flat_map(|c| check_crd(c, Some(&conv))).map(|f| f.rule.code()).collect();
     assert_eq!(codes, ["missing-reverse-conversion"]);
 }
 

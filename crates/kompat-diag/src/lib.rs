@@ -8,8 +8,10 @@
 //! notes. Input errors (exit code 2) and lint findings are the same type, so
 //! every output format renders them the same way.
 //!
-//! Lint rules are declared once, as documented data, with [`declare_rule!`]:
-//! code, default [`Severity`], summary and a doc in clippy's template. A
+//! Lint rules are declared once, as documented data, with [`declare_rule!`]
+//! (one rule) or [`declare_rules!`] (a family, as a kind enum): name (the
+//! code is its kebab-case), default [`Severity`], summary and a doc in
+//! clippy's template. A
 //! finding is built through its rule ([`Rule::diag`]), so a rule's severity
 //! is stated in exactly one place.
 //!
@@ -31,6 +33,8 @@ pub use diagnostic::{Diagnostic, Label, Severity};
 pub use files::FileTable;
 pub use location::Location;
 pub use render::{render, short_line};
+#[doc(hidden)]
+pub use rule::__private;
 pub use rule::Rule;
 
 /// Byte spans are `kompat-formats`' own, shared by every text format.

@@ -19,6 +19,7 @@
 
 pub mod api;
 pub mod feature;
+mod kinds;
 #[cfg(feature = "analysis")]
 pub mod plan;
 pub mod validate;

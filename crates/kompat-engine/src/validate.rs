@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use crate::feature::{spec_at, FeatureDecl, FeatureSpec, SpecDecl, Stage};
 use crate::gate::{Feature, FeatureSet};
 use crate::gofmt::go_quote;
+use crate::kinds::kinds;
 
 /// Which part of a declaration a problem is about, so callers holding source
 /// spans can point at it.
@@ -29,87 +30,36 @@ pub enum Field {
     Dependency(usize),
 }
 
-/// The kind of a validation problem. Each kind has a stable kebab-case code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ProblemKind {
-    MissingVersion,
-    PatchVersion,
-    MinCompatWithoutBaseEntry,
-    PatchMinCompat,
-    MinCompatAboveVersion,
-    DeprecatedWithoutInitialState,
-    DecreasingVersion,
-    DecreasingMinCompat,
-    DuplicateEntry,
-    StabilityChangeSameVersion,
-    LockChangeSameVersion,
-    TransitionWithoutChange,
-    UnlockAfterLock,
-    ResurrectFromDeprecated,
-    StabilityRegression,
-    ConflictingRedeclaration,
-    AlphaEnabledByDefault,
-    UnknownDependency,
-    DependencyStability,
-    DependencyDefault,
-    DependencyLock,
-    DependencyCycle,
+kinds! {
+    /// The kind of a validation problem; its code is the variant in
+    /// kebab-case.
+    pub enum ProblemKind {
+        SpecMissingVersion,
+        SpecPatchVersion,
+        MinCompatWithoutBaseEntry,
+        MinCompatPatchVersion,
+        MinCompatAboveVersion,
+        DeprecatedWithoutInitialState,
+        DecreasingVersion,
+        DecreasingMinCompat,
+        DuplicateSpec,
+        StageChangeSameVersion,
+        LockChangeSameVersion,
+        TransitionWithoutChange,
+        UnlockAfterLock,
+        ResurrectFromDeprecated,
+        StabilityRegression,
+        ConflictingRedeclaration,
+        AlphaEnabledByDefault,
+        UnknownDependency,
+        DependencyLessStable,
+        DependencyDefaultDisabled,
+        DependencyUnlocked,
+        DependencyCycle,
+    }
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 22] = [
-        ProblemKind::MissingVersion,
-        ProblemKind::PatchVersion,
-        ProblemKind::MinCompatWithoutBaseEntry,
-        ProblemKind::PatchMinCompat,
-        ProblemKind::MinCompatAboveVersion,
-        ProblemKind::DeprecatedWithoutInitialState,
-        ProblemKind::DecreasingVersion,
-        ProblemKind::DecreasingMinCompat,
-        ProblemKind::DuplicateEntry,
-        ProblemKind::StabilityChangeSameVersion,
-        ProblemKind::LockChangeSameVersion,
-        ProblemKind::TransitionWithoutChange,
-        ProblemKind::UnlockAfterLock,
-        ProblemKind::ResurrectFromDeprecated,
-        ProblemKind::StabilityRegression,
-        ProblemKind::ConflictingRedeclaration,
-        ProblemKind::AlphaEnabledByDefault,
-        ProblemKind::UnknownDependency,
-        ProblemKind::DependencyStability,
-        ProblemKind::DependencyDefault,
-        ProblemKind::DependencyLock,
-        ProblemKind::DependencyCycle,
-    ];
-
-    /// Stable kebab-case code, used by `kompat lint` and its configuration.
-    pub fn code(self) -> &'static str {
-        match self {
-            ProblemKind::MissingVersion => "spec-missing-version",
-            ProblemKind::PatchVersion => "spec-patch-version",
-            ProblemKind::MinCompatWithoutBaseEntry => "min-compat-without-base-entry",
-            ProblemKind::PatchMinCompat => "min-compat-patch-version",
-            ProblemKind::MinCompatAboveVersion => "min-compat-above-version",
-            ProblemKind::DeprecatedWithoutInitialState => "deprecated-without-initial-state",
-            ProblemKind::DecreasingVersion => "decreasing-version",
-            ProblemKind::DecreasingMinCompat => "decreasing-min-compat",
-            ProblemKind::DuplicateEntry => "duplicate-spec",
-            ProblemKind::StabilityChangeSameVersion => "stage-change-same-version",
-            ProblemKind::LockChangeSameVersion => "lock-change-same-version",
-            ProblemKind::TransitionWithoutChange => "transition-without-change",
-            ProblemKind::UnlockAfterLock => "unlock-after-lock",
-            ProblemKind::ResurrectFromDeprecated => "resurrect-from-deprecated",
-            ProblemKind::StabilityRegression => "stability-regression",
-            ProblemKind::ConflictingRedeclaration => "conflicting-redeclaration",
-            ProblemKind::AlphaEnabledByDefault => "alpha-enabled-by-default",
-            ProblemKind::UnknownDependency => "unknown-dependency",
-            ProblemKind::DependencyStability => "dependency-less-stable",
-            ProblemKind::DependencyDefault => "dependency-default-disabled",
-            ProblemKind::DependencyLock => "dependency-unlocked",
-            ProblemKind::DependencyCycle => "dependency-cycle",
-        }
-    }
-
     /// True for the rules Kubernetes enforces at registration time (a binary
     /// with such a declaration panics at start-up). The others come from its
     /// linter.
@@ -289,11 +239,15 @@ impl std::fmt::Display for Quoted<'_> {
 /// The `AddVersioned` checks of one spec, in Kubernetes' order.
 fn check_spec(name: Quoted<'_>, idx: usize, spec: &SpecDecl, history: &History) -> Result<FeatureSpec, SpecProblem> {
     let Some(version_lit) = &spec.version else {
-        return Err((ProblemKind::MissingVersion, Field::Spec, format!("feature {name} did not provide a version")));
+        return Err((
+            ProblemKind::SpecMissingVersion,
+            Field::Spec,
+            format!("feature {name} did not provide a version"),
+        ));
     };
     let Some(version) = version_lit.as_major_minor() else {
         return Err((
-            ProblemKind::PatchVersion,
+            ProblemKind::SpecPatchVersion,
             Field::Version,
             format!("feature {name} specified patch version: {version_lit}"),
         ));
@@ -312,7 +266,7 @@ fn check_spec(name: Quoted<'_>, idx: usize, spec: &SpecDecl, history: &History) 
         }
         let Some(m) = mcv_lit.as_major_minor() else {
             return Err((
-                ProblemKind::PatchMinCompat,
+                ProblemKind::MinCompatPatchVersion,
                 Field::MinCompatibilityVersion,
                 format!("feature {name} specified patch MinCompatibilityVersion: {mcv_lit}"),
             ));
@@ -355,7 +309,7 @@ fn check_spec(name: Quoted<'_>, idx: usize, spec: &SpecDecl, history: &History) 
         if version == last.version {
             if mcv == last.min_compatibility_version {
                 return Err((
-                    ProblemKind::DuplicateEntry,
+                    ProblemKind::DuplicateSpec,
                     Field::Spec,
                     format!(
                         "feature {name} lists duplicate entries with the same versions ({version} = {})",
@@ -365,7 +319,7 @@ fn check_spec(name: Quoted<'_>, idx: usize, spec: &SpecDecl, history: &History) 
             }
             if spec.stage != last.stage {
                 return Err((
-                    ProblemKind::StabilityChangeSameVersion,
+                    ProblemKind::StageChangeSameVersion,
                     Field::Stage,
                     format!(
                         "feature {name} lists stability changes with the same version ({} -> {})",
@@ -486,7 +440,7 @@ fn resolve_dependencies(
                 let dep_spec = spec_at(dep_specs, spec.version, spec.min_compatibility_version);
                 if spec.stage.stability_order() > dep_spec.stage.stability_order() {
                     push(
-                        ProblemKind::DependencyStability,
+                        ProblemKind::DependencyLessStable,
                         format!(
                             "{} feature {name} cannot depend on {} feature {dep_name} at version {}",
                             spec.stage.runtime_str(),
@@ -498,7 +452,7 @@ fn resolve_dependencies(
                 }
                 if spec.default && !dep_spec.default {
                     push(
-                        ProblemKind::DependencyDefault,
+                        ProblemKind::DependencyDefaultDisabled,
                         format!(
                             "default-enabled feature {name} cannot depend on default-disabled feature {dep_name} at version {}",
                             spec.version
@@ -508,7 +462,7 @@ fn resolve_dependencies(
                 }
                 if spec.lock_to_default && !dep_spec.lock_to_default {
                     push(
-                        ProblemKind::DependencyLock,
+                        ProblemKind::DependencyUnlocked,
                         format!(
                             "locked-to-default feature {name} cannot depend on unlocked feature {dep_name} at version {}",
                             spec.version

@@ -483,7 +483,7 @@ impl Decls {
             for group in file.config().priorities.keys() {
                 if let Some(first) = seen_priority.insert(group, *source) {
                     let problem = ApiProblem {
-                        kind: ApiProblemKind::UnusedPriority,
+                        kind: ApiProblemKind::ApiUnusedPriority,
                         index: None,
                         field: ApiField::Priority { group: group.clone(), entry: None },
                         message: format!(
@@ -498,7 +498,7 @@ impl Decls {
             for key in file.config().storage_overrides.keys() {
                 if let Some(first) = seen_override.insert(key, *source) {
                     let problem = ApiProblem {
-                        kind: ApiProblemKind::InvalidStorageOverride,
+                        kind: ApiProblemKind::StorageOverrideInvalid,
                         index: None,
                         field: ApiField::StorageOverride { key: key.clone() },
                         message: format!(
@@ -533,7 +533,7 @@ impl Decls {
     /// [`Decls::api_config`]) is written.
     pub fn locate_api(&self, index: usize, field: ApiField) -> Option<Location> {
         let problem = ApiProblem {
-            kind: ApiProblemKind::EmptyValue,
+            kind: ApiProblemKind::ApiEmptyValue,
             index: Some(index),
             field,
             message: String::new(),
@@ -545,7 +545,7 @@ impl Decls {
     /// Where the storage override of `key` (`GROUP/RESOURCE`) is written.
     pub fn locate_override(&self, key: &str) -> Option<Location> {
         let problem = ApiProblem {
-            kind: ApiProblemKind::InvalidStorageOverride,
+            kind: ApiProblemKind::StorageOverrideInvalid,
             index: None,
             field: ApiField::StorageOverride { key: key.to_owned() },
             message: String::new(),

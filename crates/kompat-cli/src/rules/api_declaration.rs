@@ -4,262 +4,227 @@
 //! (exit 2); the linter reports them as findings, levelable like any other,
 //! and checks everything that is well declared.
 
-use kompat_diag::declare_rule;
+use kompat_diag::declare_rules;
 use kompat_engine::api::ApiProblemKind;
 
 use super::Pass;
-use crate::{Context, Diagnostic, Rule};
+use crate::{Context, Diagnostic};
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks that the `version`, `kind` and `resource` of every `[[api]]` entry are not empty.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// An API version without a name, kind or resource cannot be served or stored; kube-apiserver's registry would have nothing to register.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [[api]]
-    /// group = "widgets.example.io"
-    /// version = "v1"
-    /// kind = "Widget"
-    /// resource = ""
-    /// introduced = "1.32"
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// resource = "widgets"
-    /// ```
-    pub API_EMPTY_VALUE, "api-empty-value", Error, "an API declaration has an empty version, kind or resource"
-}
+declare_rules! {
+    for ApiProblemKind {
+        /// ### What it does
+        ///
+        /// Checks that the `version`, `kind` and `resource` of every `[[api]]` entry are not empty.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// An API version without a name, kind or resource cannot be served or stored; kube-apiserver's registry would have nothing to register.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [[api]]
+        /// group = "widgets.example.io"
+        /// version = "v1"
+        /// kind = "Widget"
+        /// resource = ""
+        /// introduced = "1.32"
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// resource = "widgets"
+        /// ```
+        ApiEmptyValue: Error, "an API declaration has an empty version, kind or resource",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks that every `[[api]]` entry names the release that introduced it.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// Serving at an emulation version, the default deprecation and removal of non-GA versions, and every lifecycle rule start from `introduced`; prerelease-lifecycle-gen requires it too (`+k8s:prerelease-lifecycle-gen:introduced`).
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [[api]]
-    /// group = "batch"
-    /// version = "v1beta1"
-    /// kind = "CronJob"
-    /// resource = "cronjobs"
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// introduced = "1.8"
-    /// ```
-    pub API_MISSING_INTRODUCED, "api-missing-introduced", Error, "an API declaration names no introduced version"
-}
+        /// ### What it does
+        ///
+        /// Checks that every `[[api]]` entry names the release that introduced it.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// Serving at an emulation version, the default deprecation and removal of non-GA versions, and every lifecycle rule start from `introduced`; prerelease-lifecycle-gen requires it too (`+k8s:prerelease-lifecycle-gen:introduced`).
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [[api]]
+        /// group = "batch"
+        /// version = "v1beta1"
+        /// kind = "CronJob"
+        /// resource = "cronjobs"
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// introduced = "1.8"
+        /// ```
+        ApiMissingIntroduced: Error, "an API declaration names no introduced version",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks that a `replacement` is written `GROUP/VERSION/KIND` (`/v1/Pod` for the core group), with prerelease-lifecycle-gen's rules for each part.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// kube-apiserver's deprecation warning names the replacement (`...; use batch/v1 CronJob`); one that cannot be read points clients nowhere.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// replacement = "batch.v1.CronJob"
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// replacement = "batch/v1/CronJob"
-    /// ```
-    pub API_INVALID_REPLACEMENT, "api-invalid-replacement", Error, "an API replacement is not GROUP/VERSION/KIND"
-}
+        /// ### What it does
+        ///
+        /// Checks that a `replacement` is written `GROUP/VERSION/KIND` (`/v1/Pod` for the core group), with prerelease-lifecycle-gen's rules for each part.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// kube-apiserver's deprecation warning names the replacement (`...; use batch/v1 CronJob`); one that cannot be read points clients nowhere.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// replacement = "batch.v1.CronJob"
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// replacement = "batch/v1/CronJob"
+        /// ```
+        ApiInvalidReplacement: Error, "an API replacement is not GROUP/VERSION/KIND",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks that no group, version and kind is declared twice, in one file or across files.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// Two declarations of one API version can disagree on its lifecycle; which one a server follows would depend on input order.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [[api]]
-    /// group = "batch"
-    /// version = "v1"
-    /// kind = "CronJob"
-    /// resource = "cronjobs"
-    /// introduced = "1.21"
-    ///
-    /// [[api]]
-    /// group = "batch"
-    /// version = "v1"
-    /// kind = "CronJob"
-    /// resource = "cronjobs"
-    /// introduced = "1.22"
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// # declare each API version once
-    /// ```
-    pub API_DUPLICATE_KIND, "api-duplicate-kind", Error, "an API version of a kind is declared twice"
-}
+        /// ### What it does
+        ///
+        /// Checks that no group, version and kind is declared twice, in one file or across files.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// Two declarations of one API version can disagree on its lifecycle; which one a server follows would depend on input order.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [[api]]
+        /// group = "batch"
+        /// version = "v1"
+        /// kind = "CronJob"
+        /// resource = "cronjobs"
+        /// introduced = "1.21"
+        ///
+        /// [[api]]
+        /// group = "batch"
+        /// version = "v1"
+        /// kind = "CronJob"
+        /// resource = "cronjobs"
+        /// introduced = "1.22"
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// # declare each API version once
+        /// ```
+        ApiDuplicateKind: Error, "an API version of a kind is declared twice",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks that a resource is declared once per group-version, whatever the kind.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// A REST path (`/apis/GROUP/VERSION/RESOURCE`) serves one kind; two kinds behind one resource cannot both be served or stored.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [[api]]
-    /// group = "widgets.example.io"
-    /// version = "v1"
-    /// kind = "Widget"
-    /// resource = "widgets"
-    /// introduced = "1.30"
-    ///
-    /// [[api]]
-    /// group = "widgets.example.io"
-    /// version = "v1"
-    /// kind = "Gadget"
-    /// resource = "widgets"
-    /// introduced = "1.30"
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// resource = "gadgets"
-    /// ```
-    pub API_DUPLICATE_RESOURCE, "api-duplicate-resource", Error, "a resource is declared twice in one group-version"
-}
+        /// ### What it does
+        ///
+        /// Checks that a resource is declared once per group-version, whatever the kind.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// A REST path (`/apis/GROUP/VERSION/RESOURCE`) serves one kind; two kinds behind one resource cannot both be served or stored.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [[api]]
+        /// group = "widgets.example.io"
+        /// version = "v1"
+        /// kind = "Widget"
+        /// resource = "widgets"
+        /// introduced = "1.30"
+        ///
+        /// [[api]]
+        /// group = "widgets.example.io"
+        /// version = "v1"
+        /// kind = "Gadget"
+        /// resource = "widgets"
+        /// introduced = "1.30"
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// resource = "gadgets"
+        /// ```
+        ApiDuplicateResource: Error, "a resource is declared twice in one group-version",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks a group's `priority`: every version it lists is declared in that group, and none is listed twice.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// The priority decides the preferred version and, with it, the storage version; a version nothing declares, or one listed twice, is a typo that silently changes that choice.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [groups."widgets.example.io"]
-    /// priority = ["v2", "v1"]   # no v2 is declared
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// [groups."widgets.example.io"]
-    /// priority = ["v1", "v1beta1"]
-    /// ```
-    pub API_INVALID_PRIORITY, "api-invalid-priority", Error, "a group's version priority lists an undeclared or repeated version"
-}
+        /// ### What it does
+        ///
+        /// Checks a group's `priority`: every version it lists is declared in that group, and none is listed twice.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// The priority decides the preferred version and, with it, the storage version; a version nothing declares, or one listed twice, is a typo that silently changes that choice.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [groups."widgets.example.io"]
+        /// priority = ["v2", "v1"]   # no v2 is declared
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// [groups."widgets.example.io"]
+        /// priority = ["v1", "v1beta1"]
+        /// ```
+        ApiInvalidPriority: Error, "a group's version priority lists an undeclared or repeated version",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Reports a `priority` for a group that no `[[api]]` entry declares, and a priority for one group given in two files.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// A priority for nothing is a leftover or a misspelt group; two priorities for one group make the choice depend on input order.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [groups."widget.example.io"]   # the group is widgets.example.io
-    /// priority = ["v1"]
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// [groups."widgets.example.io"]
-    /// priority = ["v1"]
-    /// ```
-    pub API_UNUSED_PRIORITY, "api-unused-priority", Error, "a version priority is given for an undeclared group or twice"
-}
+        /// ### What it does
+        ///
+        /// Reports a `priority` for a group that no `[[api]]` entry declares, and a priority for one group given in two files.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// A priority for nothing is a leftover or a misspelt group; two priorities for one group make the choice depend on input order.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [groups."widget.example.io"]   # the group is widgets.example.io
+        /// priority = ["v1"]
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// [groups."widgets.example.io"]
+        /// priority = ["v1"]
+        /// ```
+        ApiUnusedPriority: Error, "a version priority is given for an undeclared group or twice",
 
-declare_rule! {
-    /// ### What it does
-    ///
-    /// Checks every `[storage_overrides]` entry: its key is `GROUP/RESOURCE`, the version it pins declares that resource, and no key is pinned in two files.
-    ///
-    /// ### Why is this bad?
-    ///
-    /// Like kube-apiserver's storage factory overrides, a pin decides the version objects are written in; a pin to a version that does not have the resource cannot be honoured.
-    ///
-    /// ### Example
-    ///
-    /// ```toml
-    /// [storage_overrides]
-    /// "widgets.example.io/widgets" = "v3"   # no v3 declares widgets
-    /// ```
-    ///
-    /// ### Use instead
-    ///
-    /// ```toml
-    /// [storage_overrides]
-    /// "widgets.example.io/widgets" = "v1"
-    /// ```
-    pub STORAGE_OVERRIDE_INVALID, "storage-override-invalid", Error, "a storage override is malformed, pins an undeclared version or is given twice"
+        /// ### What it does
+        ///
+        /// Checks every `[storage_overrides]` entry: its key is `GROUP/RESOURCE`, the version it pins declares that resource, and no key is pinned in two files.
+        ///
+        /// ### Why is this bad?
+        ///
+        /// Like kube-apiserver's storage factory overrides, a pin decides the version objects are written in; a pin to a version that does not have the resource cannot be honoured.
+        ///
+        /// ### Example
+        ///
+        /// ```toml
+        /// [storage_overrides]
+        /// "widgets.example.io/widgets" = "v3"   # no v3 declares widgets
+        /// ```
+        ///
+        /// ### Use instead
+        ///
+        /// ```toml
+        /// [storage_overrides]
+        /// "widgets.example.io/widgets" = "v1"
+        /// ```
+        StorageOverrideInvalid: Error, "a storage override is malformed, pins an undeclared version or is given twice",
+    }
 }
 
 pub static PASS: Pass = Pass {
-    rules: &[
-        &API_EMPTY_VALUE,
-        &API_MISSING_INTRODUCED,
-        &API_INVALID_REPLACEMENT,
-        &API_DUPLICATE_KIND,
-        &API_DUPLICATE_RESOURCE,
-        &API_INVALID_PRIORITY,
-        &API_UNUSED_PRIORITY,
-        &STORAGE_OVERRIDE_INVALID,
-    ],
+    rules: RULES,
     check: Some(check),
 };
-
-/// The rule of an API problem kind.
-pub fn rule_of(kind: ApiProblemKind) -> &'static Rule {
-    match kind {
-        ApiProblemKind::EmptyValue => &API_EMPTY_VALUE,
-        ApiProblemKind::MissingIntroduced => &API_MISSING_INTRODUCED,
-        ApiProblemKind::InvalidReplacement => &API_INVALID_REPLACEMENT,
-        ApiProblemKind::DuplicateKind => &API_DUPLICATE_KIND,
-        ApiProblemKind::DuplicateResource => &API_DUPLICATE_RESOURCE,
-        ApiProblemKind::InvalidPriority => &API_INVALID_PRIORITY,
-        ApiProblemKind::UnusedPriority => &API_UNUSED_PRIORITY,
-        ApiProblemKind::InvalidStorageOverride => &STORAGE_OVERRIDE_INVALID,
-    }
-}
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (kind, problem) in cx.api_problems {
@@ -273,16 +238,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::test_support::check;
-
-    #[test]
-    fn every_kind_has_its_rule() {
-        for kind in ApiProblemKind::ALL {
-            assert_eq!(rule_of(kind).code, kind.code());
-        }
-        assert_eq!(PASS.rules.len(), ApiProblemKind::ALL.len());
-    }
 
     #[test]
     fn api_empty_value() {

@@ -39,7 +39,7 @@ declare_rule! {
     /// deprecated = "1.35"
     /// removed = "1.38"
     /// ```
-    pub API_DEFAULT_LIFECYCLE, "api-default-lifecycle", Note, "a non-GA API version relies on the default deprecation and removal"
+    pub API_DEFAULT_LIFECYCLE: Note, "a non-GA API version relies on the default deprecation and removal"
 }
 
 pub static PASS: Pass = Pass { rules: &[&API_DEFAULT_LIFECYCLE], check: Some(check) };

@@ -40,7 +40,7 @@ declare_rule! {
     /// deprecated = "1.21"
     /// replacement = "batch/v1/CronJob"
     /// ```
-    pub API_DEPRECATED_WITHOUT_REPLACEMENT, "api-deprecated-without-replacement", Warning, "a deprecated API version names no replacement"
+    pub API_DEPRECATED_WITHOUT_REPLACEMENT: Warning, "a deprecated API version names no replacement"
 }
 
 pub static PASS: Pass = Pass { rules: &[&API_DEPRECATED_WITHOUT_REPLACEMENT], check: Some(check) };

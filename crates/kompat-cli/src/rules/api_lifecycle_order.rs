@@ -42,7 +42,7 @@ declare_rule! {
     /// deprecated = "1.35"
     /// removed = "1.38"
     /// ```
-    pub API_LIFECYCLE_ORDER, "api-lifecycle-order", Error, "an API version's lifecycle versions are out of order"
+    pub API_LIFECYCLE_ORDER: Error, "an API version's lifecycle versions are out of order"
 }
 
 pub static PASS: Pass = Pass { rules: &[&API_LIFECYCLE_ORDER], check: Some(check) };

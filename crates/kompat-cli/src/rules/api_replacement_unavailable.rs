@@ -48,7 +48,7 @@ declare_rule! {
     /// resource = "widgets"
     /// introduced = "1.35"
     /// ```
-    pub API_REPLACEMENT_UNAVAILABLE, "api-replacement-unavailable", Error, "an API version's replacement is undeclared or not served before it is removed"
+    pub API_REPLACEMENT_UNAVAILABLE: Error, "an API version's replacement is undeclared or not served before it is removed"
 }
 
 pub static PASS: Pass = Pass { rules: &[&API_REPLACEMENT_UNAVAILABLE], check: Some(check) };

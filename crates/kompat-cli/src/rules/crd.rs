@@ -17,7 +17,7 @@ pub struct CrdInput {
     pub conversions: Option<(SourceFile, Conversions)>,
 }
 
-pub static PASS: Pass = Pass { rules: kompat_crd::rules(), check: Some(check) };
+pub static PASS: Pass = Pass { rules: kompat_crd::CrdRule::RULES, check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for input in cx.crds {
@@ -52,10 +52,7 @@ fn diagnostic(source: &SourceFile, finding: Finding) -> Diagnostic {
         Some(span) => source.locate(span.start, span.end),
         None => source.whole(),
     };
-    let mut diag =
-        Diagnostic { code: Some(finding.code), severity: finding.severity, ..Diagnostic::error(finding.message) }
-            .at(location)
-            .with_notes(finding.notes);
+    let mut diag = finding.rule.rule().diag(finding.message, location).with_notes(finding.notes);
     diag.subject = finding.subject;
     diag
 }

@@ -47,7 +47,7 @@ declare_rule! {
     /// ```yaml
     /// # regenerate the CRD without v1alpha1 (or with `served: false`), or fix the lifecycle
     /// ```
-    pub CRD_LIFECYCLE_MISMATCH, "crd-lifecycle-mismatch", Error, "a CRD's declared lifecycle disagrees with its manifest"
+    pub CRD_LIFECYCLE_MISMATCH: Error, "a CRD's declared lifecycle disagrees with its manifest"
 }
 
 pub static PASS: Pass = Pass { rules: &[&CRD_LIFECYCLE_MISMATCH], check: Some(check) };

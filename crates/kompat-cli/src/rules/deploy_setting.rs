@@ -38,7 +38,7 @@ declare_rule! {
     /// ```toml
     /// kube-apiserver --feature-gates=NodeSwap=true,KMSv1=true
     /// ```
-    pub INVALID_GATE_SETTING, "invalid-gate-setting", Error, "deployment material sets a gate to a value the component cannot parse"
+    pub INVALID_GATE_SETTING: Error, "deployment material sets a gate to a value the component cannot parse"
 }
 
 declare_rule! {
@@ -61,7 +61,7 @@ declare_rule! {
     /// ```toml
     /// # migrate off the deprecated behaviour and drop the setting
     /// ```
-    pub DEPRECATED_GATE_SETTING, "deprecated-gate-setting", Warning, "deployment material sets a deprecated gate"
+    pub DEPRECATED_GATE_SETTING: Warning, "deployment material sets a deprecated gate"
 }
 
 declare_rule! {
@@ -84,7 +84,7 @@ declare_rule! {
     /// ```toml
     /// # drop the setting: the feature is on by default
     /// ```
-    pub GA_GATE_SETTING, "ga-gate-setting", Warning, "deployment material sets a GA gate"
+    pub GA_GATE_SETTING: Warning, "deployment material sets a GA gate"
 }
 
 declare_rule! {
@@ -110,7 +110,7 @@ declare_rule! {
     /// runtimeConfig:
     ///   batch/v1: "true"
     /// ```
-    pub INVALID_RUNTIME_CONFIG, "invalid-runtime-config", Error, "runtime-config that kube-apiserver refuses"
+    pub INVALID_RUNTIME_CONFIG: Error, "runtime-config that kube-apiserver refuses"
 }
 
 declare_rule! {
@@ -134,7 +134,7 @@ declare_rule! {
     /// # lint the rendered material (`helm template ... | kompat lint -`),
     /// # or allow the finding for this file once it is checked another way
     /// ```
-    pub UNREAD_DEPLOYMENT_SETTING, "unread-deployment-setting", Warning, "deployment material kompat cannot read"
+    pub UNREAD_DEPLOYMENT_SETTING: Warning, "deployment material kompat cannot read"
 }
 
 pub static PASS: Pass = Pass {

@@ -31,7 +31,7 @@ declare_rule! {
     /// apiVersion: flowcontrol.apiserver.k8s.io/v1
     /// kind: FlowSchema
     /// ```
-    pub DEPRECATED_API_VERSION, "deprecated-api-version", Warning, "a manifest uses an API version the target version has deprecated"
+    pub DEPRECATED_API_VERSION: Warning, "a manifest uses an API version the target version has deprecated"
 }
 
 pub static PASS: Pass = Pass { rules: &[&DEPRECATED_API_VERSION], check: Some(check) };

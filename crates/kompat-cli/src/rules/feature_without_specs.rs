@@ -30,7 +30,7 @@ declare_rule! {
     /// name = "WidgetCache"
     /// specs = [{ version = "1.37", stage = "Alpha", default = false }]
     /// ```
-    pub FEATURE_WITHOUT_SPECS, "feature-without-specs", Error, "a feature has no versioned specs"
+    pub FEATURE_WITHOUT_SPECS: Error, "a feature has no versioned specs"
 }
 
 pub static PASS: Pass = Pass { rules: &[&FEATURE_WITHOUT_SPECS], check: Some(check) };

@@ -27,7 +27,7 @@ declare_rule! {
     /// // delete the branch together with the gate
     /// watch()
     /// ```
-    pub REMOVED_GATE_REFERENCE, "removed-gate-reference", Error, "code references a gate that was removed"
+    pub REMOVED_GATE_REFERENCE: Error, "code references a gate that was removed"
 }
 
 declare_rule! {
@@ -50,7 +50,7 @@ declare_rule! {
     /// ```toml
     /// gate.enabled("WidgetCache")
     /// ```
-    pub UNKNOWN_GATE_REFERENCE, "unknown-gate-reference", Warning, "code references a gate that is not declared"
+    pub UNKNOWN_GATE_REFERENCE: Warning, "code references a gate that is not declared"
 }
 
 pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE_REFERENCE, &UNKNOWN_GATE_REFERENCE], check: Some(check) };

@@ -33,7 +33,7 @@ declare_rule! {
     /// ```toml
     /// featureGates: {}
     /// ```
-    pub REMOVED_GATE_SETTING, "removed-gate-setting", Error, "deployment material sets a gate the target version removed"
+    pub REMOVED_GATE_SETTING: Error, "deployment material sets a gate the target version removed"
 }
 
 declare_rule! {
@@ -56,7 +56,7 @@ declare_rule! {
     /// ```toml
     /// --feature-gates=WidgetCache=true
     /// ```
-    pub UNKNOWN_GATE_SETTING, "unknown-gate-setting", Error, "deployment material sets a gate no declaration knows"
+    pub UNKNOWN_GATE_SETTING: Error, "deployment material sets a gate no declaration knows"
 }
 
 declare_rule! {
@@ -79,7 +79,7 @@ declare_rule! {
     /// ```toml
     /// # drop the setting
     /// ```
-    pub LOCKED_GATE_SETTING, "locked-gate-setting", Error, "deployment material sets a locked gate to the other value"
+    pub LOCKED_GATE_SETTING: Error, "deployment material sets a locked gate to the other value"
 }
 
 declare_rule! {
@@ -102,7 +102,7 @@ declare_rule! {
     /// ```toml
     /// # set it only on components of 1.35 and later
     /// ```
-    pub PREALPHA_GATE_SETTING, "prealpha-gate-setting", Error, "deployment material sets a gate that does not exist yet at the target version"
+    pub PREALPHA_GATE_SETTING: Error, "deployment material sets a gate that does not exist yet at the target version"
 }
 
 pub static PASS: Pass = Pass {

@@ -55,7 +55,7 @@ declare_rule! {
     ///   annotations:
     ///     ignore-check.kompat.io/removed-api-version: "applied only to the 1.21 staging cluster until it is retired"
     /// ```
-    pub ALLOW_WITHOUT_REASON, "allow-without-reason", Error, "an inline allowance in a manifest gives no reason"
+    pub ALLOW_WITHOUT_REASON: Error, "an inline allowance in a manifest gives no reason"
 }
 
 /// Reported while allowances are applied ([`apply`]), not by a check.

@@ -28,7 +28,7 @@ declare_rule! {
     /// ```toml
     /// # delete the gate and the code paths behind it
     /// ```
-    pub LOCKED_GATE_CLEANUP, "locked-gate-cleanup", Warning, "a gate has been locked to its default for five releases or more"
+    pub LOCKED_GATE_CLEANUP: Warning, "a gate has been locked to its default for five releases or more"
 }
 
 pub static PASS: Pass = Pass { rules: &[&LOCKED_GATE_CLEANUP], check: Some(check) };

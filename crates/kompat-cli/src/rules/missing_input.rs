@@ -46,7 +46,7 @@ declare_rule! {
     /// [lint]
     /// require = ["binary-version"]
     /// ```
-    pub MISSING_INPUT, "missing-input", Note, "rules did not run because an input they need is missing"
+    pub MISSING_INPUT: Note, "rules did not run because an input they need is missing"
 }
 
 pub static PASS: Pass = Pass { rules: &[&MISSING_INPUT], check: Some(check) };

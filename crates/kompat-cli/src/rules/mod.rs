@@ -1,36 +1,12 @@
 //! One module per rule (or per family of codes from one source). Every
-//! module declares its rules with [`kompat_diag::declare_rule!`] (code,
-//! default severity, doc in clippy's template) and exposes them with its
-//! check as a [`Pass`].
-
-pub mod api_declaration;
-pub mod api_default_lifecycle;
-pub mod api_deprecated_without_replacement;
-pub mod api_lifecycle_order;
-pub mod api_replacement_unavailable;
-pub mod crd;
-pub mod crd_lifecycle;
-pub mod deploy_setting;
-pub mod deprecated_api_version;
-pub mod feature_without_specs;
-pub mod gate_reference;
-pub mod gate_setting;
-pub mod inline_allow;
-pub mod locked_gate_cleanup;
-pub mod missing_input;
-pub mod orphaned_gate;
-pub mod plan;
-pub mod registration;
-pub mod removed_api_version;
-pub mod removed_gate;
-pub mod rewritten_history;
-pub mod storage_not_decodable;
-pub mod storage_override_expired;
-pub mod storage_version_without_kind;
-pub mod stored_before_written;
-pub mod unsafe_ratchet;
-pub mod unserved_api_version;
-pub mod unused_allowance;
+//! module declares its rules once, with [`kompat_diag::declare_rule!`] (one
+//! rule: its name, from which the code is derived, default severity, summary
+//! and doc in clippy's template) or [`kompat_diag::declare_rules!`] (a family:
+//! one kind enum, its variants the codes; or the rules of a kind enum of
+//! `kompat-engine` or `kompat-crd`), and exposes them with its check as a
+//! [`Pass`]. The modules are listed once, in `passes!`, which yields both
+//! their `pub mod` lines and [`PASSES`]: adding a rule touches its module
+//! and, for a new module, that list.
 
 use kompat_diag::Label;
 use kompat_engine::Field;
@@ -46,36 +22,52 @@ pub struct Pass {
     pub check: Option<fn(&Context<'_>, &mut Vec<Diagnostic>)>,
 }
 
-/// Every pass, in no particular order (findings are sorted afterwards).
-pub static PASSES: &[&Pass] = &[
-    &registration::PASS,
-    &api_declaration::PASS,
-    &feature_without_specs::PASS,
-    &removed_gate::PASS,
-    &rewritten_history::PASS,
-    &locked_gate_cleanup::PASS,
-    &unsafe_ratchet::PASS,
-    &api_deprecated_without_replacement::PASS,
-    &api_default_lifecycle::PASS,
-    &api_lifecycle_order::PASS,
-    &api_replacement_unavailable::PASS,
-    &storage_version_without_kind::PASS,
-    &storage_not_decodable::PASS,
-    &storage_override_expired::PASS,
-    &stored_before_written::PASS,
-    &crd::PASS,
-    &crd_lifecycle::PASS,
-    &orphaned_gate::PASS,
-    &gate_reference::PASS,
-    &gate_setting::PASS,
-    &deploy_setting::PASS,
-    &removed_api_version::PASS,
-    &deprecated_api_version::PASS,
-    &unserved_api_version::PASS,
-    &unused_allowance::PASS,
-    &missing_input::PASS,
-    &inline_allow::PASS,
-    &plan::PASS,
+/// Declares the rule modules once: each is a `pub mod` and its `PASS` is in
+/// [`PASSES`], so a module cannot be compiled without being run, nor listed
+/// without existing. `MODULES` names them for the test that every module
+/// file under `rules/` is listed.
+macro_rules! passes {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every pass, in no particular order (findings are sorted afterwards).
+        pub static PASSES: &[&Pass] = &[$(&$module::PASS),*];
+
+        /// The module of each pass, in the order of [`PASSES`].
+        #[cfg(test)]
+        const MODULES: &[&str] = &[$(stringify!($module)),*];
+    };
+}
+
+passes![
+    registration,
+    api_declaration,
+    feature_without_specs,
+    removed_gate,
+    rewritten_history,
+    locked_gate_cleanup,
+    unsafe_ratchet,
+    api_deprecated_without_replacement,
+    api_default_lifecycle,
+    api_lifecycle_order,
+    api_replacement_unavailable,
+    storage_version_without_kind,
+    storage_not_decodable,
+    storage_override_expired,
+    stored_before_written,
+    crd,
+    crd_lifecycle,
+    orphaned_gate,
+    gate_reference,
+    gate_setting,
+    deploy_setting,
+    removed_api_version,
+    deprecated_api_version,
+    unserved_api_version,
+    unused_allowance,
+    missing_input,
+    inline_allow,
+    plan,
 ];
 
 /// Every rule kompat lint knows, sorted by code.
@@ -133,6 +125,53 @@ mod tests {
                 && rule.code.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
             assert!(kebab, "`{}` is not kebab-case", rule.code);
         }
+    }
+
+    /// The static names of the rules a module declares with `declare_rule!`
+    /// (the line after the doc comment: `pub NAME: Severity, "summary"`).
+    fn declared_rules(source: &str) -> Vec<String> {
+        source
+            .split("declare_rule! {")
+            .skip(1)
+            .filter_map(|block| block.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("///")))
+            .filter_map(|line| line.trim_start_matches("pub ").split(':').next().map(str::to_owned))
+            .collect()
+    }
+
+    #[test]
+    fn every_module_file_is_a_pass_and_every_rule_is_in_its_pass() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("src/rules is readable")
+            .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+            .filter_map(|name| name.strip_suffix(".rs").map(str::to_owned))
+            .filter(|name| name != "mod")
+            .collect();
+        files.sort();
+        let mut listed: Vec<String> = MODULES.iter().map(|m| (*m).to_owned()).collect();
+        listed.sort();
+        assert_eq!(files, listed, "every module file under src/rules/ is listed once in `passes!`");
+
+        let mut singles = 0;
+        for (module, pass) in MODULES.iter().zip(PASSES) {
+            let source = std::fs::read_to_string(dir.join(format!("{module}.rs"))).expect("a rule module is readable");
+            for name in declared_rules(&source) {
+                let code = name.to_lowercase().replace('_', "-");
+                assert!(
+                    pass.rules.iter().any(|r| r.code == code),
+                    "`{code}` is declared in {module}.rs but not in its PASS"
+                );
+                singles += 1;
+            }
+        }
+        assert!(singles > 20, "the declared rules are found ({singles})");
+    }
+
+    #[test]
+    fn declared_rules_are_read_from_the_source() {
+        let source = "declare_rule! {\n    /// ### What it does\n    pub BLUE_WIDGET: Warning, \"a widget\"\n}\n\ndeclare_rule! {\n    OTHER: Error, \"x\"\n}";
+        assert_eq!(declared_rules(source), ["BLUE_WIDGET", "OTHER"]);
+        assert!(declared_rules("no rules here").is_empty());
     }
 
     #[test]

@@ -29,7 +29,7 @@ declare_rule! {
     /// // or, when the gate is read elsewhere:
     /// #[kompat(allow(code = "orphaned-gate", reason = "read by the scheduler plugin"))]
     /// ```
-    pub ORPHANED_GATE, "orphaned-gate", Warning, "a declared gate is never referenced in code"
+    pub ORPHANED_GATE: Warning, "a declared gate is never referenced in code"
 }
 
 pub static PASS: Pass = Pass { rules: &[&ORPHANED_GATE], check: Some(check) };

@@ -29,7 +29,7 @@ declare_rule! {
     /// apiVersion: networking.k8s.io/v1
     /// kind: Ingress
     /// ```
-    pub REMOVED_API_VERSION, "removed-api-version", Error, "a manifest uses an API version the target version no longer serves"
+    pub REMOVED_API_VERSION: Error, "a manifest uses an API version the target version no longer serves"
 }
 
 pub static PASS: Pass = Pass { rules: &[&REMOVED_API_VERSION], check: Some(check) };

@@ -32,7 +32,7 @@ declare_rule! {
     /// ```toml
     /// # keep WidgetCache until 1.38 (locked 1.35 + 3)
     /// ```
-    pub REMOVED_GATE, "removed-gate", Error, "a gate was removed before Kubernetes' rules allow it"
+    pub REMOVED_GATE: Error, "a gate was removed before Kubernetes' rules allow it"
 }
 
 pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE], check: Some(check) };

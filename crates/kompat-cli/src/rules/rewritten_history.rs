@@ -29,7 +29,7 @@ declare_rule! {
     /// # leave 1.35 as it was, add a new spec:
     /// { version = "1.37", stage = "Beta", default = true }
     /// ```
-    pub REWRITTEN_HISTORY, "rewritten-history", Error, "specs of released versions were changed"
+    pub REWRITTEN_HISTORY: Error, "specs of released versions were changed"
 }
 
 pub static PASS: Pass = Pass { rules: &[&REWRITTEN_HISTORY], check: Some(check) };

@@ -31,7 +31,7 @@ declare_rule! {
     /// [storage_overrides]
     /// "widgets.example.io/widgets" = "v1"
     /// ```
-    pub STORAGE_NOT_DECODABLE, "storage-not-decodable", Error, "a resource is stored in a version some peer or rollback target cannot decode"
+    pub STORAGE_NOT_DECODABLE: Error, "a resource is stored in a version some peer or rollback target cannot decode"
 }
 
 pub static PASS: Pass = Pass { rules: &[&STORAGE_NOT_DECODABLE], check: Some(check) };

@@ -28,7 +28,7 @@ declare_rule! {
     /// # remove the pin; the two-pass choice takes over
     /// [storage_overrides]
     /// ```
-    pub STORAGE_OVERRIDE_EXPIRED, "storage-override-expired", Error, "a storage override is pinned past its declared expiry"
+    pub STORAGE_OVERRIDE_EXPIRED: Error, "a storage override is pinned past its declared expiry"
 }
 
 pub static PASS: Pass = Pass { rules: &[&STORAGE_OVERRIDE_EXPIRED], check: Some(check) };

@@ -30,7 +30,7 @@ declare_rule! {
     /// [storage_overrides]
     /// "widgets.example.io/widgetpools" = "v1beta1"
     /// ```
-    pub STORAGE_VERSION_WITHOUT_KIND, "storage-version-without-kind", Error, "the storage version of a resource lacks its kind at some emulation version"
+    pub STORAGE_VERSION_WITHOUT_KIND: Error, "the storage version of a resource lacks its kind at some emulation version"
 }
 
 pub static PASS: Pass = Pass { rules: &[&STORAGE_VERSION_WITHOUT_KIND], check: Some(check) };

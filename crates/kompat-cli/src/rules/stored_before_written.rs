@@ -33,7 +33,7 @@ declare_rule! {
     /// readable_since = "1.36"
     /// written_since = "1.37"
     /// ```
-    pub STORED_BEFORE_WRITTEN, "stored-before-written", Error, "something is written before every supported reader can read it"
+    pub STORED_BEFORE_WRITTEN: Error, "something is written before every supported reader can read it"
 }
 
 pub static PASS: Pass = Pass { rules: &[&STORED_BEFORE_WRITTEN], check: Some(check) };

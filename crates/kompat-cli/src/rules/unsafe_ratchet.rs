@@ -32,7 +32,7 @@ declare_rule! {
     ///   { version = "1.36", stage = "Beta", default = true, minCompatibilityVersion = "1.36" },
     /// ]
     /// ```
-    pub UNSAFE_RATCHET, "unsafe-ratchet", Error, "a ratcheting gate is on by default before every peer can read what it writes"
+    pub UNSAFE_RATCHET: Error, "a ratcheting gate is on by default before every peer can read what it writes"
 }
 
 pub static PASS: Pass = Pass { rules: &[&UNSAFE_RATCHET], check: Some(check) };

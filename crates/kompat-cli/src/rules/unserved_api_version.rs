@@ -33,7 +33,7 @@ declare_rule! {
     /// apiVersion: admissionregistration.k8s.io/v1beta1
     /// kind: MutatingAdmissionPolicy
     /// ```
-    pub UNSERVED_API_VERSION, "unserved-api-version", Error, "a manifest uses an API version the target server does not serve yet"
+    pub UNSERVED_API_VERSION: Error, "a manifest uses an API version the target server does not serve yet"
 }
 
 pub static PASS: Pass = Pass { rules: &[&UNSERVED_API_VERSION], check: Some(check) };

@@ -36,7 +36,7 @@ declare_rule! {
     /// ```toml
     /// # delete the allowance
     /// ```
-    pub UNUSED_ALLOWANCE, "unused-allowance", Warning, "an allowance (kompat.toml, Rust attribute or manifest) matches no finding"
+    pub UNUSED_ALLOWANCE: Warning, "an allowance (kompat.toml, Rust attribute or manifest) matches no finding"
 }
 
 pub static PASS: Pass = Pass { rules: &[&UNUSED_ALLOWANCE], check: None };

@@ -54,7 +54,7 @@ pub fn span_text(text: &str, span: Option<kompat_crd::Span>) -> String {
 pub fn compact(text: &str, findings: &[Finding]) -> Vec<(String, String, String)> {
     findings
         .iter()
-        .map(|f| (f.code.to_owned(), f.subject.clone().unwrap_or_default(), span_text(text, f.span)))
+        .map(|f| (f.rule.code().to_owned(), f.subject.clone().unwrap_or_default(), span_text(text, f.span)))
         .collect()
 }
 
@@ -68,8 +68,8 @@ pub fn render(text: &str, findings: &[Finding]) -> String {
     for f in findings {
         out.push_str(&format!(
             "{}[{}] {}\n  subject: {}\n  at: {:?}\n",
-            f.severity.as_str(),
-            f.code,
+            f.rule.rule().severity.as_str(),
+            f.rule.code(),
             f.message,
             f.subject.as_deref().unwrap_or("-"),
             span_text(text, f.span)

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::gofmt::go_quote;
+use crate::kinds::kinds;
 use crate::version::Version;
 
 use super::names::{GroupResource, GroupVersion, GroupVersionKind};
@@ -123,57 +124,31 @@ pub enum ApiField {
     },
 }
 
-/// What is wrong with an API declaration, each with a stable kebab-case code
-/// (the linter's rule for it), like [`crate::ProblemKind`] for features.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ApiProblemKind {
-    /// `version`, `kind` or `resource` is empty.
-    EmptyValue,
-    /// No `introduced` version.
-    MissingIntroduced,
-    /// `replacement` is not `GROUP/VERSION/KIND` as prerelease-lifecycle-gen
-    /// writes it.
-    InvalidReplacement,
-    /// The same group, version and kind declared twice.
-    DuplicateKind,
-    /// The same resource declared twice in one group-version.
-    DuplicateResource,
-    /// A group's `priority` lists a version with no declaration, or one
-    /// version twice.
-    InvalidPriority,
-    /// A `priority` for a group nothing declares, or for one group in two
-    /// files.
-    UnusedPriority,
-    /// A storage override whose key is not `GROUP/RESOURCE`, pins a version
-    /// that does not declare the resource, or is given in two files.
-    InvalidStorageOverride,
-}
-
-impl ApiProblemKind {
-    /// Every kind, in declaration order.
-    pub const ALL: [ApiProblemKind; 8] = [
-        ApiProblemKind::EmptyValue,
-        ApiProblemKind::MissingIntroduced,
-        ApiProblemKind::InvalidReplacement,
-        ApiProblemKind::DuplicateKind,
-        ApiProblemKind::DuplicateResource,
-        ApiProblemKind::InvalidPriority,
-        ApiProblemKind::UnusedPriority,
-        ApiProblemKind::InvalidStorageOverride,
-    ];
-
-    /// The stable code.
-    pub fn code(self) -> &'static str {
-        match self {
-            ApiProblemKind::EmptyValue => "api-empty-value",
-            ApiProblemKind::MissingIntroduced => "api-missing-introduced",
-            ApiProblemKind::InvalidReplacement => "api-invalid-replacement",
-            ApiProblemKind::DuplicateKind => "api-duplicate-kind",
-            ApiProblemKind::DuplicateResource => "api-duplicate-resource",
-            ApiProblemKind::InvalidPriority => "api-invalid-priority",
-            ApiProblemKind::UnusedPriority => "api-unused-priority",
-            ApiProblemKind::InvalidStorageOverride => "storage-override-invalid",
-        }
+kinds! {
+    /// What is wrong with an API declaration; its code (the linter's rule for
+    /// it) is the variant in kebab-case, like [`crate::ProblemKind`] for
+    /// features.
+    pub enum ApiProblemKind {
+        /// `version`, `kind` or `resource` is empty.
+        ApiEmptyValue,
+        /// No `introduced` version.
+        ApiMissingIntroduced,
+        /// `replacement` is not `GROUP/VERSION/KIND` as prerelease-lifecycle-gen
+        /// writes it.
+        ApiInvalidReplacement,
+        /// The same group, version and kind declared twice.
+        ApiDuplicateKind,
+        /// The same resource declared twice in one group-version.
+        ApiDuplicateResource,
+        /// A group's `priority` lists a version with no declaration, or one
+        /// version twice.
+        ApiInvalidPriority,
+        /// A `priority` for a group nothing declares, or for one group in two
+        /// files.
+        ApiUnusedPriority,
+        /// A storage override whose key is not `GROUP/RESOURCE`, pins a version
+        /// that does not declare the resource, or is given in two files.
+        StorageOverrideInvalid,
     }
 }
 
@@ -279,13 +254,13 @@ impl ApiSet {
                 (ApiField::Resource, &decl.resource, "resource"),
             ] {
                 if value.is_empty() {
-                    problem(ApiProblemKind::EmptyValue, field, format!("{name} must not be empty"));
+                    problem(ApiProblemKind::ApiEmptyValue, field, format!("{name} must not be empty"));
                     ok = false;
                 }
             }
             if decl.introduced.is_none() {
                 problem(
-                    ApiProblemKind::MissingIntroduced,
+                    ApiProblemKind::ApiMissingIntroduced,
                     ApiField::Introduced,
                     format!("{gvk} missing introduced version"),
                 );
@@ -295,7 +270,7 @@ impl ApiSet {
                 None => None,
                 Some(Ok(gvk)) => Some(gvk),
                 Some(Err(message)) => {
-                    problem(ApiProblemKind::InvalidReplacement, ApiField::Replacement, message);
+                    problem(ApiProblemKind::ApiInvalidReplacement, ApiField::Replacement, message);
                     ok = false;
                     None
                 }
@@ -305,7 +280,7 @@ impl ApiSet {
             }
             if let Some(first) = seen_gvk.insert(gvk.clone(), index) {
                 problems.push(ApiProblem {
-                    kind: ApiProblemKind::DuplicateKind,
+                    kind: ApiProblemKind::ApiDuplicateKind,
                     index: Some(index),
                     field: ApiField::Entry,
                     message: format!("duplicate declaration of {gvk}"),
@@ -316,7 +291,7 @@ impl ApiSet {
             let gvr_key = (decl.group.clone(), decl.version.clone(), decl.resource.clone());
             if let Some(first) = seen_gvr.insert(gvr_key, index) {
                 problems.push(ApiProblem {
-                    kind: ApiProblemKind::DuplicateResource,
+                    kind: ApiProblemKind::ApiDuplicateResource,
                     index: Some(index),
                     field: ApiField::Resource,
                     message: format!(
@@ -354,7 +329,7 @@ impl ApiSet {
                     let field = ApiField::Priority { group: group.clone(), entry: Some(entry) };
                     if !versions.contains(version) {
                         problems.push(ApiProblem {
-                            kind: ApiProblemKind::InvalidPriority,
+                            kind: ApiProblemKind::ApiInvalidPriority,
                             index: None,
                             field,
                             message: format!(
@@ -366,7 +341,7 @@ impl ApiSet {
                         });
                     } else if ordered.contains(version) {
                         problems.push(ApiProblem {
-                            kind: ApiProblemKind::InvalidPriority,
+                            kind: ApiProblemKind::ApiInvalidPriority,
                             index: None,
                             field,
                             message: format!(
@@ -389,7 +364,7 @@ impl ApiSet {
         for group in config.priorities.keys() {
             if !declared.contains_key(group) {
                 problems.push(ApiProblem {
-                    kind: ApiProblemKind::UnusedPriority,
+                    kind: ApiProblemKind::ApiUnusedPriority,
                     index: None,
                     field: ApiField::Priority { group: group.clone(), entry: None },
                     message: format!("priority given for group {}, which has no declaration", go_quote(group)),
@@ -403,7 +378,7 @@ impl ApiSet {
             let field = ApiField::StorageOverride { key: key.clone() };
             let Some(gr) = GroupResource::parse_key(key) else {
                 problems.push(ApiProblem {
-                    kind: ApiProblemKind::InvalidStorageOverride,
+                    kind: ApiProblemKind::StorageOverrideInvalid,
                     index: None,
                     field,
                     message: format!("storage override key {} must be \"GROUP/RESOURCE\"", go_quote(key)),
@@ -415,7 +390,7 @@ impl ApiSet {
                 config.apis.iter().any(|d| d.group == gr.group && d.resource == gr.resource && &d.version == version);
             if !declares {
                 problems.push(ApiProblem {
-                    kind: ApiProblemKind::InvalidStorageOverride,
+                    kind: ApiProblemKind::StorageOverrideInvalid,
                     index: None,
                     field,
                     message: format!(

@@ -24,6 +24,7 @@ mod tests;
 
 use crate::api::GroupResource;
 use crate::effective::WindowPolicy;
+use crate::kinds::kinds;
 use crate::version::Version;
 
 pub use features::FeatureChange;
@@ -126,40 +127,26 @@ pub struct Plan {
     pub steps: Vec<PlanStep>,
 }
 
-/// The kinds of findings, each with a stable kebab-case code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FindingKind {
-    /// A server's emulation or min-compatibility version is outside its
-    /// binary's window (Kubernetes' flag validation messages).
-    InvalidVersions,
-    /// A server's min-compatibility version is above a peer's emulation version.
-    MinCompatAbovePeerEmulation,
-    /// The newest and oldest emulation versions are more than one minor apart.
-    EmulationSkew,
-    /// A server emulates a version newer than a peer's binary.
-    EmulationAbovePeerBinary,
-    /// A server may be handed data it cannot decode.
-    DataLoss,
-    /// A migration was started while the servers disagree on the encoding version.
-    MigrationWithoutAgreement,
-    /// A running migration must be aborted: agreement lost or changed.
-    MigrationAborted,
-    /// A migration was completed that is not running.
-    MigrationNotRunning,
-}
-
-impl FindingKind {
-    pub fn code(self) -> &'static str {
-        match self {
-            FindingKind::InvalidVersions => "invalid-versions",
-            FindingKind::MinCompatAbovePeerEmulation => "min-compat-above-peer-emulation",
-            FindingKind::EmulationSkew => "emulation-skew",
-            FindingKind::EmulationAbovePeerBinary => "emulation-above-peer-binary",
-            FindingKind::DataLoss => "data-loss",
-            FindingKind::MigrationWithoutAgreement => "migration-without-agreement",
-            FindingKind::MigrationAborted => "migration-aborted",
-            FindingKind::MigrationNotRunning => "migration-not-running",
-        }
+kinds! {
+    /// The kinds of findings; each one's code is the variant in kebab-case.
+    pub enum FindingKind {
+        /// A server's emulation or min-compatibility version is outside its
+        /// binary's window (Kubernetes' flag validation messages).
+        InvalidVersions,
+        /// A server's min-compatibility version is above a peer's emulation version.
+        MinCompatAbovePeerEmulation,
+        /// The newest and oldest emulation versions are more than one minor apart.
+        EmulationSkew,
+        /// A server emulates a version newer than a peer's binary.
+        EmulationAbovePeerBinary,
+        /// A server may be handed data it cannot decode.
+        DataLoss,
+        /// A migration was started while the servers disagree on the encoding version.
+        MigrationWithoutAgreement,
+        /// A running migration must be aborted: agreement lost or changed.
+        MigrationAborted,
+        /// A migration was completed that is not running.
+        MigrationNotRunning,
     }
 }
 
