@@ -366,7 +366,9 @@ fn removed_features_from_go_feature_files() {
 /// unversioned `FeatureSpec` maps in two modules and a versioned map. Each
 /// unversioned spec is the state at 1.32, a gate in both kinds of map keeps
 /// its versioned specs (OldQuota), one repeated with the same spec is read
-/// once (LegacyListCache); `kompat export` reads the versioned map only.
+/// once (LegacyListCache). `kompat export` reads the maps as component-base
+/// registers them (unversioned specs at 0.0), where OldQuota's two different
+/// declarations are component-base's registration error.
 #[test]
 fn removed_features_with_unversioned_maps() {
     let dir = "fixtures/k8s/removed-features";
@@ -395,9 +397,13 @@ fn removed_features_with_unversioned_maps() {
     );
     let (code, exported, stderr) =
         kompat_in(&repo(), &["export", "--decls", &format!("{dir}/v1.32"), "--format", "toml"]);
-    assert_eq!(code, 0, "{stderr}");
-    let names: Vec<&str> = exported.lines().filter(|l| l.starts_with("name = ")).collect();
-    assert_eq!(names, ["name = \"OldQuota\"", "name = \"WidgetSharding\""]);
+    assert_eq!((code, exported.as_str()), (2, ""), "{stderr}");
+    for expected in [
+        "error: feature gate \"OldQuota\" with different spec already exists: [{true false BETA 0.0 <nil>}]\n",
+        "error: feature gate \"WidgetSharding\" with different spec already exists: [{true true  0.0 <nil>}]\n",
+    ] {
+        assert!(stderr.contains(expected), "{expected}\n{stderr}");
+    }
 }
 
 #[test]
