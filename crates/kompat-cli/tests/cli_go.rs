@@ -240,3 +240,126 @@ fn oversized_go_files_are_errors_when_they_would_be_parsed() {
     assert_eq!(code, 0, "{stderr}");
     assert!(names(&stdout).is_empty());
 }
+
+/// A controller in jobset's and cluster-api's shape (`fixtures/go/controller`):
+/// unversioned gates registered with `Add`, a versioned map passed inline to
+/// `AddVersioned`, a gate read only inside its package. Every reference
+/// counts, so the only findings are the true ones: a gate nothing reads and a
+/// constant no map registers. `TLSOptions` has been GA and locked "since 0.0"
+/// as component-base stores it, which is no version it was locked at:
+/// `locked-gate-cleanup` does not judge it.
+#[test]
+fn unversioned_gates_are_declarations() {
+    let dir = fixtures().join("controller");
+    let (code, stdout, stderr) = findings_on_stderr(kompat_in(&dir, &["lint", "--format", "short"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout.trim_end(),
+        "internal/controller/controller.go:15:72: warning[unknown-gate-reference]: feature gate Unregistered is not declared\n\
+         pkg/features/features.go:51:2: warning[orphaned-gate]: feature gate LegacyStatus is declared but never referenced in code\n\
+         note[missing-input]: no baseline (--baseline, or `baseline` in kompat.toml): `removed-gate`, `rewritten-history` did not run"
+    );
+    // One spec for every version: unversioned gates resolve the same at any
+    // emulation version; the inline versioned one follows its specs.
+    for (version, name) in [("0.6", "features_at_0.6"), ("0.4", "features_at_0.4")] {
+        let (code, stdout, stderr) = kompat_in(&dir, &["features", "--emulation-version", version]);
+        assert_eq!(code, 0, "{stderr}");
+        insta::assert_snapshot!(format!("controller_{name}"), stdout);
+    }
+    // Settings and did-you-mean know them; a locked gate is locked.
+    let (code, _, stderr) = kompat_in(&dir, &["features", "--feature-gates", "InPlaceRestrt=true"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: unrecognized feature gate: InPlaceRestrt\n  = `InPlaceRestrt`: did you mean `InPlaceRestart`?\n"
+    );
+    let (code, _, stderr) = kompat_in(&dir, &["features", "--feature-gates", "TLSOptions=false"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "error: cannot set feature gate TLSOptions to false, feature is locked to true\n")
+    );
+}
+
+/// `export --format k8s-yaml` is the tool's list: it reads neither the
+/// unversioned map nor the inline one, and a note says so. JSON lists every
+/// gate, an unversioned one with its one spec at 0.0.
+#[test]
+fn k8s_yaml_leaves_out_what_the_tool_does_not_read() {
+    let dir = fixtures().join("controller");
+    let (code, stdout, stderr) = kompat_in(&dir, &["export", "--format", "k8s-yaml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.ends_with("\n[]\n"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "note: the k8s-yaml list leaves out 6 gates (5 declared in unversioned FeatureSpec maps, 1 declared in VersionedSpecs maps inside functions), which Kubernetes' compatibility_lifecycle tool does not read\n"
+    );
+    let (code, stdout, stderr) = kompat_in(&dir, &["export", "--format", "json"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    insta::assert_snapshot!("controller_export_json", stdout);
+    // Next to a versioned map, only the unversioned gates are left out.
+    let files = [
+        ("go.mod", "module example.io/app\n"),
+        ("pkg/features/versioned.go", GATES),
+        (
+            "pkg/features/unversioned.go",
+            "package features\n\nimport \"k8s.io/component-base/featuregate\"\n\nvar old = map[featuregate.Feature]featuregate.FeatureSpec{\n\tOld: {Default: false, PreRelease: featuregate.Alpha},\n}\n",
+        ),
+    ];
+    let (code, stdout, stderr) = run(&files, &["export", "--decls", "pkg", "--format", "k8s-yaml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(names(&stdout), ["Dropped", "Kept"]);
+    assert_eq!(
+        stderr,
+        "note: the k8s-yaml list leaves out 1 gate declared in unversioned FeatureSpec maps, which Kubernetes' compatibility_lifecycle tool does not read\n"
+    );
+    let (code, stdout, stderr) = run(&files, &["export", "--decls", "pkg", "--format", "toml"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("name = ")).count(), 3, "{stdout}");
+}
+
+const UNVERSIONED: &str = "package features\n\nimport \"k8s.io/component-base/featuregate\"\n\nvar gates = map[featuregate.Feature]featuregate.FeatureSpec{\n\tX: {Default: false, PreRelease: featuregate.Alpha},\n\tY: {Default: true, PreRelease: featuregate.Beta},\n}\n";
+
+/// component-base registers a gate once: the same spec again is accepted,
+/// another is an error, whether the other declaration is versioned or not.
+#[test]
+fn a_gate_registered_twice_must_have_the_same_spec() {
+    let same = "package features\n\nimport \"k8s.io/component-base/featuregate\"\n\nfunc init() {\n\t_ = map[featuregate.Feature]featuregate.FeatureSpec{\n\t\tX: {Default: false, PreRelease: featuregate.Alpha},\n\t}\n}\n";
+    let files = [("pkg/features/a.go", UNVERSIONED), ("pkg/features/b.go", same)];
+    let (code, stdout, stderr) = run(&files, &["export", "--decls", "pkg", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.matches("\"name\": \"X\"").count(), 1, "{stdout}");
+    let other = same.replace("featuregate.Alpha", "featuregate.Beta");
+    let files = [("pkg/features/a.go", UNVERSIONED), ("pkg/features/b.go", &other as &str)];
+    let (code, _, stderr) = run(&files, &["export", "--decls", "pkg", "--format", "json"]);
+    assert_eq!(code, 2, "{stderr}");
+    insta::assert_snapshot!("unversioned_conflict", stderr);
+}
+
+/// Promoting an unversioned gate changes its one spec in place, and removing
+/// one is not judged by Kubernetes' removal rules (it has no history): no
+/// `rewritten-history`, no `removed-gate`.
+#[test]
+fn unversioned_gates_have_no_history_to_rewrite() {
+    let promoted = UNVERSIONED
+        .replace("Default: false, PreRelease: featuregate.Alpha", "Default: true, PreRelease: featuregate.Beta")
+        .replace("\tY: {Default: true, PreRelease: featuregate.Beta},\n", "");
+    // A versioned gate released in 1.1 next to them: specs at 0.0 are
+    // released ones for the rules.
+    let versioned = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\nvar v = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tV: {{Version: version.MajorMinor(1, 1), Default: false, PreRelease: featuregate.Alpha}},\n}\n";
+    let files = [
+        ("old/features/f.go", UNVERSIONED),
+        ("old/features/v.go", versioned),
+        ("new/features/f.go", &promoted as &str),
+        ("new/features/v.go", versioned),
+        (
+            "new/user/u.go",
+            "package user\n\nimport \"example.io/new/features\"\n\nvar _ = features.X\nvar _ = features.V\n",
+        ),
+        ("new/go.mod", "module example.io/new\n"),
+    ];
+    let (code, stdout, stderr) = findings_on_stderr(run(
+        &files,
+        &["lint", "--no-config", "new", "--baseline", "old", "--binary-version", "1.2", "--format", "short"],
+    ));
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+}

@@ -20,7 +20,9 @@ pub use files::{check_files, write_files, FileError, GeneratedFile, Stale, Write
 pub use json::render_json;
 pub use markdown::render_markdown;
 pub use model::{ApiModel, Model, ModelFeature, StorageTable, Table};
-pub use project::{cli_provenance, file_error, render, render_outputs, BuildError, Builder};
+pub use project::{
+    cli_provenance, file_error, k8s_yaml_note, read_by_k8s_tool, render, render_outputs, BuildError, Builder,
+};
 pub use rust::render_rust;
 
 /// Where an output comes from, for its `@generated` header.

@@ -63,8 +63,11 @@ pub fn render_outputs(
     }
     let mut files = Vec::new();
     for output in &gen.outputs {
-        let contents =
-            render(output.kind, &model, provenance).map_err(|message| located(output.span.clone(), message))?;
+        let contents = if output.kind == OutputKind::K8sYaml {
+            kompat_formats::render_k8s_yaml(&read_by_k8s_tool(&model.decls, decls))
+        } else {
+            render(output.kind, &model, provenance).map_err(|message| located(output.span.clone(), message))?
+        };
         let path = match out_dir {
             Some(dir) => dir.join(&output.written),
             None => output.path.clone(),
@@ -72,6 +75,36 @@ pub fn render_outputs(
         files.push(GeneratedFile { path, contents });
     }
     Ok(files)
+}
+
+/// The features of `features` that Kubernetes' `compatibility_lifecycle`
+/// tool would list: all but the Go gates declared only in maps it does not
+/// read (unversioned `FeatureSpec` maps, maps inside function bodies), which
+/// a k8s-yaml list leaves out as the tool does.
+pub fn read_by_k8s_tool(features: &[kompat_engine::FeatureDecl], decls: &Decls) -> Vec<kompat_engine::FeatureDecl> {
+    let unread = decls.go().map(|g| g.unread_by_tool());
+    features.iter().filter(|f| !unread.is_some_and(|u| u.contains(&f.name))).cloned().collect()
+}
+
+/// The note for a k8s-yaml list that leaves Go gates out
+/// ([`read_by_k8s_tool`]), if it leaves any out.
+pub fn k8s_yaml_note(decls: &Decls) -> Option<String> {
+    let unread = decls.go()?.unread_by_tool();
+    if unread.is_empty() {
+        return None;
+    }
+    let count = |n: usize| if n == 1 { "1 gate".to_owned() } else { format!("{n} gates") };
+    let only_inline = unread.inline.iter().filter(|n| !unread.unversioned.contains(*n)).count();
+    let unversioned = "declared in unversioned FeatureSpec maps";
+    let inline = "declared in VersionedSpecs maps inside functions";
+    let what = match (unread.unversioned.len(), only_inline) {
+        (n, 0) => format!("{} {unversioned}", count(n)),
+        (0, n) => format!("{} {inline}", count(n)),
+        (u, i) => format!("{} ({u} {unversioned}, {i} {inline})", count(u + i)),
+    };
+    Some(format!(
+        "note: the k8s-yaml list leaves out {what}, which Kubernetes' compatibility_lifecycle tool does not read"
+    ))
 }
 
 /// The provenance `kompat gen` writes: ``"`kompat gen` from kompat.toml"``,

@@ -23,10 +23,32 @@ use crate::{FeatureConst, GoFile, Import, FEATUREGATE_IMPORT_QUOTED};
 /// (`globalVariableDeclarations`: with several values, the last one).
 type Variables<'t> = HashMap<String, Node<'t>>;
 
-/// `release`: also read unversioned `map[...]<alias>.FeatureSpec` literals
-/// (into [`GoFile::unversioned`]), each spec taken as the state at that
-/// release. Kubernetes' tool ignores those maps; `None` does too.
-pub fn file(src: &str, tree: &Tree, release: Option<&VersionLit>) -> Result<GoFile, Vec<ParseError>> {
+/// Which maps are read besides the `VersionedSpecs` maps the tool reads.
+#[derive(Clone, Copy)]
+pub enum Mode<'a> {
+    /// Only what Kubernetes' tool reads.
+    Tool,
+    /// Also unversioned `map[...]<alias>.FeatureSpec` literals where the tool
+    /// looks for maps (into [`GoFile::unversioned`]), each spec taken as the
+    /// state at that release; a `Version` field in one is an error.
+    Release(&'a VersionLit),
+    /// Every map component-base registers: also unversioned maps, each spec at
+    /// version 0.0 as `Add` registers it (a `Version` field is overwritten,
+    /// as `Add` overwrites it), and maps of either kind anywhere inside
+    /// function bodies (passed to `Add`/`AddVersioned`, assigned to a local):
+    /// versioned ones the tool does not read go to [`GoFile::inline`].
+    Component,
+}
+
+/// Reads the file's gate declarations; `mode` says which maps.
+pub fn file(src: &str, tree: &Tree, mode: Mode<'_>) -> Result<GoFile, Vec<ParseError>> {
+    let zero = VersionLit::parse("0.0").ok();
+    let release = match mode {
+        Mode::Tool => None,
+        Mode::Release(v) => Some(v),
+        Mode::Component => zero.as_ref(),
+    };
+    let component = matches!(mode, Mode::Component);
     let root = tree.root_node();
     let mut out = GoFile::default();
     let top = children(root);
@@ -58,7 +80,17 @@ pub fn file(src: &str, tree: &Tree, release: Option<&VersionLit>) -> Result<GoFi
     }
     let Some(alias) = alias else { return Ok(out) };
     let variables = variables(src, &top);
-    let mut cx = Extract { src, alias: &alias, variables: &variables, release, errors: Vec::new(), out: &mut out };
+    let mut cx = Extract {
+        src,
+        alias: &alias,
+        variables: &variables,
+        release,
+        component,
+        inline: false,
+        read: HashSet::new(),
+        errors: Vec::new(),
+        out: &mut out,
+    };
     for node in &top {
         match node.kind() {
             "const_declaration" | "var_declaration" => {
@@ -88,13 +120,37 @@ pub fn file(src: &str, tree: &Tree, release: Option<&VersionLit>) -> Result<GoFi
             _ => {}
         }
     }
+    if component {
+        // Every other spec map of the file: inside function bodies, in
+        // calls, in nested literals. Read in source order, after the tool's.
+        cx.inline = true;
+        let mut cursor = root.walk();
+        'walk: loop {
+            let node = cursor.node();
+            if node.kind() == "composite_literal" && !cx.read.contains(&node.start_byte()) {
+                cx.map(node);
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+    }
     let errors = std::mem::take(&mut cx.errors);
     if !errors.is_empty() {
         return Err(errors);
     }
     let docs: HashMap<&str, &str> =
         out.constants.iter().filter_map(|c| Some((c.name.as_str(), c.doc.as_deref()?))).collect();
-    for feature in out.features.features_mut().iter_mut().chain(out.unversioned.features_mut().iter_mut()) {
+    let all = out.features.features_mut().iter_mut().chain(out.unversioned.features_mut().iter_mut());
+    for feature in all.chain(out.inline.features_mut().iter_mut()) {
         if let Some(doc) = docs.get(feature.name.as_str()) {
             feature.description = Some((*doc).to_owned());
         }
@@ -155,6 +211,14 @@ struct Extract<'a, 't> {
     variables: &'a Variables<'t>,
     /// Set when unversioned `FeatureSpec` maps are read too.
     release: Option<&'a VersionLit>,
+    /// [`Mode::Component`]: a `Version` field of an unversioned spec is
+    /// overwritten (as `Add` does), not an error.
+    component: bool,
+    /// Reading maps the tool does not read: versioned ones go to
+    /// [`GoFile::inline`].
+    inline: bool,
+    /// Start bytes of the map literals read, so that none is read twice.
+    read: HashSet<usize>,
     errors: Vec<ParseError>,
     out: &'a mut GoFile,
 }
@@ -204,8 +268,14 @@ impl<'t> Extract<'_, 't> {
             return;
         };
         let Some(body) = literal_body(value) else { return };
+        self.read.insert(value.start_byte());
         for elt in children(body) {
             if elt.kind() == "keyed_element" {
+                if let Some(key) = elt.child_by_field_name("key").map(element) {
+                    if key.kind() == "identifier" {
+                        self.out.bare_keys.push(text(self.src, key).to_owned());
+                    }
+                }
                 if unversioned {
                     self.unversioned_feature(elt);
                 } else {
@@ -240,8 +310,10 @@ impl<'t> Extract<'_, 't> {
         let Some(name) = self.feature_name(key) else { return };
         let Some((mut spec, mut spec_spans)) = self.spec(value) else { return };
         if let Some(at) = spec_spans.version {
-            self.errors.push(ParseError::at(at, "an unversioned FeatureSpec has no Version field"));
-            return;
+            if !self.component {
+                self.errors.push(ParseError::at(at, "an unversioned FeatureSpec has no Version field"));
+                return;
+            }
         }
         spec.version = Some(release.clone());
         spec_spans.version = None;
@@ -275,8 +347,12 @@ impl<'t> Extract<'_, 't> {
             return;
         }
         self.check_order(&decl, &spans);
-        self.out.features.push(decl, spans);
-        self.out.keys.push(full);
+        if self.inline {
+            self.out.inline.push(decl, spans);
+        } else {
+            self.out.features.push(decl, spans);
+            self.out.keys.push(full);
+        }
     }
 
     /// The tool requires specs sorted by version (equal versions may repeat).

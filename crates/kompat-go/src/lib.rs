@@ -20,7 +20,7 @@ use kompat_engine::VersionLit;
 use kompat_formats::{FeatureFile, ParseError, Span};
 
 pub use merge::{merge, Conflict};
-pub use refs::{references, GatePackage, GoRef};
+pub use refs::{own_references, references, GatePackage, GoRef};
 
 /// The import path whose `VersionedSpecs` maps declare feature gates.
 pub const FEATUREGATE_IMPORT: &str = "k8s.io/component-base/featuregate";
@@ -72,9 +72,19 @@ pub struct GoFile {
     pub constants: Vec<FeatureConst>,
     /// Every feature of every unversioned `map[...]featuregate.FeatureSpec`
     /// literal, in source order, each with one spec whose version is the
-    /// release given to [`parse_file_at_release`]. Always empty from
-    /// [`parse_file`]: Kubernetes' tool does not read those maps.
+    /// release given to [`parse_file_at_release`], or 0.0 from
+    /// [`parse_declarations`] (as component-base's `Add` registers it).
+    /// Always empty from [`parse_file`]: Kubernetes' tool does not read those
+    /// maps.
     pub unversioned: FeatureFile,
+    /// From [`parse_declarations`] only: every feature of the
+    /// `VersionedSpecs` maps Kubernetes' tool does not read (literals inside
+    /// function bodies other than a return statement's, such as one passed
+    /// to `AddVersioned(...)`), in source order.
+    pub inline: FeatureFile,
+    /// The keys of the spec maps read that are bare identifiers (`Foo:`, not
+    /// `pkg.Foo:`): names of the package's own gate constants.
+    pub bare_keys: Vec<String>,
 }
 
 impl GoFile {
@@ -90,7 +100,23 @@ impl GoFile {
 /// Kubernetes' message texts where it has one.
 pub fn parse_file(text: &str) -> Result<GoFile, Vec<ParseError>> {
     let tree = syntax::parse(text)?;
-    extract::file(text, &tree, None)
+    extract::file(text, &tree, extract::Mode::Tool)
+}
+
+/// Every gate the file registers with component-base, for references,
+/// settings and the linter: [`parse_file`]'s `VersionedSpecs` maps (in
+/// [`GoFile::features`], what Kubernetes' tool and `export --format k8s-yaml`
+/// read), and also
+/// - unversioned `map[...]featuregate.FeatureSpec` literals (registered with
+///   `Add`), each spec at version 0.0 as `Add` sets it, so that it applies at
+///   every emulation version (into [`GoFile::unversioned`]; a `Version` field
+///   is overwritten, as `Add` overwrites it);
+/// - maps of either kind anywhere in function bodies: passed inline to
+///   `Add(...)`/`AddVersioned(...)`, returned from a function, assigned to a
+///   local (versioned ones into [`GoFile::inline`]).
+pub fn parse_declarations(text: &str) -> Result<GoFile, Vec<ParseError>> {
+    let tree = syntax::parse(text)?;
+    extract::file(text, &tree, extract::Mode::Component)
 }
 
 /// [`parse_file`], and also the unversioned `map[...]featuregate.FeatureSpec`
@@ -103,5 +129,5 @@ pub fn parse_file(text: &str) -> Result<GoFile, Vec<ParseError>> {
 /// ones; a `Version` field in one is an error.
 pub fn parse_file_at_release(text: &str, release: &VersionLit) -> Result<GoFile, Vec<ParseError>> {
     let tree = syntax::parse(text)?;
-    extract::file(text, &tree, Some(release))
+    extract::file(text, &tree, extract::Mode::Release(release))
 }

@@ -1,10 +1,14 @@
 //! Gate references in Go code: `features.X` selectors (also as the argument
 //! of `Enabled(...)` and `DefaultFeatureGate.Enabled(...)`), where `features`
-//! is the local name of an imported package that declares gate `X`.
+//! is the local name of an imported package that declares gate `X`; and, in
+//! the declaring package itself, bare identifiers that resolve to one of its
+//! gate constants (`Enabled(X)`, `gate := X`).
 
 use std::collections::{BTreeSet, HashMap};
 
 use kompat_formats::{ParseError, Span};
+
+use tree_sitter::Node;
 
 use crate::syntax::{children, identifier_name, parse_tolerant, span, text};
 
@@ -16,6 +20,10 @@ pub struct GatePackage {
     /// The identifiers that name gates: the keys of its `VersionedSpecs`
     /// maps and its `featuregate.Feature` constants.
     pub gates: BTreeSet<String>,
+    /// The package-level identifiers that name gates inside the package: its
+    /// `featuregate.Feature` constants and the bare-identifier keys of its
+    /// spec maps.
+    pub own: BTreeSet<String>,
 }
 
 /// A selector naming a gate.
@@ -70,7 +78,7 @@ pub fn references<'p>(
     loop {
         let node = cursor.node();
         match node.kind() {
-            "composite_literal" if is_versioned_specs_map(text_, node) => {
+            "composite_literal" if is_spec_map(text_, node) => {
                 if let Some(body) = node.child_by_field_name("body") {
                     for elt in children(body).into_iter().filter(|e| e.kind() == "keyed_element") {
                         if let Some(key) = elt.child_by_field_name("key") {
@@ -110,7 +118,145 @@ pub fn references<'p>(
     }
 }
 
-fn is_versioned_specs_map(src: &str, node: tree_sitter::Node<'_>) -> bool {
+/// A `map[...]VersionedSpecs` or `map[...]FeatureSpec` literal: its keys are
+/// declarations.
+fn is_spec_map(src: &str, node: Node<'_>) -> bool {
     let Some(ty) = node.child_by_field_name("type").filter(|t| t.kind() == "map_type") else { return false };
-    ty.child_by_field_name("value").is_some_and(|v| identifier_name(src, v, true) == "VersionedSpecs")
+    ty.child_by_field_name("value")
+        .is_some_and(|v| matches!(identifier_name(src, v, true).as_str(), "VersionedSpecs" | "FeatureSpec"))
+}
+
+/// Every reference in `text`, a file of the declaring package itself, to one
+/// of its gates: a bare identifier naming one of `package.own` where it
+/// resolves to the package-level constant. Not references: the constants'
+/// own declarations, keys of spec maps (declarations), keys of struct
+/// literals (field names), and a name declared again inside the enclosing
+/// function (a parameter, receiver, result, local `var`/`const`, `:=` or
+/// `range` variable shadows the constant). A file whose package clause is
+/// another package's (an external `_test` package) has none.
+pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, Vec<ParseError>> {
+    let tree = parse_tolerant(text_)?;
+    let root = tree.root_node();
+    let clause = children(root)
+        .into_iter()
+        .find(|n| n.kind() == "package_clause")
+        .and_then(|c| children(c).into_iter().next())
+        .map(|n| text(text_, n));
+    let mut refs = Vec::new();
+    if clause != Some(package.package.as_str()) || package.own.is_empty() {
+        return Ok(refs);
+    }
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "identifier" {
+            let name = text(text_, node);
+            if package.own.contains(name) && is_use(text_, node) && !shadowed(text_, node, name) {
+                refs.push(GoRef { gate: name.to_owned(), span: span(node) });
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Ok(refs);
+            }
+        }
+    }
+}
+
+/// True when identifier `node` is an expression using a name: not the name
+/// a declaration introduces, not a label, not a key of a spec map or of a
+/// literal that is not a map.
+fn is_use(src: &str, node: Node<'_>) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    match parent.kind() {
+        "const_spec"
+        | "var_spec"
+        | "parameter_declaration"
+        | "variadic_parameter_declaration"
+        | "function_declaration"
+        | "method_declaration"
+        | "labeled_statement"
+        | "type_spec"
+        | "field_declaration" => {
+            // Declared names; a value (`const X = Y`) is a use.
+            let mut cursor = parent.walk();
+            let declared = parent.children_by_field_name("name", &mut cursor).any(|n| n.id() == node.id());
+            !declared
+        }
+        "literal_element" => {
+            // `{K: v}`: a key is a use only in a map literal that is not a
+            // spec map; a value always is.
+            let Some(keyed) = parent.parent().filter(|k| k.kind() == "keyed_element") else { return true };
+            let is_key = keyed.child_by_field_name("key").is_some_and(|k| k.id() == parent.id());
+            if !is_key {
+                return true;
+            }
+            let literal = keyed.parent().and_then(|body| body.parent());
+            literal.is_some_and(|l| {
+                l.kind() == "composite_literal"
+                    && l.child_by_field_name("type").is_some_and(|t| t.kind() == "map_type")
+                    && !is_spec_map(src, l)
+            })
+        }
+        _ => true,
+    }
+}
+
+/// True when `name` is declared again inside a function enclosing `node`.
+fn shadowed(src: &str, node: Node<'_>, name: &str) -> bool {
+    let mut current = node.parent();
+    while let Some(scope) = current {
+        if matches!(scope.kind(), "function_declaration" | "method_declaration" | "func_literal")
+            && declares(src, scope, name)
+        {
+            return true;
+        }
+        current = scope.parent();
+    }
+    false
+}
+
+/// True when some declaration inside `function` (its parameters, receiver,
+/// results, or its body, function literals included) introduces `name`.
+fn declares(src: &str, function: Node<'_>, name: &str) -> bool {
+    let mut cursor = function.walk();
+    if !cursor.goto_first_child() {
+        return false;
+    }
+    loop {
+        let node = cursor.node();
+        let introduced = match node.kind() {
+            "parameter_declaration" | "variadic_parameter_declaration" | "const_spec" | "var_spec" => {
+                let mut names = node.walk();
+                let found = node.children_by_field_name("name", &mut names).any(|n| text(src, n) == name);
+                found
+            }
+            "short_var_declaration" | "range_clause" | "receive_statement" => {
+                node.child_by_field_name("left").is_some_and(|left| {
+                    children(left).iter().chain([&left]).any(|n| n.kind() == "identifier" && text(src, *n) == name)
+                })
+            }
+            _ => false,
+        };
+        if introduced {
+            return true;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() || cursor.node().id() == function.id() {
+                return false;
+            }
+        }
+    }
 }

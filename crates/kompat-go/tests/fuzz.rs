@@ -53,6 +53,7 @@ fn go_reader_never_panics() {
     let package = kompat_go::GatePackage {
         package: "features".to_owned(),
         gates: BTreeSet::from(["A".to_owned(), "B".to_owned()]),
+        own: BTreeSet::from(["A".to_owned(), "B".to_owned()]),
     };
     let mut rng = Rng(0x6b6f_6d70_6174_0601);
     let (mut parsed, mut with_features, mut with_unversioned) = (0, 0, 0);
@@ -95,8 +96,23 @@ fn go_reader_never_panics() {
                 }
             }
         }
+        // As component-base registers: every map, unversioned specs at 0.0.
+        match kompat_go::parse_declarations(&input) {
+            Ok(file) => {
+                let zero = kompat_engine::VersionLit::parse("0.0").ok();
+                assert!(file.unversioned.features().iter().all(|f| f.specs.len() == 1 && f.specs[0].version == zero));
+            }
+            Err(errors) => {
+                for error in errors {
+                    let span = error.span.unwrap_or_else(|| panic!("unlocated error {error:?} for\n{input}"));
+                    assert!(span.start <= span.end && span.end <= input.len(), "{error:?} outside\n{input}");
+                }
+            }
+        }
         let refs = kompat_go::references(&input, |_| Some(&package)).unwrap_or_default();
         assert!(refs.iter().all(|r| r.span.end <= input.len() && package.gates.contains(&r.gate)));
+        let own = kompat_go::own_references(&input, &package).unwrap_or_default();
+        assert!(own.iter().all(|r| r.span.end <= input.len() && package.own.contains(&r.gate)));
     }
     assert!(
         parsed > 200 && with_features > 200 && with_unversioned > 200,

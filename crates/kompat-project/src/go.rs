@@ -1,7 +1,11 @@
-//! Go sources: `k8s.io/component-base/featuregate` `VersionedSpecs` maps are
-//! feature declarations, discovered and read as Kubernetes'
-//! `compatibility_lifecycle` tool does (see `kompat-go`), and `features.X`
-//! selectors naming a declared gate are references for the linter.
+//! Go sources: `k8s.io/component-base/featuregate` spec maps are feature
+//! declarations, every map component-base registers: `VersionedSpecs` maps
+//! discovered and read as Kubernetes' `compatibility_lifecycle` tool does
+//! (see `kompat-go`), and also unversioned `FeatureSpec` maps (each spec at
+//! 0.0, as `Add` registers it) and maps inside function bodies, which the
+//! tool does not read ([`GoScan::unread_by_tool`]). `features.X` selectors
+//! naming a declared gate, and bare `X` inside the declaring package, are
+//! references for the linter.
 //!
 //! Reading is parallel. A file is parsed only when its bytes contain the
 //! quoted featuregate import path, the exact text the tool compares imports
@@ -29,6 +33,41 @@ pub struct GoScan {
     pub files: Vec<PathBuf>,
     /// The packages that declare gates, by import path.
     packages: Vec<(Importer, GatePackage)>,
+    /// The directory of each of `packages`, in the same order: its files
+    /// name its gates without a package qualifier.
+    package_dirs: Vec<PathBuf>,
+    /// Gates declared only where Kubernetes' tool does not read.
+    unread: UnreadByTool,
+    /// The indices in [`Decls::features`] of the declarations the tool does
+    /// not read.
+    beyond_tool: std::collections::BTreeSet<usize>,
+}
+
+/// The gates declared only in maps Kubernetes' `compatibility_lifecycle` tool
+/// does not read, so that `export --format k8s-yaml` leaves them out as the
+/// tool does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnreadByTool {
+    /// Declared in unversioned `map[...]FeatureSpec` literals.
+    pub unversioned: std::collections::BTreeSet<String>,
+    /// Declared in `VersionedSpecs` literals inside function bodies.
+    pub inline: std::collections::BTreeSet<String>,
+}
+
+impl UnreadByTool {
+    /// True when the tool does not read gate `name`'s declaration.
+    pub fn contains(&self, name: &str) -> bool {
+        self.unversioned.contains(name) || self.inline.contains(name)
+    }
+
+    /// How many gates the tool does not read.
+    pub fn len(&self) -> usize {
+        self.unversioned.union(&self.inline).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.unversioned.is_empty() && self.inline.is_empty()
+    }
 }
 
 /// How files import a package that declares gates.
@@ -41,6 +80,17 @@ enum Importer {
 }
 
 impl GoScan {
+    /// The gates declared only in maps Kubernetes' tool does not read.
+    pub fn unread_by_tool(&self) -> &UnreadByTool {
+        &self.unread
+    }
+
+    /// True when declaration `decl` (an index in [`Decls::features`]) comes
+    /// from a map Kubernetes' tool does not read.
+    pub fn is_beyond_tool(&self, decl: usize) -> bool {
+        self.beyond_tool.contains(&decl)
+    }
+
     fn resolve(&self, import: &str) -> Option<&GatePackage> {
         self.packages.iter().find_map(|(importer, package)| {
             let hit = match importer {
@@ -91,7 +141,7 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
         let source = SourceFile::new(path.to_owned(), text);
-        let file = kompat_go::parse_file(&source.text).map_err(|errors| source.parse_errors(errors))?;
+        let file = kompat_go::parse_declarations(&source.text).map_err(|errors| source.parse_errors(errors))?;
         Ok(file.imports_featuregate().then_some((source, file)))
     });
     let mut failures = Vec::new();
@@ -103,6 +153,7 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
             Err(err) => failures.extend(err.diagnostics),
         }
     }
+    let unread = unread_by_tool(parsed.iter().map(|(_, f)| f));
     let go_files: Vec<&GoFile> = parsed.iter().map(|(_, f)| f).collect();
     let (kept, conflicts) = kompat_go::merge(&go_files);
     for conflict in conflicts {
@@ -122,20 +173,38 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
         return Err(Error { diagnostics: failures });
     }
 
-    let mut scan = GoScan { files: files.to_vec(), packages: Vec::new() };
+    let mut scan = GoScan {
+        files: files.to_vec(),
+        packages: Vec::new(),
+        package_dirs: Vec::new(),
+        unread,
+        beyond_tool: std::collections::BTreeSet::new(),
+    };
     let mut by_dir: BTreeMap<PathBuf, GatePackage> = BTreeMap::new();
     for (source, file) in &parsed {
         let dir = source.path.parent().map(Path::to_path_buf).unwrap_or_default();
         let package = by_dir.entry(dir).or_default();
         package.package.clone_from(&file.package);
         package.gates.extend(file.features.features().iter().map(|f| f.name.clone()));
+        package.gates.extend(file.unversioned.features().iter().map(|f| f.name.clone()));
+        package.gates.extend(file.inline.features().iter().map(|f| f.name.clone()));
         package.gates.extend(file.constants.iter().map(|c| c.name.clone()));
+        package.own.extend(file.constants.iter().map(|c| c.name.clone()));
+        package.own.extend(file.bare_keys.iter().cloned());
     }
     let mut modules = ModuleCache::default();
     for (dir, package) in by_dir {
         scan.packages.push((modules.importer(&dir), package));
+        scan.package_dirs.push(dir);
     }
-    for ((source, _), features) in parsed.into_iter().zip(kept) {
+    let beyond = beyond_tool(&parsed, &kept);
+    for (((source, _), mut features), extra) in parsed.into_iter().zip(kept).zip(beyond) {
+        // The tool's declarations first, then the others of the file.
+        let first = decls.features().len() + features.len();
+        scan.beyond_tool.extend(first..first + extra.len());
+        for (decl, spans) in extra.iter() {
+            features.push(decl.clone(), spans.clone());
+        }
         if !features.is_empty() {
             decls.add_parsed(source, features, ApiFile::default());
         }
@@ -153,16 +222,23 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
     let finders: Vec<memchr::memmem::Finder<'_>> =
         needles.iter().map(|n| memchr::memmem::Finder::new(n.as_bytes())).collect();
     let results = parallel(&scan.files, |path| -> Result<Vec<GateRef>> {
+        let own = scan.own_package(path);
         let bytes = read_regular(path)?;
-        if !finders.iter().any(|f| f.find(&bytes).is_some()) {
+        if own.is_none() && !finders.iter().any(|f| f.find(&bytes).is_some()) {
             return Ok(Vec::new());
         }
         check_size(path, &bytes)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
         let source = SourceFile::new(path.to_owned(), text);
-        let refs = kompat_go::references(&source.text, |import| scan.resolve(import))
+        let mut refs = kompat_go::references(&source.text, |import| scan.resolve(import))
             .map_err(|errors| source.parse_errors(errors))?;
+        if let Some(package) = own {
+            let found =
+                kompat_go::own_references(&source.text, package).map_err(|errors| source.parse_errors(errors))?;
+            refs.extend(found);
+            refs.sort_by_key(|r| r.span.start);
+        }
         Ok(refs
             .into_iter()
             .map(|r| GateRef { gate: r.gate, location: source.locate(r.span.start, r.span.end) })
@@ -181,6 +257,74 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
     } else {
         Err(Error { diagnostics: failures })
     }
+}
+
+impl GoScan {
+    /// The declaring package `path` belongs to, if it lies in one's
+    /// directory.
+    fn own_package(&self, path: &Path) -> Option<&GatePackage> {
+        let dir = path.parent()?;
+        let at = self.package_dirs.iter().position(|d| d == dir)?;
+        self.packages.get(at).map(|(_, package)| package)
+    }
+}
+
+/// Each file's declarations the tool does not read (unversioned maps, then
+/// maps inside function bodies), without those identical to one declared
+/// before (by the tool's maps or an earlier such map), as component-base
+/// accepts an identical registration. A different one is kept: validation
+/// reports it as component-base does (`feature gate "X" with different spec
+/// already exists`). A gate without a doc comment takes its constant's from
+/// any file.
+fn beyond_tool(
+    parsed: &[(SourceFile, GoFile)],
+    kept: &[kompat_formats::FeatureFile],
+) -> Vec<kompat_formats::FeatureFile> {
+    let mut docs: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for (_, file) in parsed {
+        for constant in &file.constants {
+            if let Some(doc) = &constant.doc {
+                docs.entry(constant.name.as_str()).or_insert(doc.as_str());
+            }
+        }
+    }
+    let mut seen: std::collections::HashMap<&str, Vec<&[kompat_engine::SpecDecl]>> = std::collections::HashMap::new();
+    for decl in kept.iter().flat_map(|f| f.features()) {
+        seen.entry(decl.name.as_str()).or_default().push(&decl.specs);
+    }
+    let mut out = Vec::with_capacity(parsed.len());
+    for (_, file) in parsed {
+        let mut extra = kompat_formats::FeatureFile::default();
+        for (decl, spans) in file.unversioned.iter().chain(file.inline.iter()) {
+            let earlier = seen.entry(decl.name.as_str()).or_default();
+            if earlier.contains(&decl.specs.as_slice()) {
+                continue;
+            }
+            earlier.push(&decl.specs);
+            let mut decl = decl.clone();
+            if decl.description.is_none() {
+                decl.description = docs.get(decl.name.as_str()).map(|d| (*d).to_owned());
+            }
+            extra.push(decl, spans.clone());
+        }
+        out.push(extra);
+    }
+    out
+}
+
+/// The gates declared only in maps the tool does not read.
+fn unread_by_tool<'a>(files: impl Iterator<Item = &'a GoFile> + Clone) -> UnreadByTool {
+    let read: std::collections::BTreeSet<&str> =
+        files.clone().flat_map(|f| f.features.features()).map(|f| f.name.as_str()).collect();
+    let mut unread = UnreadByTool::default();
+    for file in files {
+        let names = |list: &kompat_formats::FeatureFile| -> Vec<String> {
+            list.features().iter().map(|f| f.name.clone()).filter(|n| !read.contains(n.as_str())).collect()
+        };
+        unread.unversioned.extend(names(&file.unversioned));
+        unread.inline.extend(names(&file.inline));
+    }
+    unread
 }
 
 /// The largest Go file parsed. Parsing time grows with size, steeply on

@@ -54,7 +54,10 @@ fn read_release(arg: &str) -> Result<Release> {
     let decls = kompat_project::load(std::slice::from_ref(&path))?;
     let mut seen: HashMap<&str, &FeatureDecl> = HashMap::new();
     let mut features = Vec::new();
-    for feature in decls.features() {
+    // The versioned maps as Kubernetes' tool reads them; the unversioned
+    // ones are read below, at the release.
+    let read_by_tool = |idx: usize| decls.go().is_none_or(|go| !go.is_beyond_tool(idx));
+    for (_, feature) in decls.features().iter().enumerate().filter(|(idx, _)| read_by_tool(*idx)) {
         match seen.get(feature.name.as_str()) {
             Some(first) if first.specs != feature.specs => {
                 return Err(Error::in_file(

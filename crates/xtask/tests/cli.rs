@@ -259,12 +259,19 @@ fn removed_features_with_unversioned_maps() {
             "WidgetSharding 1.34 GA, locked to true since 1.32",
         ]
     );
-    // What `kompat export --decls {dir}/v1.32` reads there: only the
-    // versioned maps, as Kubernetes' tool reads them.
+    // What `kompat export --decls {dir}/v1.32` reads there: the maps as
+    // component-base registers them (unversioned specs at 0.0), where
+    // OldQuota's and WidgetSharding's two different declarations are
+    // component-base's registration error.
     let decls = kompat_project::load(&[repo().join(format!("{dir}/v1.32"))]).unwrap_or_else(|err| panic!("{err:?}"));
-    let mut names: Vec<&str> = decls.features().iter().map(|f| f.name.as_str()).collect();
-    names.sort_unstable();
-    assert_eq!(names, ["OldQuota", "WidgetSharding"]);
+    let problems: Vec<String> =
+        kompat_engine::validate(decls.features()).problems.into_iter().map(|p| p.message).collect();
+    for expected in [
+        "feature gate \"OldQuota\" with different spec already exists: [{true false BETA 0.0 <nil>}]",
+        "feature gate \"WidgetSharding\" with different spec already exists: [{true true  0.0 <nil>}]",
+    ] {
+        assert!(problems.iter().any(|p| p == expected), "{expected}\n{problems:?}");
+    }
 }
 
 #[test]

@@ -42,7 +42,14 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
     let validated = project.decls.validate_strict()?;
     let features = unique(project.decls.features());
     let text = match args.format {
-        ExportFormat::K8sYaml => kompat_formats::render_k8s_yaml(&features),
+        ExportFormat::K8sYaml => {
+            // Go gates Kubernetes' tool does not read are left out, as it
+            // leaves them out; the other formats list every gate.
+            if let Some(note) = kompat_gen::k8s_yaml_note(&project.decls) {
+                eprintln!("{note}");
+            }
+            kompat_formats::render_k8s_yaml(&kompat_gen::read_by_k8s_tool(&features, &project.decls))
+        }
         ExportFormat::Json => to_json(&json(&features))?,
         ExportFormat::Markdown => generated(&project, &features, &validated.set, OutputKind::Markdown, "markdown")?,
         ExportFormat::Rust => generated(&project, &features, &validated.set, OutputKind::Rust, "rust")?,

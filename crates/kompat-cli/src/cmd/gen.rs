@@ -20,6 +20,13 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let decls = kompat_project::load(&config.decls)?;
     let provenance = kompat_gen::cli_provenance(&config);
     let files = kompat_gen::render_outputs(&config, &decls, &provenance, None)?;
+    let k8s_yaml = config
+        .gen
+        .as_ref()
+        .is_some_and(|gen| gen.outputs.iter().any(|o| o.kind == kompat_project::config::OutputKind::K8sYaml));
+    if let Some(note) = kompat_gen::k8s_yaml_note(&decls).filter(|_| k8s_yaml) {
+        eprintln!("{note}");
+    }
 
     if !args.check {
         let report = kompat_gen::write_files(&files).map_err(kompat_gen::file_error)?;

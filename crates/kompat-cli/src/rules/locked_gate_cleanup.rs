@@ -10,7 +10,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports gates whose default has been locked for at least five releases at the binary version. Like Kubernetes' script, it cannot count releases across a major-version change and says so for every gate locked in an earlier major version.
+    /// Reports gates whose default has been locked for at least five releases at the binary version. Like Kubernetes' script, it cannot count releases across a major-version change and says so for every gate locked in an earlier major version. A Go gate declared only in an unversioned `FeatureSpec` map has no version it was locked at and is not judged (the script reads only versioned lists).
     ///
     /// ### Why is this bad?
     ///
@@ -36,6 +36,9 @@ pub static PASS: Pass = Pass { rules: &[&LOCKED_GATE_CLEANUP], check: Some(check
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(binary) = cx.binary else { return };
     for (idx, feature) in cx.decls.features().iter().enumerate() {
+        if super::unversioned(cx.decls, &feature.name) {
+            continue;
+        }
         let Some((spec_idx, locked_at)) = feature
             .specs
             .iter()

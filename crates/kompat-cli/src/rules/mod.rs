@@ -94,6 +94,15 @@ pub fn find(code: &str) -> Option<&'static Rule> {
     PASSES.iter().flat_map(|p| p.rules.iter().copied()).find(|r| r.code == code)
 }
 
+/// True when `decls` declares gate `name` only in unversioned Go
+/// `FeatureSpec` maps (registered with `Add`): one spec at 0.0 for every
+/// version, with no history of versions, so the rules about when a gate
+/// changed (`locked-gate-cleanup`, `removed-gate`, `rewritten-history`) have
+/// nothing to judge; Kubernetes' own checks read only versioned lists.
+pub fn unversioned(decls: &kompat_project::Decls, name: &str) -> bool {
+    decls.go().is_some_and(|go| go.unread_by_tool().unversioned.contains(name))
+}
+
 /// The baseline's declaration of a gate the current declarations no longer
 /// have, as a secondary label.
 pub fn tombstone(cx: &Context<'_>, gate: &str) -> Option<Label> {

@@ -9,7 +9,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// When Rust or Go sources are linted, reports every declared gate that no code references: in Rust neither as `Feature::Gate` (also through an alias of the enum, `Self` in its `impl`, or inside a macro invocation), nor imported by name or re-exported (`pub use Feature::*`), nor as a bare `Gate` where a glob import of the enum is in scope, nor as `enabled("Gate")`; in Go not as `features.Gate` (the package that declares it, under its import name; `_test.go` files do not count).
+    /// When Rust or Go sources are linted, reports every declared gate that no code references: in Rust neither as `Feature::Gate` (also through an alias of the enum, `Self` in its `impl`, or inside a macro invocation), nor imported by name or re-exported (`pub use Feature::*`), nor as a bare `Gate` where a glob import of the enum is in scope, nor as `enabled("Gate")`; in Go not as `features.Gate` (the package that declares it, under its import name) nor, inside the declaring package, as a bare `Gate` that resolves to its constant (`Enabled(Gate)`, `gate := Gate`; not a local of the same name); `_test.go` files do not count.
     ///
     /// ### Why is this bad?
     ///

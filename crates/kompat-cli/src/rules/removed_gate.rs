@@ -14,7 +14,7 @@ const GRANDFATHERED_UNTIL: Version = Version::new(1, 31);
 declare_rule! {
     /// ### What it does
     ///
-    /// Compares the declarations with the baseline (the previously released set) and checks every removed gate against Kubernetes' removal rules: an Alpha gate may go; a Beta gate may not; a GA or Deprecated gate only once it is locked to its default, and only three releases after it was locked, so that every emulated version still knows it.
+    /// Compares the declarations with the baseline (the previously released set) and checks every removed gate against Kubernetes' removal rules: an Alpha gate may go; a Beta gate may not; a GA or Deprecated gate only once it is locked to its default, and only three releases after it was locked, so that every emulated version still knows it. A gate the baseline declares only in an unversioned Go `FeatureSpec` map is not judged: Kubernetes applied these rules to versioned gates only.
     ///
     /// ### Why is this bad?
     ///
@@ -40,7 +40,7 @@ pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE], check: Some(check) };
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(baseline) = cx.baseline else { return };
     for (idx, old) in baseline.features().iter().enumerate() {
-        if cx.decls.features().iter().any(|f| f.name == old.name) {
+        if cx.decls.features().iter().any(|f| f.name == old.name) || super::unversioned(baseline, &old.name) {
             continue;
         }
         let name = &old.name;

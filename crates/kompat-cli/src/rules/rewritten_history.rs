@@ -10,7 +10,7 @@ use kompat_diag::declare_rule;
 declare_rule! {
     /// ### What it does
     ///
-    /// Compares every gate with the baseline and checks that the specs of versions already released are unchanged: those below the binary version and below the baseline's newest version. The baseline is the list committed before the change, taken on a development branch: its newest version is the release then under development, so specs at or above it were not released yet and may still change.
+    /// Compares every gate with the baseline and checks that the specs of versions already released are unchanged: those below the binary version and below the baseline's newest version. The baseline is the list committed before the change, taken on a development branch: its newest version is the release then under development, so specs at or above it were not released yet and may still change. A Go gate declared in an unversioned `FeatureSpec` map, now or in the baseline, has one spec for every version, changed in place to promote it: it has no history to rewrite and is not judged.
     ///
     /// ### Why is this bad?
     ///
@@ -42,6 +42,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     };
     for (idx, feature) in cx.decls.features().iter().enumerate() {
         let Some(old) = baseline.features().iter().find(|f| f.name == feature.name) else { continue };
+        if super::unversioned(cx.decls, &feature.name) || super::unversioned(baseline, &old.name) {
+            // One spec for every version, changed in place to promote.
+            continue;
+        }
         let (before, now) = (released(&old.specs), released(&feature.specs));
         if before == now {
             continue;
