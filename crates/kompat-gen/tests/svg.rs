@@ -219,6 +219,13 @@ fn api_cells_say_served_deprecated_removed_and_storage() {
         ]
     );
     assert_eq!(timeline.groups[0].heading.as_deref(), Some("widgets.widgets.example.io"));
+    // Rows oldest first, whatever the declaration order.
+    let labels: Vec<&str> = timeline.groups[0].rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["v1beta1 Widget", "v1 Widget"]);
+    let mut reversed = small_apis();
+    reversed.apis.reverse();
+    let again = api_timeline(&ApiSet::build(&reversed).expect("valid APIs"), v("1.37"), v("1.34"));
+    assert_eq!(render_timeline(&again), render_timeline(&timeline));
 }
 
 /// Parses `svg` as XML and checks the accessible structure: an `<svg>` root

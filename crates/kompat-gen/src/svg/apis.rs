@@ -1,5 +1,5 @@
 //! The API timeline: one section per resource (group/resource), one row per
-//! declared version of it, one column per release from the earliest
+//! declared version of it (oldest introduction first), one column per release from the earliest
 //! introduction to the binary version or the last removal, whichever is
 //! later. A cell says whether the version is served, deprecated or removed
 //! at that release, and marks the version the API server writes to storage
@@ -36,7 +36,13 @@ pub fn api_timeline(set: &ApiSet, binary: Version, floor: Version) -> Timeline {
     for gr in &resources {
         let mut versions: Vec<&Api> =
             apis.iter().filter(|a| a.group() == gr.group && a.resource == gr.resource).collect();
-        versions.sort_by(|a, b| compare_kube_aware(a.version(), b.version()).then_with(|| a.kind().cmp(b.kind())));
+        // Oldest first, so the rows step down like a timeline; ties in
+        // Kubernetes' version priority.
+        versions.sort_by(|a, b| {
+            (a.lifecycle.introduced.cmp(&b.lifecycle.introduced))
+                .then_with(|| compare_kube_aware(a.version(), b.version()))
+                .then_with(|| a.kind().cmp(b.kind()))
+        });
         let heading = match gr.group.as_str() {
             "" => format!("{} (core)", gr.resource),
             group => format!("{}.{group}", gr.resource),
