@@ -437,3 +437,26 @@ fn declarations_outside_the_project_are_named() {
     let (_, _, stderr) = kompat_in(&dir.path().join("sub"), &["gen", "--check"]);
     assert!(!stderr.contains("note:"), "{stderr}");
 }
+
+#[test]
+fn an_output_at_a_picture_path_is_refused() {
+    let config = "binary_version = \"1.33\"\ndecls = [\"features.toml\"]\n\n[[gen.output]]\nkind = \"markdown\"\npath = \"out/ref.md\"\n\n[[gen.output]]\nkind = \"json\"\npath = \"out/ref.gates.svg\"\n";
+    let dir = project(config, FEATURES);
+    let sub = dir.path().join("sub");
+    let (code, stdout, stderr) = kompat_in(&sub, &["gen"]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the Markdown reference's timeline out/ref.gates.svg is also configured as an output; rename one of them"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("kompat.toml:4:"), "{stderr}");
+    assert!(!sub.join("out").exists(), "nothing written");
+    // Another name works, and writes the timeline beside the reference.
+    let dir = project(&config.replace("ref.gates.svg", "ref.json"), FEATURES);
+    let sub = dir.path().join("sub");
+    let (code, _, stderr) = kompat_in(&sub, &["gen"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "wrote out/ref.md\nwrote out/ref.gates.svg\nwrote out/ref.json\n");
+}
