@@ -308,6 +308,8 @@ pub struct FeaturesArgs {
 pub enum FeaturesFormat {
     Json,
     Table,
+    /// A lifecycle timeline of the gates across releases, as one SVG document.
+    Svg,
 }
 
 #[derive(Debug, Args)]

@@ -325,3 +325,54 @@ pub enum Feature {
     // Where the derive reports it: the version that decreases.
     assert!(stderr.contains("src/gates.rs:9:29"), "{stderr}");
 }
+
+/// The text of every `<text>` element of an SVG document, in order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|err| panic!("not XML ({err}):\n{svg}"));
+    assert_eq!(doc.root_element().attribute("role"), Some("img"));
+    doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or_default().to_owned()).collect()
+}
+
+/// The cells of `gate`'s row: the texts after its label, up to the next
+/// label (cells are `stage default`, then a `locked`/`set` note if any).
+fn row<'a>(texts: &'a [String], gate: &str, next: &str) -> &'a [String] {
+    let start = texts.iter().position(|t| t == gate).unwrap_or_else(|| panic!("no {gate} in {texts:?}"));
+    let end = texts[start..].iter().position(|t| t == next).map_or(texts.len(), |n| start + n);
+    &texts[start + 1..end]
+}
+
+#[test]
+fn features_svg_is_a_timeline_of_the_resolved_gates() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("features.toml"), SMALL).expect("write");
+    let args = [
+        "features",
+        "--decls",
+        "features.toml",
+        "--binary-version",
+        "1.33",
+        "--emulation-version",
+        "1.32",
+        "--feature-gates",
+        "Zeta=false",
+        "--format",
+        "svg",
+    ];
+    let (code, stdout, stderr) = kompat_in(dir.path(), &args);
+    assert_eq!(code, 0, "{stderr}");
+    let texts = svg_texts(&stdout);
+    assert_eq!(texts[0], "Feature gates at emulation version 1.32 (min-compatibility 1.31)");
+    // Columns 1.0 (summed up as ≤1.24) to the binary version, the window 1.30–1.33 shaded.
+    assert!(texts.contains(&"emulation window 1.30–1.33".to_owned()), "{texts:?}");
+    assert!(texts.contains(&"≤1.24".to_owned()) && texts.contains(&"1.33".to_owned()), "{texts:?}");
+    // Rows in byte order: Zeta before alpha. Zeta is switched off at 1.32 (set), on by default at 1.33.
+    assert_eq!(
+        row(&texts, "Zeta", "alpha"),
+        ["α off", "α off", "β off", "set", "β on"].map(str::to_owned),
+        "{texts:?}"
+    );
+    let alpha = row(&texts, "alpha", "α off");
+    assert_eq!(alpha.iter().filter(|t| *t == "locked").count(), 3, "{alpha:?}");
+    // Deterministic bytes.
+    assert_eq!(kompat_in(dir.path(), &args).1, stdout);
+}

@@ -436,3 +436,34 @@ fn lint_levels_apply_to_plan_codes() {
     .unwrap_or_default();
     assert_eq!(run(), (0, vec!["data-loss:warning".to_owned(), "emulation-above-peer-binary:warning".to_owned()]));
 }
+
+/// The plan picture embedded in the Markdown (a base64 `data:` image), its
+/// `<text>` elements in order.
+fn picture_texts(markdown: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let start =
+        markdown.find("](data:image/svg+xml;base64,").expect("a data: image") + "](data:image/svg+xml;base64,".len();
+    let end = markdown[start..].find(')').expect("end of image") + start;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(&markdown[start..end]).expect("base64");
+    let svg = String::from_utf8(bytes).expect("utf-8");
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|err| panic!("not XML ({err}):\n{svg}"));
+    assert_eq!(doc.root_element().attribute("role"), Some("img"));
+    doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or_default().to_owned()).collect()
+}
+
+#[test]
+fn markdown_shows_the_plan_as_a_picture() {
+    let (_, text, _) = plan("walkthrough", "markdown", false);
+    let texts = picture_texts(&text);
+    assert_eq!(texts[0], "Upgrade plan fixtures/plans/walkthrough.toml");
+    for expected in ["step 0", "step 8", "apiserver-1", "apiserver-3 writes", "started", "completed", "Rollback"] {
+        assert!(texts.iter().any(|t| t == expected), "{expected:?} not in {texts:?}");
+    }
+    // Once in the legend; never in the walkthrough's rollback rows.
+    let unsafe_cells = |texts: &[String]| texts.iter().filter(|t| *t == "unsafe").count() - 1;
+    assert_eq!(unsafe_cells(&texts), 0, "the walkthrough rolls back safely: {texts:?}");
+    // The unsafe rollback shows where rolling back stops being safe.
+    let (_, text, _) = plan("unsafe-rollback", "markdown", false);
+    let texts = picture_texts(&text);
+    assert!(unsafe_cells(&texts) > 0, "{texts:?}");
+}

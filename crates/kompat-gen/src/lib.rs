@@ -1,5 +1,6 @@
 //! Generation of checked-in outputs for kompat: emulation tables as Rust,
-//! Kubernetes-format YAML, JSON and Markdown references.
+//! Kubernetes-format YAML, JSON and Markdown references, with SVG lifecycle
+//! timelines beside the Markdown.
 //!
 //! Renderers are pure functions of a [`Model`] (the validated declarations and
 //! the version window) and return the file's text; [`write_files`] and
@@ -15,15 +16,18 @@ mod markdown;
 mod model;
 mod project;
 mod rust;
+pub mod svg;
 
 pub use files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 pub use json::render_json;
-pub use markdown::render_markdown;
+pub use markdown::{render_markdown, render_markdown_with_pictures, Pictures};
 pub use model::{ApiModel, Model, ModelFeature, StorageTable, Table};
 pub use project::{
-    cli_provenance, file_error, k8s_yaml_note, read_by_k8s_tool, render, render_outputs, BuildError, Builder,
+    cli_provenance, file_error, k8s_yaml_note, picture_paths, read_by_k8s_tool, render, render_outputs, BuildError,
+    Builder,
 };
 pub use rust::render_rust;
+pub use svg::{render_apis_svg, render_gates_svg};
 
 /// Where an output comes from, for its `@generated` header.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -63,16 +63,48 @@ pub fn render_outputs(
     }
     let mut files = Vec::new();
     for output in &gen.outputs {
-        let contents = if output.kind == OutputKind::K8sYaml {
-            kompat_formats::render_k8s_yaml(&read_by_k8s_tool(&model.decls, decls))
-        } else {
-            render(output.kind, &model, provenance).map_err(|message| located(output.span.clone(), message))?
-        };
         let path = match out_dir {
             Some(dir) => dir.join(&output.written),
             None => output.path.clone(),
         };
+        if output.kind == OutputKind::K8sYaml {
+            let contents = kompat_formats::render_k8s_yaml(&read_by_k8s_tool(&model.decls, decls));
+            files.push(GeneratedFile { path, contents });
+            continue;
+        }
+        if output.kind != OutputKind::Markdown {
+            let contents =
+                render(output.kind, &model, provenance).map_err(|message| located(output.span.clone(), message))?;
+            files.push(GeneratedFile { path, contents });
+            continue;
+        }
+        // The Markdown reference and its SVG timelines beside it.
+        let (gates_path, apis_path) = picture_paths(&path);
+        let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let apis_svg = crate::render_apis_svg(&model, provenance);
+        let pictures =
+            crate::Pictures { gates: name(&gates_path), apis: apis_svg.as_ref().and_then(|_| name(&apis_path)) };
+        for picture in [Some(&gates_path), apis_svg.as_ref().map(|_| &apis_path)].into_iter().flatten() {
+            let taken = gen.outputs.iter().any(|o| match out_dir {
+                Some(dir) => dir.join(&o.written) == *picture,
+                None => o.path == *picture,
+            });
+            if taken {
+                return Err(located(
+                    output.span.clone(),
+                    format!(
+                        "the Markdown reference's timeline {} is also configured as an output; rename one of them",
+                        picture.display()
+                    ),
+                ));
+            }
+        }
+        let contents = crate::render_markdown_with_pictures(&model, provenance, &pictures);
         files.push(GeneratedFile { path, contents });
+        files.push(GeneratedFile { path: gates_path, contents: crate::render_gates_svg(&model, provenance) });
+        if let Some(contents) = apis_svg {
+            files.push(GeneratedFile { path: apis_path, contents });
+        }
     }
     Ok(files)
 }
@@ -105,6 +137,14 @@ pub fn k8s_yaml_note(decls: &Decls) -> Option<String> {
     Some(format!(
         "note: the k8s-yaml list leaves out {what}, which Kubernetes' compatibility_lifecycle tool does not read"
     ))
+}
+
+/// The SVG timelines beside a Markdown reference: `NAME.gates.svg` and
+/// `NAME.apis.svg` for `NAME.md` (or any other name without `.md`).
+pub fn picture_paths(markdown: &Path) -> (PathBuf, PathBuf) {
+    let name = markdown.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = name.strip_suffix(".md").unwrap_or(&name);
+    (markdown.with_file_name(format!("{stem}.gates.svg")), markdown.with_file_name(format!("{stem}.apis.svg")))
 }
 
 /// The provenance `kompat gen` writes: ``"`kompat gen` from kompat.toml"``,

@@ -65,9 +65,58 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
     let text = match args.format {
         FeaturesFormat::Json => to_json(&rows)?,
         FeaturesFormat::Table => table(&rows),
+        FeaturesFormat::Svg => {
+            let window = project.config.as_ref().map_or(kompat_engine::WindowPolicy::DEFAULT, |c| c.window);
+            svg(&gate, &versions, window)
+        }
     };
     print_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The gates' lifecycle timeline (`kompat_gen::svg`), the window of the
+/// binary version (the emulation version without one) shaded, and the
+/// column of the emulation version showing each gate as resolved there: at
+/// the min-compatibility version given and with `--feature-gates` applied
+/// (`set` where that changed the default).
+fn svg(gate: &FeatureGate, versions: &super::Versions, window: kompat_engine::WindowPolicy) -> String {
+    use kompat_gen::svg::{gate_cell, gate_timeline, render_timeline, GateTimeline};
+    let features = gate.feature_set().features();
+    let gates: Vec<(&str, &[kompat_engine::FeatureSpec])> =
+        features.iter().map(|f| (f.name.as_str(), f.specs.as_slice())).collect();
+    let binary = versions.binary.unwrap_or(versions.emulation);
+    let mut timeline = gate_timeline(&GateTimeline {
+        gates: &gates,
+        binary,
+        floor: window.floor_for(binary),
+        marked: versions.emulation,
+    });
+    timeline.title = format!(
+        "Feature gates at emulation version {} (min-compatibility {})",
+        versions.emulation, versions.min_compatibility
+    );
+    timeline.description.push_str(&format!(
+        " The underlined column, emulation version {}, shows each gate as resolved at min-compatibility version {}{}.",
+        versions.emulation,
+        versions.min_compatibility,
+        " with the --feature-gates settings applied (set: the setting differs from the default)"
+    ));
+    if let Some(column) = timeline.marked_column {
+        for row in timeline.groups.iter_mut().flat_map(|g| g.rows.iter_mut()) {
+            let Some(idx) = features.iter().position(|f| f.name == row.label) else { continue };
+            let state = gate.state(idx);
+            let mut spec = state.spec;
+            spec.default = state.enabled;
+            let mut cell = gate_cell(&spec);
+            if state.enabled != state.spec.default && cell.note.is_empty() {
+                cell.note = "set".to_owned();
+            }
+            if let Some(slot) = row.cells.get_mut(column) {
+                *slot = cell;
+            }
+        }
+    }
+    render_timeline(&timeline)
 }
 
 fn table(rows: &[Row<'_>]) -> String {

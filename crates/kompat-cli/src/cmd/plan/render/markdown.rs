@@ -1,4 +1,5 @@
-//! The Markdown rendering of a plan simulation: servers, one
+//! The Markdown rendering of a plan simulation: a picture of the steps (a
+//! `data:` SVG image), servers, one
 //! walkthrough-style table per resource, rollback safety, feature changes and
 //! findings.
 
@@ -10,6 +11,8 @@ pub fn markdown(plan: &str, report: &Report) -> String {
     let sim = &report.sim;
     let mut out = format!("# Upgrade plan `{plan}`\n\n**{}**\n\n", capitalise(&verdict(report)));
     let Some(first) = sim.steps.first() else { return out };
+    out.push_str(&super::picture::markdown_image(plan, sim));
+    out.push('\n');
     let ids: Vec<&str> = first.servers.iter().map(|s| s.id.as_str()).collect();
 
     out.push_str("## Servers\n\n");

@@ -7,6 +7,7 @@
 mod human;
 mod json;
 mod markdown;
+mod picture;
 
 pub use human::human;
 pub use json::json;
