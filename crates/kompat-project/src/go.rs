@@ -13,15 +13,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kompat_formats::api_toml::ApiFile;
+use kompat_formats::FeatureFile;
 use kompat_go::{GatePackage, GoFile};
+use kompat_rust::GateRef;
 
 use crate::error::{Diagnostic, Error, Result};
-use crate::load::{Decls, SourceFile};
-use crate::rust::GateRef;
+use crate::source::SourceFile;
 
 /// What the Go sources among the inputs hold besides declarations (those are
-/// in [`Decls::features`]).
+/// in `Decls::features`).
 #[derive(Debug, Clone, Default)]
 pub struct GoScan {
     /// Every Go source of the inputs, in order: the files references are
@@ -78,10 +78,10 @@ pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
     dirs.iter().any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "testdata")))
 }
 
-/// Reads every Go file (in parallel), adds the declared gates to `decls`
+/// Reads every Go file (in parallel) and returns the declared gates by file
 /// (features declared in several maps or files folded into one, as the tool
-/// does), and records the declaring packages for [`references`].
-pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
+/// does) and the declaring packages, recorded for [`references`].
+pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<(SourceFile, FeatureFile)>)> {
     let results = parallel(files, |path| -> Result<Option<(SourceFile, GoFile)>> {
         let bytes = read_regular(path)?;
         if !kompat_go::mentions_featuregate(&bytes) {
@@ -135,12 +135,8 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
     for (dir, package) in by_dir {
         scan.packages.push((modules.importer(&dir), package));
     }
-    for ((source, _), features) in parsed.into_iter().zip(kept) {
-        if !features.is_empty() {
-            decls.add_parsed(source, features, ApiFile::default());
-        }
-    }
-    Ok(scan)
+    let declared = parsed.into_iter().zip(kept).filter(|(_, features)| !features.is_empty());
+    Ok((scan, declared.map(|((source, _), features)| (source, features)).collect()))
 }
 
 /// Every reference to a declared gate in the scanned Go files, in file order.
