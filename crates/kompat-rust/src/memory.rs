@@ -81,11 +81,6 @@ impl Texts {
         self.files.push((text, ruled_out));
     }
 
-    /// Whether file `index` is released.
-    pub fn is_released(&self, index: usize) -> bool {
-        self.files.get(index).is_some_and(|(_, released)| released.is_some())
-    }
-
     /// Every file's path, in order.
     pub fn paths(&self) -> impl Iterator<Item = &Path> {
         self.files.iter().map(|(text, _)| text.path.as_path())
