@@ -87,7 +87,7 @@ impl EarlyNames {
 /// The first read of a Rust file found in a directory: whether its text is
 /// kept. It is when the file can declare (it names `FeatureGates` or
 /// `ApiLifecycle`: the enums it may declare are guessed and added to
-/// `early`, see [`declared_enums`]), or can reference a gate without any
+/// `early`, see `declared_enums`), or can reference a gate without any
 /// derived enum's name (a gate function's call). Any other file is released
 /// (the loader lets its text go): it can only become a candidate when [`super::scan_with`]
 /// searches it for a derived enum's name or an alias's. It was searched for
