@@ -16,8 +16,8 @@
 use std::collections::BTreeMap;
 
 use kompat_project::config::Level;
-use kompat_project::rust::RustAllow;
 use kompat_project::{Config, Error, Location};
+use kompat_rust::RustAllow;
 
 use crate::rules::missing_input::{INPUTS, MISSING_INPUT};
 use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};

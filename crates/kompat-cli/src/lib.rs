@@ -45,8 +45,8 @@ pub struct Context<'a> {
     /// stores its manifest's `storage: true` version. Computed once for the
     /// storage rules.
     pub server_storage: &'a [StoragePoint],
-    /// What Rust sources say, when some were scanned.
-    pub rust: Option<&'a sources::RustScan>,
+    /// What Rust and Go sources say of gates, when some were read.
+    pub code: Option<&'a sources::CodeReferences>,
     /// Gate settings found in deployment material.
     pub settings: &'a [sources::GateSetting],
     /// The features gate settings are checked against: the declarations', or
@@ -238,7 +238,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         crds: inputs.crds,
         crd_kinds: &crd_kinds,
         server_storage: &server_storage,
-        rust: code.as_ref(),
+        code: code.as_ref(),
         settings: inputs.settings,
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
         builtin_gates: builtin,
@@ -268,16 +268,16 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
     Ok(Linted { findings: diags, suppressed })
 }
 
-/// What code says about gates, for the reference rules: the Rust scan, with
-/// the Go references added to it (read here, so that commands other than
-/// `lint` never pay for them).
-fn code_references(decls: &Decls) -> Result<Option<sources::RustScan>, kompat_project::Error> {
-    let mut scan = decls.rust().cloned();
+/// What code says about gates, for the reference rules: the Rust scan's
+/// references, and the Go references (read here, so that commands other
+/// than `lint` never pay for them).
+fn code_references(decls: &Decls) -> Result<Option<sources::CodeReferences>, kompat_project::Error> {
+    let mut code = decls.rust().map(|rust| sources::CodeReferences { files: rust.files, refs: rust.refs.clone() });
     if let Some(go) = decls.go() {
         let refs = kompat_project::go::references(go)?;
-        let scan = scan.get_or_insert_with(Default::default);
-        scan.files += go.files.len();
-        scan.refs.extend(refs);
+        let code = code.get_or_insert_with(Default::default);
+        code.files += go.files.len();
+        code.refs.extend(refs);
     }
-    Ok(scan)
+    Ok(code)
 }

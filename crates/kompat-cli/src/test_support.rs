@@ -219,17 +219,15 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut crds = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
     for input in classified.inputs {
-        inline_allows.extend(crate::rules::inline_allow::scan(&input.source));
+        if let Some(source) = input.source() {
+            inline_allows.extend(crate::rules::inline_allow::scan(source));
+        }
         manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
         if input.kind == kompat_project::inputs::Kind::CrdManifest {
-            let parsed = kompat_crd::parse_manifests(&input.source.text)
-                .unwrap_or_else(|errors| panic!("{}", input.source.parse_errors(errors)));
-            crds.push(crate::rules::crd::CrdInput {
-                source: input.source,
-                crds: parsed,
-                baseline: Vec::new(),
-                conversions: None,
-            });
+            let Some(source) = input.into_source() else { continue };
+            let parsed = kompat_crd::parse_manifests(&source.text)
+                .unwrap_or_else(|errors| panic!("{}", source.parse_errors(errors)));
+            crds.push(crate::rules::crd::CrdInput { source, crds: parsed, baseline: Vec::new(), conversions: None });
         } else if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
         } else if input.is_declarations() {

@@ -59,7 +59,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Diagnostic, Error, Result};
-use crate::load::SourceFile;
+use crate::source::SourceFile;
 
 /// The configuration file name, looked up in the working directory and its
 /// parents.

@@ -17,15 +17,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kompat_formats::api_toml::ApiFile;
+use kompat_formats::FeatureFile;
 use kompat_go::{GatePackage, GoFile};
+use kompat_rust::GateRef;
 
 use crate::error::{Diagnostic, Error, Result};
-use crate::load::{Decls, SourceFile};
-use crate::rust::GateRef;
+use crate::source::SourceFile;
 
 /// What the Go sources among the inputs hold besides declarations (those are
-/// in [`Decls::features`]).
+/// in `Decls::features`).
 #[derive(Debug, Clone, Default)]
 pub struct GoScan {
     /// Every Go source of the inputs, in order: the files references are
@@ -87,6 +87,10 @@ impl GoScan {
 
     /// True when declaration `decl` (an index in [`Decls::features`]) comes
     /// from a map Kubernetes' tool does not read.
+    pub(crate) fn add_beyond_tool(&mut self, decls: std::ops::Range<usize>) {
+        self.beyond_tool.extend(decls);
+    }
+
     pub fn is_beyond_tool(&self, decl: usize) -> bool {
         self.beyond_tool.contains(&decl)
     }
@@ -128,10 +132,19 @@ pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
     dirs.iter().any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "testdata")))
 }
 
-/// Reads every Go file (in parallel), adds the declared gates to `decls`
+/// The gates one Go file declares: first the `read_by_tool` that Kubernetes'
+/// `compatibility_lifecycle` tool reads, then the others (unversioned
+/// `FeatureSpec` maps, maps inside function bodies).
+pub struct Declared {
+    pub source: SourceFile,
+    pub features: FeatureFile,
+    pub read_by_tool: usize,
+}
+
+/// Reads every Go file (in parallel) and returns the declared gates by file
 /// (features declared in several maps or files folded into one, as the tool
-/// does), and records the declaring packages for [`references`].
-pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
+/// does) and the declaring packages, recorded for [`references`].
+pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<Declared>)> {
     let results = parallel(files, |path| -> Result<Option<(SourceFile, GoFile)>> {
         let bytes = read_regular(path)?;
         if !kompat_go::mentions_featuregate(&bytes) {
@@ -198,18 +211,18 @@ pub fn scan(files: &[PathBuf], decls: &mut Decls) -> Result<GoScan> {
         scan.package_dirs.push(dir);
     }
     let beyond = beyond_tool(&parsed, &kept);
+    let mut declared = Vec::new();
     for (((source, _), mut features), extra) in parsed.into_iter().zip(kept).zip(beyond) {
         // The tool's declarations first, then the others of the file.
-        let first = decls.features().len() + features.len();
-        scan.beyond_tool.extend(first..first + extra.len());
+        let read_by_tool = features.len();
         for (decl, spans) in extra.iter() {
             features.push(decl.clone(), spans.clone());
         }
         if !features.is_empty() {
-            decls.add_parsed(source, features, ApiFile::default());
+            declared.push(Declared { source, features, read_by_tool });
         }
     }
-    Ok(scan)
+    Ok((scan, declared))
 }
 
 /// Every reference to a declared gate in the scanned Go files, in file order.

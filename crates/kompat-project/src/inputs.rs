@@ -2,7 +2,7 @@
 //! read once. Every command that takes paths (`--decls`, `kompat lint`'s
 //! positional paths, `--baseline`) goes through [`classify`]; what it returns
 //! carries the file's text, so nothing reads a file twice (but for a Rust
-//! file found in a directory and released, see [`crate::load::SourceFile`]),
+//! file found in a directory and released, see [`crate::source::ReleasedFile`]),
 //! and every I/O error is reported with the file it is about.
 //!
 //! The rules:
@@ -46,9 +46,10 @@ use kompat_formats::manifest::{has_objects_in, objects_in, ManifestObject};
 use kompat_formats::yaml::{parse_documents, Node};
 use kompat_formats::ParseError;
 
+use kompat_rust::{first_read, EarlyNames};
+
 use crate::error::{Diagnostic, Error, Location, Result};
-use crate::load::{SourceFile, STDIN_NAME};
-use crate::rust::EarlyNames;
+use crate::source::{Read, SourceFile, STDIN_NAME};
 
 /// What an input file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +74,9 @@ pub enum Kind {
 #[derive(Debug, Clone)]
 pub struct Input {
     pub kind: Kind,
-    pub source: SourceFile,
+    /// The file, its text held; or, for a Rust file found in a directory
+    /// that cannot declare or reference anything by itself, released.
+    pub file: Read,
     /// Named as a path, not found by walking a directory.
     pub named: bool,
     /// The YAML (or JSON) documents of the text, parsed once for the
@@ -87,12 +90,36 @@ type Documents = std::result::Result<Vec<Node>, ParseError>;
 impl Input {
     /// An input of `kind`, read from `source`; `named` when given as a path.
     pub fn new(kind: Kind, source: SourceFile, named: bool) -> Input {
-        Input { kind, source, named, documents: OnceLock::new() }
+        Input { kind, file: Read::Held(source), named, documents: OnceLock::new() }
     }
 
-    /// The text's YAML documents, parsed on first use.
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// The file, when its text is held (always, but for a released Rust
+    /// file).
+    pub fn source(&self) -> Option<&SourceFile> {
+        match &self.file {
+            Read::Held(source) => Some(source),
+            Read::Released(_) => None,
+        }
+    }
+
+    /// [`Input::source`], by value.
+    pub fn into_source(self) -> Option<SourceFile> {
+        match self.file {
+            Read::Held(source) => Some(source),
+            Read::Released(_) => None,
+        }
+    }
+
+    /// The text's YAML documents, parsed on first use; a released (Rust)
+    /// file has none.
     fn documents(&self) -> std::result::Result<&[Node], &ParseError> {
-        self.documents.get_or_init(|| parse_documents(&self.source.text)).as_deref()
+        let parse = || self.source().map_or_else(|| Ok(Vec::new()), |source| parse_documents(&source.text));
+        self.documents.get_or_init(parse).as_deref()
     }
 
     /// Whether this input is read as declarations: every named file that is
@@ -113,20 +140,18 @@ impl Input {
     /// located (the scanning is `kompat_formats::deploy`'s). YAML beyond the
     /// parser's limits (an alias bomb, extreme nesting) is a located error.
     pub fn gate_settings(&self) -> Result<Vec<GateSetting<Location>>> {
-        if self.kind != Kind::Deployment {
-            return Ok(Vec::new());
-        }
-        let material = if is_helm_values(&self.source.path) {
+        let (Kind::Deployment, Some(source)) = (self.kind, self.source()) else { return Ok(Vec::new()) };
+        let material = if is_helm_values(&source.path) {
             Material::HelmValues
-        } else if is_structured(&self.source.path) {
+        } else if is_structured(&source.path) {
             Material::Yaml
         } else {
             Material::Text
         };
         let parsed = if material == Material::Text { Ok(&[][..]) } else { self.documents() };
         let settings =
-            gate_settings_in(&self.source.text, material, parsed).map_err(|err| self.source.parse_errors(vec![err]))?;
-        Ok(settings.into_iter().map(|s| s.map_location(|span| self.source.locate(span.start, span.end))).collect())
+            gate_settings_in(&source.text, material, parsed).map_err(|err| source.parse_errors(vec![err]))?;
+        Ok(settings.into_iter().map(|s| s.map_location(|span| source.locate(span.start, span.end))).collect())
     }
 }
 
@@ -139,17 +164,18 @@ impl Input {
     /// The CustomResourceDefinitions of a CRD manifest are left out: the CRD
     /// checks (`kompat-crd`, `removed-crd-api-version` among them) are theirs.
     pub fn manifest_objects(&self) -> Result<Vec<ManifestObject<Location>>> {
-        if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&self.source.path) {
+        let Some(source) = self.source() else { return Ok(Vec::new()) };
+        if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&source.path) {
             return Ok(Vec::new());
         }
         match self.documents() {
             Ok(docs) => Ok(objects_in(docs)
                 .into_iter()
                 .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
-                .map(|o| o.map_location(|s| self.source.locate(s.start, s.end)))
+                .map(|o| o.map_location(|s| source.locate(s.start, s.end)))
                 .collect()),
-            Err(err) if kompat_formats::yaml::is_limit_error(err) || is_stdin(&self.source.path) => {
-                Err(self.source.parse_errors(vec![err.clone()]))
+            Err(err) if kompat_formats::yaml::is_limit_error(err) || is_stdin(&source.path) => {
+                Err(source.parse_errors(vec![err.clone()]))
             }
             Err(_) => Ok(Vec::new()),
         }
@@ -200,7 +226,7 @@ pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) 
             classify_dir(path, &mut inputs, &mut go_sources)
         } else if is_go(path) {
             // Named: read whatever its name, never blocking on a special file.
-            crate::load::ensure_regular_file(path).map(|()| go_sources.push(path.clone()))
+            crate::source::ensure_regular_file(path).map(|()| go_sources.push(path.clone()))
         } else {
             classify_named(path, &mut inputs)
         };
@@ -216,14 +242,16 @@ fn is_go(path: &Path) -> bool {
 }
 
 fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
-    let mut input = Input::new(Kind::Other, SourceFile::read(path)?, true);
+    let source = SourceFile::read(path)?;
+    let names_crd = names_crd(&source);
+    let mut input = Input::new(Kind::Other, source, true);
     input.kind = match by_name(path) {
         Some(Kind::Deployment) if is_yaml(path) => named_yaml(&input),
         Some(Kind::Deployment) if is_json(path) && !may_hold_objects(&input) => Kind::Other,
         Some(kind) => kind,
         None => Kind::Other,
     };
-    if matches!(input.kind, Kind::FeatureList | Kind::Deployment) && names_crd(&input.source) {
+    if matches!(input.kind, Kind::FeatureList | Kind::Deployment) && names_crd {
         input.kind = Kind::CrdManifest;
     }
     out.push(input);
@@ -245,14 +273,14 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_cached_key(|&i| read_order(&files[i].0, files[i].1));
     let early = EarlyNames::new();
-    let results = crate::parallel::map(
+    let results = kompat_rust::parallel::map(
         &order,
         READ_STACK_BYTES,
         |&i| match &files[i] {
             (path, Kind::Rust) => read_rust(path, &early),
             (path, kind) => classify_found(path, *kind),
         },
-        |&i, why| Err(why.error(&files[i].0)),
+        |&i, why| Err(Error { diagnostics: vec![why.diagnostic(&files[i].0)] }),
     );
     // Back in the sorted order.
     let mut read: Vec<(usize, Result<Option<Input>>)> = order.into_iter().zip(results).collect();
@@ -331,7 +359,7 @@ impl Gathered<'_> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
-                let failure = crate::load::walk_failure(dir, &err);
+                let failure = crate::source::walk_failure(dir, &err);
                 let path = failure.diagnostics.first().and_then(|d| d.location.as_ref()).map(|l| l.path().to_owned());
                 self.batch.failures.push((path.unwrap_or_else(|| dir.to_owned()), failure));
                 return;
@@ -343,7 +371,7 @@ impl Gathered<'_> {
         let path = entry.into_path();
         if is_go(&path) {
             if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
-                match crate::load::readable(&path) {
+                match crate::source::readable(&path) {
                     Ok(()) => self.batch.go.push(path),
                     Err(err) => self.batch.failures.push((path, err)),
                 }
@@ -372,19 +400,21 @@ const READ_STACK_BYTES: usize = 8 << 20;
 
 /// A Rust file found in a directory, read: released after its checks unless
 /// it can declare or reference something without a derived enum's name,
-/// and searched for the names `early` knows ([`crate::rust::first_read`]).
+/// and searched for the names `early` knows ([`kompat_rust::first_read`]).
 fn read_rust(path: &Path, early: &EarlyNames) -> Result<Option<Input>> {
-    let source = SourceFile::read_found_keeping(path, |text| crate::rust::first_read(text, early))?;
-    Ok(Some(Input::new(Kind::Rust, source, false)))
+    let file = crate::source::read_found_keeping(path, |text| first_read(text, early))?;
+    Ok(Some(Input { kind: Kind::Rust, file, named: false, documents: OnceLock::new() }))
 }
 
 /// A file found in a directory, whose name says it may be `kind` (not
 /// Rust: [`read_rust`]): read, and returned when its content says it counts.
 fn classify_found(path: &Path, kind: Kind) -> Result<Option<Input>> {
-    let mut input = Input::new(kind, SourceFile::read_found(path)?, false);
+    let source = SourceFile::read_found(path)?;
+    let (kompat_toml, names_crd) = (kind == Kind::KompatToml && is_kompat_toml(path, &source.text), names_crd(&source));
+    let mut input = Input::new(kind, source, false);
     input.kind = match kind {
-        Kind::KompatToml if !is_kompat_toml(path, &input.source.text) => return Ok(None),
-        Kind::FeatureList | Kind::Deployment if names_crd(&input.source) => Kind::CrdManifest,
+        Kind::KompatToml if !kompat_toml => return Ok(None),
+        Kind::FeatureList | Kind::Deployment if names_crd => Kind::CrdManifest,
         // A feature list by content only counts when named.
         Kind::Deployment if is_yaml(path) && is_feature_list(&input) => return Ok(None),
         // JSON counts only as a Kubernetes object.
@@ -425,7 +455,7 @@ fn names_crd(source: &SourceFile) -> bool {
 /// feature list by content, malformed (reported as a feature list), or
 /// deployment material.
 fn named_yaml(input: &Input) -> Kind {
-    if input.source.text.contains("CustomResourceDefinition") {
+    if input.source().is_some_and(|source| source.text.contains("CustomResourceDefinition")) {
         return Kind::CrdManifest;
     }
     if is_feature_list(input) || input.documents().is_err() {
@@ -437,9 +467,10 @@ fn named_yaml(input: &Input) -> Kind {
 
 /// YAML that parses as a feature list with features.
 fn is_feature_list(input: &Input) -> bool {
+    let Some(source) = input.source() else { return false };
     input
         .documents()
-        .is_ok_and(|docs| kompat_formats::k8s_yaml_in(&input.source.text, docs).is_ok_and(|file| !file.is_empty()))
+        .is_ok_and(|docs| kompat_formats::k8s_yaml_in(&source.text, docs).is_ok_and(|file| !file.is_empty()))
 }
 
 /// Well-known tool files that are not kompat declarations even when they do
@@ -481,7 +512,8 @@ fn names_key(text: &str, key: &str) -> bool {
 /// written with escapes has a backslash): text without either is not parsed
 /// to find out.
 fn may_hold_objects(input: &Input) -> bool {
-    may_name_api_version(&input.source.text) && input.documents().is_ok_and(has_objects_in)
+    input.source().is_some_and(|source| may_name_api_version(&source.text))
+        && input.documents().is_ok_and(has_objects_in)
 }
 
 fn may_name_api_version(text: &str) -> bool {

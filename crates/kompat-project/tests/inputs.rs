@@ -27,7 +27,7 @@ fn check(files: &[(&str, &str)], named: Option<&str>, expected: &[&str]) {
         .inputs
         .iter()
         .map(|i| {
-            let rel = i.source.path.strip_prefix(dir.path()).unwrap_or(Path::new("?"));
+            let rel = i.path().strip_prefix(dir.path()).unwrap_or(Path::new("?"));
             format!("{} {:?}{}", rel.display(), i.kind, if i.named { " named" } else { "" })
         })
         .collect();
@@ -120,7 +120,7 @@ fn check_objects(files: &[(&str, &str)], expected: &[&str]) {
     let inputs = classify(&[dir.path().to_owned()]).unwrap_or_else(|err| panic!("{err}"));
     let mut got = Vec::new();
     for input in &inputs.inputs {
-        let rel = input.source.path.strip_prefix(dir.path()).unwrap_or(Path::new("?")).display().to_string();
+        let rel = input.path().strip_prefix(dir.path()).unwrap_or(Path::new("?")).display().to_string();
         for o in input.manifest_objects().unwrap_or_else(|err| panic!("{err}")) {
             let (line, col) = o.location.line_col().unwrap_or((0, 0));
             got.push(format!("{rel} {}/{}/{} {line}:{col}", o.group, o.version, o.kind));

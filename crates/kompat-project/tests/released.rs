@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use kompat_project::rust::{scan_with, Parse};
-use kompat_project::{classify, Decls, Kind, SourceFile};
+use kompat_project::{classify, Kind, Read, RustFiles};
+use kompat_rust::{scan_with, Parse};
 
 const GATES: &str = r#"
 #[derive(Clone, Copy, kompat::FeatureGates)]
@@ -34,27 +34,37 @@ fn tree(files: &[(&str, &str, bool)]) -> tempfile::TempDir {
     dir
 }
 
-fn rust_files(dir: &Path) -> Vec<SourceFile> {
+fn rust_files(dir: &Path) -> Vec<Read> {
     let classified = classify(&[dir.to_owned()]).unwrap_or_else(|err| panic!("{err}"));
-    classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.source).collect()
+    classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.file).collect()
 }
 
-fn name(file: &SourceFile) -> String {
-    file.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+fn name(file: &Read) -> String {
+    file.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The files scanned as `parse` says; an error rendered.
+fn scan(files: &[Read], parse: Parse) -> Result<kompat_rust::RustScan, String> {
+    let mut files = RustFiles(files.to_vec());
+    scan_with(&mut files, parse)
+        .map(|found| found.scan)
+        .map_err(|err| err.iter().map(kompat_project::Diagnostic::one_line).collect::<Vec<_>>().join("\n"))
 }
 
 #[test]
 fn texts_are_held_only_where_they_can_matter() {
     let dir = tree(&FILES);
     let files = rust_files(dir.path());
-    let mut got: Vec<(String, bool)> = files.iter().map(|f| (name(f), !f.is_released())).collect();
+    let mut got: Vec<(String, bool)> = files.iter().map(|f| (name(f), matches!(f, Read::Held(_)))).collect();
     got.sort();
     let mut expected: Vec<(String, bool)> = FILES.iter().map(|(n, _, held)| ((*n).to_owned(), *held)).collect();
     expected.sort();
     assert_eq!(got, expected);
     for file in &files {
         let text = FILES.iter().find(|(n, _, _)| *n == name(file)).map_or("", |(_, t, _)| *t);
-        assert_eq!(&*file.text, if file.is_released() { "" } else { text }, "{}", name(file));
+        if let Read::Held(held) = file {
+            assert_eq!(&*held.text, text, "{}", name(file));
+        }
     }
 }
 
@@ -63,7 +73,7 @@ fn released_files_are_read_again_for_the_derived_enums_names() {
     let dir = tree(&FILES);
     let files = rust_files(dir.path());
     for parse in [Parse::Candidates, Parse::Every] {
-        let scan = scan_with(&files, &mut Decls::default(), parse).unwrap_or_else(|err| panic!("{err}"));
+        let scan = scan(&files, parse).unwrap_or_else(|err| panic!("{err}"));
         let mut refs: Vec<String> = scan
             .refs
             .iter()
@@ -82,13 +92,13 @@ fn a_released_file_gone_before_it_is_read_again_is_an_error() {
     let dir = tree(&FILES);
     let files = rust_files(dir.path());
     std::fs::remove_file(dir.path().join("paths.rs")).unwrap_or_else(|err| panic!("{err}"));
-    let err = scan_with(&files, &mut Decls::default(), Parse::Candidates).map(|_| ()).map_err(|e| e.to_string());
+    let err = scan(&files, Parse::Candidates).map(|_| ());
     let gone = dir.path().join("paths.rs");
     assert_eq!(err, Err(format!("{0}: {0} was removed while its directory was read", gone.display())));
     // Without a derived enum, nothing is read again.
     let dir = tree(&FILES[1..]);
     let files = rust_files(dir.path());
     std::fs::remove_file(dir.path().join("paths.rs")).unwrap_or_else(|err| panic!("{err}"));
-    let scan = scan_with(&files, &mut Decls::default(), Parse::Candidates).unwrap_or_else(|err| panic!("{err}"));
+    let scan = scan(&files, Parse::Candidates).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(scan.refs.len(), 1);
 }

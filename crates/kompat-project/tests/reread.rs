@@ -3,12 +3,12 @@
 //! of a directory, the findings are a full parse's, and where the count of
 //! second reads does not depend on the order the files are read in, it is
 //! what the names known at each first read allow. (Every order is checked
-//! one by one in `rust/early.rs`' tests.)
+//! one by one in `kompat-rust`'s `early.rs` tests.)
 
 use std::path::Path;
 
-use kompat_project::rust::{scan, scan_with, Parse, Rereads};
-use kompat_project::{classify, Decls, Kind, SourceFile};
+use kompat_project::{classify, Kind, Read, RustFiles};
+use kompat_rust::{scan, scan_with, Parse, Rereads};
 
 const GATES: &str = r#"
 #[derive(Clone, Copy, kompat::FeatureGates)]
@@ -39,9 +39,9 @@ fn tree(files: &[(&str, &str)], plain: usize) -> tempfile::TempDir {
     dir
 }
 
-fn rust_files(dir: &Path) -> Vec<SourceFile> {
+fn rust_files(dir: &Path) -> Vec<Read> {
     let classified = classify(&[dir.to_owned()]).unwrap_or_else(|err| panic!("{err}"));
-    classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.source).collect()
+    classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.file).collect()
 }
 
 /// The references found with and without the prefilter (which must agree),
@@ -50,17 +50,19 @@ fn rust_files(dir: &Path) -> Vec<SourceFile> {
 fn check(files: &[(&str, &str)], plain: usize, refs: &[&str]) -> (usize, usize) {
     let dir = tree(files, plain);
     let read = rust_files(dir.path());
-    let released = read.iter().filter(|f| f.is_released()).count();
+    let released = read.iter().filter(|f| matches!(f, Read::Released(_))).count();
     let mut found = Vec::new();
     let mut rereads = 0;
     for parse in [Parse::Candidates, Parse::Every] {
         // The fast path through the public `scan`, which counts the files
         // read again; the oracle through `scan_with`.
+        let mut files = RustFiles(read.clone());
         let scan = match parse {
-            Parse::Candidates => scan(&read, &mut Decls::default()),
-            Parse::Every => scan_with(&read, &mut Decls::default(), parse),
+            Parse::Candidates => scan(&mut files),
+            Parse::Every => scan_with(&mut files, parse),
         }
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .scan;
         let mut got: Vec<String> = scan
             .refs
             .iter()
@@ -102,7 +104,7 @@ fn files_read_in_any_order_find_what_a_full_parse_finds() {
     // The declaring file is read first (nearest the root), the alias and
     // its users after it; how many files are read again depends on which
     // reads the threads run at the same time (every order is counted in
-    // `rust/early.rs`' tests), the findings do not.
+    // `kompat-rust`'s `early.rs` tests), the findings do not.
     let alias = ("src/a/alias.rs", "pub use crate::gates::Feature as Gate;\n");
     let user = ("src/a/b/user.rs", "fn f() { Gate::A; }\n");
     let uses = ("src/a/b/uses.rs", "fn f() { crate::gates::Feature::A; }\n");

@@ -27,7 +27,7 @@ fn toml_config() -> ApiConfig {
 }
 
 fn source_config() -> ApiConfig {
-    match kompat_project::load::load(&[fixtures().join("rust")]) {
+    match kompat_project::load(&[fixtures().join("rust")]) {
         Ok(decls) => decls.api_config(),
         Err(err) => panic!("{err:?}"),
     }

@@ -8,8 +8,8 @@ use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_engine::api::{RuntimeConfig, ServeOptions};
 use kompat_engine::{Version, WindowPolicy};
 use kompat_project::inputs::Kind;
-use kompat_project::rust::Rereads;
 use kompat_project::{Config, Decls, Diagnostic, Error, Result, SourceFile};
+use kompat_rust::Rereads;
 
 use super::flag_version;
 use crate::cli::{LintArgs, WindowProfile};
@@ -51,8 +51,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let classified = kompat_project::inputs::classify(&reference_paths)?;
     for input in classified.inputs {
         // Only the declarations of a reference input are read.
-        if input.is_declarations() && seen.first(&input.source.path, !input.named) {
-            reference.push(input.source.path.clone());
+        if input.is_declarations() && seen.first(input.path(), !input.named) {
+            reference.push(input.path().to_owned());
             decl_inputs.push(input);
         }
     }
@@ -70,16 +70,16 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut inline_allows = Vec::new();
     let classified = kompat_project::inputs::classify(&inputs)?;
     for input in classified.inputs {
-        if !seen.first(&input.source.path, !input.named) {
+        if !seen.first(input.path(), !input.named) {
             continue;
         }
-        if matches!(input.kind, Kind::CrdManifest | Kind::Deployment) {
-            inline_allows.extend(kompat_cli::rules::inline_allow::scan(&input.source));
+        if let (Kind::CrdManifest | Kind::Deployment, Some(source)) = (input.kind, input.source()) {
+            inline_allows.extend(kompat_cli::rules::inline_allow::scan(source));
         }
         // Deployment material and CRD manifests are Kubernetes manifests too.
         manifests.extend(input.manifest_objects()?);
         match input.kind {
-            Kind::CrdManifest => crd_sources.push(input.source),
+            Kind::CrdManifest => crd_sources.extend(input.into_source()),
             Kind::Deployment => settings.extend(input.gate_settings()?),
             _ if input.is_declarations() => decl_inputs.push(input),
             _ => (),
@@ -281,8 +281,9 @@ fn baseline(path: &Path) -> Result<(Option<Decls>, Vec<BaselineCrds>)> {
     for input in classified.inputs {
         if input.kind == Kind::CrdManifest {
             named_crd |= input.named;
-            let parsed = parse_crds(&input.source)?;
-            crds.push((input.source, parsed));
+            let Some(source) = input.into_source() else { continue };
+            let parsed = parse_crds(&source)?;
+            crds.push((source, parsed));
         } else if input.is_loaded() {
             decl_inputs.push(input);
         }

@@ -56,8 +56,8 @@ declare_rule! {
 pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE_REFERENCE, &UNKNOWN_GATE_REFERENCE], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(rust) = cx.rust else { return };
-    for r in &rust.refs {
+    let Some(code) = cx.code else { return };
+    for r in &code.refs {
         if cx.decls.features().iter().any(|f| f.name == r.gate) {
             continue;
         }

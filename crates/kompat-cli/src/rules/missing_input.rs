@@ -113,7 +113,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let rules = all(&[REMOVED_API_VERSION.code, DEPRECATED_API_VERSION.code, UNSERVED_API_VERSION.code]);
         skipped("kubernetes-version", rules, "Kubernetes manifests are not checked; ");
     }
-    if cx.rust.is_none() && own_features {
+    if cx.code.is_none() && own_features {
         skipped("sources", all(&[ORPHANED_GATE.code]), "");
     }
     // kube-rs custom resources whose CRD manifest is not among the inputs.

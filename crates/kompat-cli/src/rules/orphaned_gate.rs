@@ -35,12 +35,12 @@ declare_rule! {
 pub static PASS: Pass = Pass { rules: &[&ORPHANED_GATE], check: Some(check) };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(rust) = cx.rust else { return };
-    if rust.files == 0 {
+    let Some(code) = cx.code else { return };
+    if code.files == 0 {
         return;
     }
     for (idx, feature) in cx.decls.features().iter().enumerate() {
-        if rust.refs.iter().any(|r| r.gate == feature.name) {
+        if code.refs.iter().any(|r| r.gate == feature.name) {
             continue;
         }
         out.push(

@@ -67,8 +67,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use aho_corasick::AhoCorasick;
 
-use super::{gate_call, is_ident_byte, starts_ident};
-use crate::error::{Error, Result};
+use crate::outline::is_ident_byte;
+use crate::search::{gate_call, internal, starts_ident, Result, DERIVES};
 
 /// The search for what makes a run worth parsing, built once per reference
 /// round and shared by every thread.
@@ -84,11 +84,10 @@ impl Select {
     pub(super) fn new<'a>(known: &'a BTreeSet<String>, variants: impl Iterator<Item = &'a String>) -> Result<Select> {
         let mut names: BTreeSet<&str> = known.iter().map(String::as_str).collect();
         names.extend(variants.map(String::as_str));
-        names.extend(super::DERIVES);
+        names.extend(DERIVES);
         let enabled_is_name = names.contains("enabled");
         names.insert("enabled");
-        let search =
-            AhoCorasick::new(names).map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
+        let search = AhoCorasick::new(names).map_err(internal)?;
         Ok(Select { search, enabled_is_name })
     }
 

@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use kompat_project::rust::scan;
-use kompat_project::{Decls, SourceFile};
+use kompat_rust::memory::{Text, Texts};
+use kompat_rust::scan;
 
 /// One error: its message and where it starts (1-based line and column).
 type Reported = (String, usize, usize);
@@ -37,12 +37,12 @@ fn expected(stderr: &str) -> Vec<Reported> {
 
 /// What the reader reports for `text`.
 fn actual(path: &Path, text: &str) -> Vec<Reported> {
-    let source = SourceFile::new(path.to_owned(), text.to_owned());
-    let Err(err) = scan(std::slice::from_ref(&source), &mut Decls::default()) else {
+    let mut files = Texts::default();
+    files.push(Text::new(path, text));
+    let Err(err) = scan(&mut files) else {
         return Vec::new();
     };
-    err.diagnostics
-        .iter()
+    err.iter()
         .map(|d| {
             let (line, column) = d.location.as_ref().and_then(|l| l.line_col()).unwrap_or((0, 0));
             (d.message.clone(), line, column)

@@ -4,14 +4,38 @@
 
 use std::path::{Path, PathBuf};
 
-use kompat_project::rust::{scan_with, Parse};
-use kompat_project::{classify, Decls, Kind, SourceFile};
+use kompat_rust::memory::{Text, Texts};
+use kompat_rust::{scan_with, Parse};
 
 /// What a scan of `files` yields, rendered for comparison.
-fn findings(files: &[SourceFile], parse: Parse) -> String {
-    let mut decls = Decls::default();
-    let scan = scan_with(files, &mut decls, parse);
-    format!("{scan:#?}\n{decls:#?}")
+fn findings(files: &Texts, parse: Parse) -> String {
+    format!("{:#?}", scan_with(&mut files.clone(), parse))
+}
+
+/// Every Rust file below `dir` (hidden entries skipped), in path order.
+fn rust_files(dir: &Path) -> Texts {
+    let mut paths = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+                continue;
+            }
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    let mut files = Texts::default();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        files.push(Text::new(path, text));
+    }
+    files
 }
 
 /// Every directory under `fixtures/` (and `fixtures/` itself).
@@ -36,12 +60,8 @@ fn fast_path_finds_what_a_full_parse_finds() {
     let mut compared = 0;
     let mut refs = 0;
     for dir in fixture_dirs() {
-        // A directory that does not classify (a deliberately broken
-        // fixture) has nothing for the Rust reader.
-        let Ok(classified) = classify(std::slice::from_ref(&dir)) else { continue };
-        let files: Vec<SourceFile> =
-            classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.source).collect();
-        if files.is_empty() {
+        let files = rust_files(&dir);
+        if files.paths().next().is_none() {
             continue;
         }
         let fast = findings(&files, Parse::Candidates);
@@ -61,15 +81,13 @@ fn fast_path_finds_what_a_full_parse_finds() {
 #[test]
 fn operator_fixture_references_its_gates_either_way() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/operator");
-    let classified = classify(&[dir]).unwrap_or_else(|err| panic!("{err}"));
-    let files: Vec<SourceFile> =
-        classified.inputs.into_iter().filter(|i| i.kind == Kind::Rust).map(|i| i.source).collect();
+    let files = rust_files(&dir);
     for parse in [Parse::Candidates, Parse::Every] {
-        let mut decls = Decls::default();
-        let scan = scan_with(&files, &mut decls, parse).unwrap_or_else(|err| panic!("{err}"));
-        let declared: Vec<&str> = decls.features().iter().map(|f| f.name.as_str()).collect();
+        let found = scan_with(&mut files.clone(), parse).unwrap_or_else(|err| panic!("{err:?}"));
+        let declared: Vec<&str> =
+            found.declared.iter().flat_map(|d| d.features.features()).map(|f| f.name.as_str()).collect();
         let unused: Vec<&str> =
-            declared.iter().copied().filter(|name| !scan.refs.iter().any(|r| r.gate == *name)).collect();
+            declared.iter().copied().filter(|name| !found.scan.refs.iter().any(|r| r.gate == *name)).collect();
         assert_eq!(declared.len(), 10, "{parse:?}");
         assert_eq!(unused, ["LeaderElectionV2"], "{parse:?}");
     }

@@ -162,7 +162,7 @@ fn is_ident_start(b: u8) -> bool {
 
 /// The end of the identifier (or number) starting at `i`.
 fn ident_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..].iter().position(|&b| !super::is_ident_byte(b)).map_or(bytes.len(), |n| i + n)
+    bytes[i..].iter().position(|&b| !is_ident_byte(b)).map_or(bytes.len(), |n| i + n)
 }
 
 /// The length of the UTF-8 character that starts with `b` (1 for a
@@ -254,6 +254,11 @@ fn skip_quote(bytes: &[u8], i: usize) -> usize {
         }
         None => i + 1,
     }
+}
+
+/// A byte of an ASCII identifier.
+pub(crate) fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! and re-exports, and, as soundly, what does not (a bare name counts only
 //! where a glob import of the derived enum is in scope).
 
-use kompat_project::rust::{scan_with, Parse};
-use kompat_project::{Decls, SourceFile};
+use kompat_rust::memory::{Text, Texts};
+use kompat_rust::{scan_with, Parse};
 
 const GATES: &str = r#"
 #[derive(Clone, Copy, kompat::FeatureGates)]
@@ -21,15 +21,16 @@ pub enum Feature {
 /// The gates referenced in `sources` (next to the enum above), sorted, with
 /// and without the prefilter (which must agree).
 fn check(sources: &[&str], expected: &[&str]) {
-    let mut files = vec![SourceFile::new("src/gates.rs".into(), GATES.to_owned())];
+    let mut files = Texts::default();
+    files.push(Text::new("src/gates.rs", GATES));
     for (i, text) in sources.iter().enumerate() {
-        files.push(SourceFile::new(format!("src/f{i}.rs").into(), (*text).to_owned()));
+        files.push(Text::new(format!("src/f{i}.rs"), *text));
     }
     for parse in [Parse::Candidates, Parse::Every] {
-        let scan = scan_with(&files, &mut Decls::default(), parse);
+        let scan = scan_with(&mut files.clone(), parse);
         let mut gates: Vec<String> = match scan {
-            Ok(scan) => scan.refs.into_iter().map(|r| r.gate).collect(),
-            Err(err) => vec![format!("error: {err}")],
+            Ok(found) => found.scan.refs.into_iter().map(|r| r.gate).collect(),
+            Err(err) => err.iter().map(|d| format!("error: {}", d.one_line())).collect(),
         };
         gates.sort();
         assert_eq!(gates, expected, "{parse:?}: {sources:#?}");

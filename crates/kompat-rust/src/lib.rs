@@ -1,30 +1,43 @@
-//! Rust sources: `#[derive(FeatureGates)]` enums become feature declarations
-//! (with their `#[kompat(allow(...))]` suppressions) and
-//! `#[derive(ApiLifecycle)]` types API declarations, at any depth of inline
-//! modules, each checked as its derive checks it (what a derive rejects is
-//! an error at the derive's span). Every use of such an enum's variant (see
-//! `rust/refs.rs`: paths, aliases, glob imports, re-exports, macro invocations) and
-//! every `enabled("Gate")`-style string is a reference to a gate. Only files
-//! that a byte search finds able to declare or reference something are
-//! parsed, in parallel; a large file in chunks of whole top-level items
-//! (see `rust/outline.rs`), so that its memory is bounded by a chunk, and a file
-//! read for references only in its imports and the items that can hold one
-//! (see `rust/select.rs`).
+//! The Rust source reader: text in, values out. `#[derive(FeatureGates)]`
+//! enums become feature declarations (with their `#[kompat(allow(...))]`
+//! suppressions) and `#[derive(ApiLifecycle)]` types API declarations, at
+//! any depth of inline modules, each checked as its derive checks it (what a
+//! derive rejects is an error at the derive's span). Every use of such an
+//! enum's variant (see `refs.rs`: paths, aliases, glob imports, re-exports,
+//! macro invocations) and every `enabled("Gate")`-style string is a
+//! reference to a gate. Only files that a byte search finds able to declare
+//! or reference something are parsed, in parallel; a large file in chunks
+//! of whole top-level items (see `outline.rs`), so that its memory is
+//! bounded by a chunk, and a file read for references only in its imports
+//! and the items that can hold one (see `select.rs`).
+//!
+//! **Architecture Invariant:** this crate reads no file. The loader
+//! (`kompat-project`) reads them and hands them over through [`Files`]: each
+//! file is [`Held`](File::Held) (its text, which the reader reads) or
+//! [`Released`](File::Released) after its first read ([`first_read`]),
+//! which has no text to read, only the names that read ruled out. A released
+//! file the reader must search again is searched by the loader
+//! ([`Files::search`]), which reads it again and holds it if it matches.
 
+// Bottom up: each module uses only those above it.
 mod early;
+pub mod memory;
 mod outline;
+pub mod parallel;
 mod refs;
+mod search;
 mod select;
 
-pub(crate) use early::{first_read, EarlyNames};
+pub use early::{first_read, EarlyNames, Keep, Names};
+pub use search::Failures;
+use search::{internal, Refers, Result, DECLARES};
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
-use crate::error::{Diagnostic, Error, Location, Result};
-use crate::load::{Decls, SourceFile};
-use aho_corasick::AhoCorasick;
+use kompat_diag::{Diagnostic, Location};
 use kompat_formats::api_toml::{ApiFile, ApiSpans};
-use kompat_formats::{FeatureFile, FeatureSpans, Span};
+use kompat_formats::{FeatureFile, FeatureSpans, LineIndex, Span};
 use proc_macro2::LineColumn;
 
 // The derives' own parsing, shared so that kompat reads a
@@ -33,6 +46,66 @@ use proc_macro2::LineColumn;
 use kompat_derive_internals::attr;
 use kompat_derive_internals::ctxt::Ctxt;
 use kompat_derive_internals::valid;
+
+/// A held Rust file: its path and text, and where its bytes are (what the
+/// reader locates its findings with).
+pub trait Source: Sync {
+    fn path(&self) -> &Path;
+    fn text(&self) -> &str;
+    /// The text's line index.
+    fn lines(&self) -> &LineIndex;
+    /// A location in this file for a byte span.
+    fn locate(&self, start: usize, end: usize) -> Location;
+}
+
+/// A Rust file as the loader holds it.
+pub enum File<'a, S> {
+    /// Its text is held: the reader reads it.
+    Held(&'a S),
+    /// Its text was let go after its first read ([`first_read`]), which
+    /// ruled out references to these names: only a search for another name
+    /// needs it ([`Files::search`] reads it again).
+    Released(&'a Names),
+}
+
+/// The Rust files a scan reads, as the loader holds them, in input order.
+pub trait Files: Sync {
+    type Source: Source;
+
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// File `index` (below [`Files::len`]).
+    fn get(&self, index: usize) -> File<'_, Self::Source>;
+
+    /// The files among `picked` (indices, in order) whose text `matches`,
+    /// searched on every core, with how many released files were read again
+    /// to search them. A held file is searched in memory; a released one is
+    /// read again and held from then on if it matches; if it does not,
+    /// `names` are ruled out for it too. A file that cannot be read again
+    /// (removed, changed into invalid UTF-8) is an error of its own; all are
+    /// reported together.
+    fn search(
+        &mut self,
+        picked: &[usize],
+        names: &Names,
+        matches: &(dyn Fn(&[u8]) -> bool + Sync),
+    ) -> Result<(Vec<usize>, usize)>;
+}
+
+/// Whether a search for references to `names` must look at `file`: always
+/// when its text is held; when it is released, only if one of `names` is
+/// not among those its first read (or a later search) ruled out (those
+/// searched the same bytes for them, so a second read could not match).
+fn needs_search<S>(file: &File<'_, S>, names: &Names) -> bool {
+    match file {
+        File::Held(_) => true,
+        File::Released(ruled_out) => names.iter().any(|name| !ruled_out.contains(name)),
+    }
+}
 
 /// A place in Rust code that names a gate.
 #[derive(Debug, Clone)]
@@ -66,7 +139,7 @@ pub struct RustScan {
     /// How many released Rust files were read again (a file read again in
     /// two rounds of the name loop counts twice), and how many were released
     /// after their first read: what the names searched for in the first
-    /// reads save (see `rust/early.rs`). A measurement, not a finding; the
+    /// reads save (see `early.rs`). A measurement, not a finding; the
     /// binary prints it on request (`KOMPAT_DEBUG_REREADS`).
     pub rereads: Rereads,
 }
@@ -91,6 +164,24 @@ pub struct CustomResource {
     pub location: Location,
 }
 
+/// The declarations of one Rust file: its `#[derive(FeatureGates)]` enums'
+/// gates and its `#[derive(ApiLifecycle)]` types, with their spans in it.
+#[derive(Debug)]
+pub struct Declared {
+    /// The file's index in the [`Files`] scanned (a held file).
+    pub file: usize,
+    pub features: FeatureFile,
+    pub apis: ApiFile,
+}
+
+/// What a scan finds: the declarations, by file, in input order, and the
+/// rest.
+#[derive(Debug)]
+pub struct Found {
+    pub declared: Vec<Declared>,
+    pub scan: RustScan,
+}
+
 /// Which files [`scan_with`] parses.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,8 +193,8 @@ pub enum Parse {
     Every,
 }
 
-/// Scans the Rust files (already read; in parallel), adds the
-/// derive-declared gates to `decls`, and collects every reference to a gate.
+/// Scans the Rust files (in parallel): the derive-declared gates and APIs
+/// of each, and every reference to a gate.
 ///
 /// Only files that can declare or reference something are parsed: a byte
 /// search first finds the files that name `FeatureGates` or `ApiLifecycle`
@@ -119,17 +210,17 @@ pub enum Parse {
 ///
 /// How many released files had to be read again is in
 /// [`RustScan::rereads`].
-pub fn scan(files: &[SourceFile], decls: &mut Decls) -> Result<RustScan> {
-    let released = files.iter().filter(|f| f.is_released()).count();
-    let (mut scan, read_again) = scan_with_rereads(files, decls, Parse::Candidates)?;
-    scan.rereads = Rereads { read_again, released };
-    Ok(scan)
+pub fn scan<F: Files>(files: &mut F) -> Result<Found> {
+    let released = (0..files.len()).filter(|&i| matches!(files.get(i), File::Released(_))).count();
+    let (mut found, read_again) = scan_with_rereads(files, Parse::Candidates)?;
+    found.scan.rereads = Rereads { read_again, released };
+    Ok(found)
 }
 
 /// [`scan`], parsing the files `parse` says.
 #[doc(hidden)]
-pub fn scan_with(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<RustScan> {
-    scan_with_rereads(files, decls, parse).map(|(scan, _)| scan)
+pub fn scan_with<F: Files>(files: &mut F, parse: Parse) -> Result<Found> {
+    scan_with_rereads(files, parse).map(|(found, _)| found)
 }
 
 /// What the first read of `text`, found in a directory whose reads have met
@@ -142,34 +233,32 @@ pub fn first_read_rules_out(text: &str, known: &[&str]) -> Option<Vec<String>> {
     let early = EarlyNames::new();
     early.add(known.iter().map(|name| (*name).to_owned()).collect());
     match first_read(text, &early) {
-        crate::load::Keep::Text => None,
-        crate::load::Keep::Release(names) => Some(names.iter().cloned().collect()),
+        Keep::Text => None,
+        Keep::Release(names) => Some(names.iter().cloned().collect()),
     }
 }
 
 /// [`scan_with`], and how many times a released file was read again (a file
 /// read again in two rounds of the name loop counts twice): what the
 /// names ruled out by the first reads save (see [`first_read`]).
-pub(crate) fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: Parse) -> Result<(RustScan, usize)> {
-    // Released files (see `first_read`) are read again when a search needs
-    // them; held from then on in this copy of the list.
-    let mut files = files.to_vec();
-    let files = &mut files[..];
+fn scan_with_rereads<F: Files>(files: &mut F, parse: Parse) -> Result<(Found, usize)> {
+    // Released files (see `first_read`) are read again by the loader when a
+    // search needs them; held from then on.
     let mut rereads = 0;
+    let all: Vec<usize> = (0..files.len()).collect();
     if parse == Parse::Every {
-        let all: Vec<usize> = (0..files.len()).collect();
-        rereads += crate::load::search_texts(files, &all, |_| true)?.1;
+        rereads += files.search(&all, &Names::new(), &|_| true)?.1;
     }
     // First the files that can declare: their enums decide which paths of
     // the other files are references.
-    let declares = DECLARES.as_ref().map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
-    let all: Vec<usize> = (0..files.len()).collect();
-    let mut results = parallel(files, &all, |file| {
-        (parse == Parse::Every || declares.is_match(file.text.as_bytes())).then(|| scan_file(file, None))
+    let declares = DECLARES.as_ref().map_err(internal)?;
+    let mut results = parallel(&*files, &all, |file| {
+        (parse == Parse::Every || declares.is_match(file.text().as_bytes())).then(|| scan_file(file, None))
     });
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let mut out = RustScan { files: files.len(), ..RustScan::default() };
-    for (file, result) in files.iter().zip(&mut results) {
+    let mut declared = Vec::new();
+    for (i, result) in results.iter_mut().enumerate() {
         let Some(Ok(scan)) = result else { continue };
         if scan.features.is_empty() && scan.apis.is_empty() {
             continue;
@@ -179,7 +268,8 @@ pub(crate) fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: 
         }
         out.allows.append(&mut scan.allows);
         out.custom_resources.append(&mut scan.custom_resources);
-        decls.add_parsed(file.clone(), std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
+        let (features, apis) = (std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
+        declared.push(Declared { file: i, features, apis });
     }
 
     // Then the files that can reference: only their references whose owner
@@ -218,14 +308,11 @@ pub(crate) fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: 
         // A released file failed this search for the gate functions and for
         // the names its first read (or an earlier round) ruled out: only
         // another name can make it match.
-        let picked: Vec<usize> = (0..files.len()).filter(|&i| !complete[i] && files[i].needs_search(&fresh)).collect();
-        let (pending, read) =
-            crate::load::search_texts(files, &picked, |text| parse == Parse::Every || refers.is_match(text))?;
+        let picked: Vec<usize> =
+            (0..files.len()).filter(|&i| !complete[i] && needs_search(&files.get(i), &fresh)).collect();
+        let (pending, read) = files.search(&picked, &fresh, &|text| parse == Parse::Every || refers.is_match(text))?;
         rereads += read;
-        for &i in &picked {
-            files[i].rule_out(&fresh);
-        }
-        let later = parallel(files, &pending, |file| Some(scan_file(file, Some(&known))));
+        let later = parallel(&*files, &pending, |file| Some(scan_file(file, Some(&known))));
         for (&i, result) in pending.iter().zip(later) {
             if result.is_some() {
                 results[i] = result;
@@ -237,11 +324,13 @@ pub(crate) fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: 
 
     let resolve = |name: &str| enum_of(&enums, &aliases, name);
     let mut failures = Vec::new();
-    for (file, result) in files.iter().zip(results) {
+    for (i, result) in results.into_iter().enumerate() {
         match result {
             None => {}
-            Some(Err(err)) => failures.extend(err.diagnostics),
+            Some(Err(err)) => failures.extend(err),
             Some(Ok(scan)) => {
+                // Only a held file has a scan.
+                let File::Held(file) = files.get(i) else { continue };
                 let refs = scan.refs;
                 let mut push = |gate: &String, (start, end): refs::At| {
                     let (start, end) = (offset(file, start), offset(file, end));
@@ -270,9 +359,9 @@ pub(crate) fn scan_with_rereads(files: &[SourceFile], decls: &mut Decls, parse: 
         }
     }
     if !failures.is_empty() {
-        return Err(Error { diagnostics: failures });
+        return Err(failures);
     }
-    Ok((out, rereads))
+    Ok((Found { declared, scan: out }, rereads))
 }
 
 /// The variants of the derived enum `name` stands for, directly or through
@@ -313,226 +402,35 @@ struct FileScan {
     errors: Vec<Diagnostic>,
 }
 
-/// Runs `scan` over the files `pick` names on every core (see
-/// [`crate::parallel`]) and returns the results in `pick`'s order. A scan
-/// that panics is an error of its file, never a silently missing one.
-fn parallel<F>(files: &[SourceFile], pick: &[usize], scan: F) -> Vec<Option<Result<Box<FileScan>>>>
+/// Runs `scan` over the held files `pick` names on every core (see
+/// [`crate::parallel`]) and returns the results in `pick`'s order; a
+/// released file has none. A scan that panics is an error of its file,
+/// never a silently missing one.
+fn parallel<F, W>(files: &F, pick: &[usize], scan: W) -> Vec<Option<Result<Box<FileScan>>>>
 where
-    F: Fn(&SourceFile) -> Option<Result<Box<FileScan>>> + Sync,
+    F: Files,
+    W: Fn(&F::Source) -> Option<Result<Box<FileScan>>> + Sync,
 {
     // syn recurses on nested syntax; `check_nesting` bounds how deep.
     crate::parallel::map(
         pick,
         SCAN_STACK_BYTES,
         |&i| {
-            let result = scan(&files[i]);
+            let File::Held(file) = files.get(i) else { return None };
+            let result = scan(file);
             // Spans index a per-thread map of every source lexed; what a scan
             // keeps is converted already, so the map is emptied.
             proc_macro2::extra::invalidate_current_thread_spans();
             result
         },
-        |&i, why| Some(Err(why.error(&files[i].path))),
-    )
-}
-
-/// The byte search that finds the files that can reference a gate: a
-/// derived enum's name (or an alias's) as a whole identifier followed by
-/// `::` (or by what may come between: generic arguments `<`, the end `>` of
-/// a qualified path's type, a comment, Unicode whitespace), by `as` or `;`
-/// (an alias: `use Feature as F`, `type F = Feature;`), or by `{` or
-/// `where` (an `impl` whose `Self::X` names a variant); or a gate function
-/// called with a string literal (see [`gate_call`]). It never misses a file
-/// that holds a reference; it may name a few that do not.
-struct Refers {
-    /// All the patterns at once: says quickly that a text holds none.
-    search: AhoCorasick,
-    /// Each pattern alone: every occurrence of each is judged (an
-    /// overlapping search of all at once is several times slower with a
-    /// few patterns)...
-    finders: Vec<memchr::memmem::Finder<'static>>,
-    /// ... or, with more than [`MAX_FINDERS`], all at once (one pass
-    /// whatever their number).
-    overlapping: Option<AhoCorasick>,
-    /// Patterns from this index on are the gate functions'.
-    functions: usize,
-    /// Patterns from this index on are the derives' names (only in the
-    /// search of a first read, [`first_read`]).
-    declares: usize,
-}
-
-/// What a [`Refers`] search found in a text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Hit {
-    /// A derived enum's name (or an alias's) in a place that can reference
-    /// it: the name's index among those the search was built with.
-    Name(usize),
-    /// A gate function's call with a string literal.
-    Call,
-    /// `FeatureGates` or `ApiLifecycle`: the file can declare.
-    Declares,
-}
-
-impl Refers {
-    fn new<'a>(names: impl Iterator<Item = &'a String>, functions: bool) -> Result<Refers> {
-        Refers::build(names, functions, false)
-    }
-
-    /// The search for `names`, the gate functions when `functions`, and the
-    /// derives' names when `declares`.
-    fn build<'a>(names: impl Iterator<Item = &'a String>, functions: bool, declares: bool) -> Result<Refers> {
-        let mut patterns: Vec<&str> = names.map(String::as_str).collect();
-        let first_function = patterns.len();
-        if functions {
-            patterns.push("enabled");
-        }
-        let first_declare = patterns.len();
-        if declares {
-            patterns.extend(DERIVES);
-        }
-        // Leftmost-first: the same answer to "any?", with the SIMD searcher
-        // (the standard semantics have only a first-byte prefilter, and
-        // `e` is everywhere).
-        let search = AhoCorasick::builder()
-            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-            .build(&patterns)
-            .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
-        let (finders, overlapping) = if patterns.len() <= MAX_FINDERS {
-            (patterns.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect(), None)
-        } else {
-            let all = AhoCorasick::new(&patterns)
-                .map_err(|err| Error::msg(format!("internal error building a search: {err}")))?;
-            (Vec::new(), Some(all))
-        };
-        Ok(Refers { search, finders, overlapping, functions: first_function, declares: first_declare })
-    }
-
-    fn is_match(&self, text: &[u8]) -> bool {
-        self.hits(text).next().is_some()
-    }
-
-    /// Every hit in `text` with where its match ends, pattern by pattern,
-    /// each in the order of the text. Each occurrence of each pattern is
-    /// judged on its own, so a text matches a set of names if and only if it
-    /// matches one of them alone: what lets a first read rule out each of
-    /// the names it searched for ([`first_read`]).
-    fn hits<'t>(&'t self, text: &'t [u8]) -> Box<dyn Iterator<Item = (Hit, usize)> + 't> {
-        if !self.search.is_match(text) {
-            return Box::new(std::iter::empty());
-        }
-        let judge = move |pattern: usize, start: usize, end: usize| {
-            let hit = if pattern >= self.declares {
-                Some(Hit::Declares)
-            } else if pattern >= self.functions {
-                gate_call(text, start, end).then_some(Hit::Call)
-            } else {
-                name_ref(text, start, end).then_some(Hit::Name(pattern))
+        |&i, why| {
+            let path = match files.get(i) {
+                File::Held(file) => file.path(),
+                File::Released(_) => Path::new(""),
             };
-            hit.map(|hit| (hit, end))
-        };
-        match &self.overlapping {
-            Some(all) => Box::new(
-                all.find_overlapping_iter(text).filter_map(move |m| judge(m.pattern().as_usize(), m.start(), m.end())),
-            ),
-            None => Box::new(self.finders.iter().enumerate().flat_map(move |(pattern, finder)| {
-                finder.find_iter(text).filter_map(move |start| judge(pattern, start, start + finder.needle().len()))
-            })),
-        }
-    }
-}
-
-/// The most patterns [`Refers`] searches for one by one.
-const MAX_FINDERS: usize = 8;
-
-/// Whether a derived enum's name (or an alias's) found at `start..end` of
-/// `text` can be a reference (see [`Refers`]).
-fn name_ref(text: &[u8], start: usize, end: usize) -> bool {
-    // `;` ends a type alias (after `=` or a path's `::`); `a`
-    // and `w` stand for `as` and `where`: a superset.
-    let aliased = || matches!(text[..start].iter().rev().find(|b| !b.is_ascii_whitespace()), Some(b'=' | b':'));
-    starts_ident(text, start)
-        && match skip_trivia(text, end).map(|at| text.get(at)) {
-            // Too far to tell: a possible match.
-            None => true,
-            Some(Some(b';')) => aliased(),
-            Some(next) => matches!(next, Some(b':' | b'<' | b'>' | b'{' | b'a' | b'w' | 0x80..)),
-        }
-}
-
-/// The names of the derives that declare, as a byte search looks for them.
-const DERIVES: [&str; 2] = ["FeatureGates", "ApiLifecycle"];
-
-/// The byte search for the files that can declare: the derives' names.
-static DECLARES: std::sync::LazyLock<std::result::Result<AhoCorasick, aho_corasick::BuildError>> =
-    std::sync::LazyLock::new(|| AhoCorasick::new(DERIVES));
-
-/// Whether `enabled` at `start..end` of `text` can be a gate function called
-/// with a string literal: the whole identifier is one of
-/// [`refs::GATE_FUNCTIONS`], followed by a turbofish (`::<`) or by `(`, `[` or
-/// `{` (a macro's tokens count any group) whose first token is a string
-/// literal (`"`, `r"`, `r#"`). Comments and whitespace may stand between;
-/// anything non-ASCII (Unicode whitespace, an identifier), or more of them
-/// than [`skip_trivia`] looks at, is taken as a possible match.
-fn gate_call(text: &[u8], start: usize, end: usize) -> bool {
-    // The identifier's start, looked for no further back than the longest
-    // prefix (an identifier may be long, and hold many `enabled`).
-    let prefixed = |prefix: &[u8]| text[..start].ends_with(prefix) && starts_ident(text, start - prefix.len());
-    let by_name = text[end..].starts_with(b"_by_name");
-    let exact = starts_ident(text, start) || (!by_name && (prefixed(b"is_") || prefixed(b"feature_")));
-    let end = if by_name { end + "_by_name".len() } else { end };
-    if !exact || text.get(end).copied().is_some_and(is_ident_byte) {
-        return false;
-    }
-    let next = |at: usize| skip_trivia(text, at).map(|at| (at, text.get(at).copied()));
-    match next(end) {
-        None | Some((_, Some(0x80..))) => true,
-        Some((at, Some(b':'))) => {
-            text.get(at + 1) == Some(&b':') && matches!(next(at + 2), None | Some((_, Some(b'<' | 0x80..))))
-        }
-        Some((at, Some(b'(' | b'[' | b'{'))) => match next(at + 1) {
-            None | Some((_, Some(b'"' | 0x80..))) => true,
-            Some((arg, Some(b'r'))) => matches!(text.get(arg + 1), Some(b'"' | b'#')),
-            Some(_) => false,
+            Some(Err(vec![why.diagnostic(path)]))
         },
-        Some(_) => false,
-    }
-}
-
-/// A byte of an ASCII identifier.
-fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// Whether an identifier can start at `at` of `text`: no identifier byte
-/// just before it.
-fn starts_ident(text: &[u8], at: usize) -> bool {
-    at == 0 || !is_ident_byte(text[at - 1])
-}
-
-/// How many bytes of whitespace and comments [`skip_trivia`] looks at: a
-/// bound, so that many matches followed by one long comment cost linear
-/// time.
-const TRIVIA_BYTES: usize = 1024;
-
-/// The offset of the first byte from `at` on that is neither ASCII
-/// whitespace nor in a comment (`//` to the line's end, `/* */` nested);
-/// `None` past [`TRIVIA_BYTES`] of them.
-fn skip_trivia(text: &[u8], from: usize) -> Option<usize> {
-    let text = &text[..text.len().min(from + TRIVIA_BYTES + 2)];
-    let mut at = from;
-    loop {
-        while text.get(at).is_some_and(u8::is_ascii_whitespace) {
-            at += 1;
-        }
-        if at > from + TRIVIA_BYTES {
-            return None;
-        }
-        match (text.get(at), text.get(at + 1)) {
-            (Some(b'/'), Some(b'/' | b'*')) => {
-                at = outline::skip_comment(text, at).unwrap_or(text.len());
-            }
-            _ => return Some(at),
-        }
-    }
+    )
 }
 
 /// The stack of each scanning thread: room for syn's recursion up to the
@@ -721,15 +619,15 @@ struct Known<'a> {
 /// references), and with its search only the items that can matter are
 /// parsed; without, every candidate.
 /// (Boxed: one result is kept per file, most of them without a scan.)
-fn scan_file(source: &SourceFile, known: Option<&Known<'_>>) -> Result<Box<FileScan>> {
+fn scan_file<S: Source>(source: &S, known: Option<&Known<'_>>) -> Result<Box<FileScan>> {
     scan_file_in(source, known, CHUNK_BYTES).map(Box::new)
 }
 
 /// [`scan_file`], reading a file larger than `chunk_bytes` in chunks when
 /// it can, and reading only the selected items of a file when `known` has
 /// a search.
-fn scan_file_in(source: &SourceFile, known: Option<&Known<'_>>, chunk_bytes: usize) -> Result<FileScan> {
-    let text = &*source.text;
+fn scan_file_in<S: Source>(source: &S, known: Option<&Known<'_>>, chunk_bytes: usize) -> Result<FileScan> {
+    let text = source.text();
     let select = known.and_then(|known| known.select);
     let names = known.map(|known| known.names);
     if (select.is_some() || text.len() > chunk_bytes) && !text.starts_with('\u{feff}') && !text.starts_with("#!") {
@@ -743,16 +641,12 @@ fn scan_file_in(source: &SourceFile, known: Option<&Known<'_>>, chunk_bytes: usi
     let whole = Piece { source, origin: refs::Origin::FILE };
     let file = parse_checked(text).map_err(|err| {
         let offset = whole.offset(err.span().start());
-        Error {
-            diagnostics: vec![
-                Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))
-            ],
-        }
+        vec![Diagnostic::error(format!("cannot parse Rust source: {err}")).at(Some(source.locate(offset, offset)))]
     })?;
     let mut scan = FileScan::new();
     scan_items(&whole, &file.items, &mut scan);
     if !scan.errors.is_empty() {
-        return Err(Error { diagnostics: scan.errors });
+        return Err(scan.errors);
     }
     scan.refs = refs::find(&file, names);
     Ok(scan)
@@ -771,14 +665,14 @@ fn scan_file_in(source: &SourceFile, known: Option<&Known<'_>>, chunk_bytes: usi
 /// or its imports are not the ones the outline found: a syntax error, or an
 /// outline that went wrong, has the file read whole for the same findings
 /// and the same error.
-fn scan_chunks(
-    source: &SourceFile,
+fn scan_chunks<S: Source>(
+    source: &S,
     known: Option<&BTreeSet<String>>,
     select: Option<&select::Select>,
     outline: &outline::Outline,
     chunk_bytes: usize,
 ) -> Option<Result<FileScan>> {
-    let text = &*source.text;
+    let text = source.text();
     let mut refs = refs::Refs::new(known);
     // Where each import starts, and where its keyword is written.
     let mut keywords = Vec::new();
@@ -851,7 +745,7 @@ fn scan_chunks(
         start = end;
     }
     if !scan.errors.is_empty() {
-        return Some(Err(Error { diagnostics: scan.errors }));
+        return Some(Err(scan.errors));
     }
     scan.refs = refs.finish();
     Some(Ok(scan))
@@ -880,13 +774,13 @@ impl Position {
 }
 
 /// A text lexed on its own: a file, or a chunk of one.
-struct Piece<'a> {
-    source: &'a SourceFile,
+struct Piece<'a, S> {
+    source: &'a S,
     /// Where it starts in the file.
     origin: refs::Origin,
 }
 
-impl Piece<'_> {
+impl<S: Source> Piece<'_, S> {
     /// The byte offset in the file of a position in the piece.
     fn offset(&self, at: LineColumn) -> usize {
         offset(self.source, self.origin.map(at))
@@ -907,7 +801,7 @@ impl Piece<'_> {
 /// (`kompat_derive_internals::valid`): an item a derive rejects declares
 /// nothing, and its errors (the derive's messages at the derive's spans) are
 /// the file's errors.
-fn scan_items(source: &Piece<'_>, items: &[syn::Item], scan: &mut FileScan) {
+fn scan_items(source: &Piece<'_, impl Source>, items: &[syn::Item], scan: &mut FileScan) {
     for item in items {
         let attrs = match item {
             syn::Item::Mod(module) => {
@@ -942,7 +836,7 @@ fn scan_items(source: &Piece<'_>, items: &[syn::Item], scan: &mut FileScan) {
 
 /// The errors a derive recorded in `cx`, located in `source`; `true` when
 /// there were none.
-fn derive_errors(source: &Piece<'_>, cx: Ctxt, scan: &mut FileScan) -> bool {
+fn derive_errors(source: &Piece<'_, impl Source>, cx: Ctxt, scan: &mut FileScan) -> bool {
     let Err(errors) = cx.check() else { return true };
     for error in errors {
         let span = source.span(error.span());
@@ -951,7 +845,7 @@ fn derive_errors(source: &Piece<'_>, cx: Ctxt, scan: &mut FileScan) -> bool {
     false
 }
 
-fn scan_feature_gates(source: &Piece<'_>, input: &syn::DeriveInput, scan: &mut FileScan) {
+fn scan_feature_gates(source: &Piece<'_, impl Source>, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
     let checked = valid::feature_gates(&cx, input);
     if !derive_errors(source, cx, scan) {
@@ -978,7 +872,7 @@ fn scan_feature_gates(source: &Piece<'_>, input: &syn::DeriveInput, scan: &mut F
     scan.enums.push((input.ident.to_string(), variants));
 }
 
-fn scan_api(source: &Piece<'_>, input: &syn::DeriveInput, scan: &mut FileScan) {
+fn scan_api(source: &Piece<'_, impl Source>, input: &syn::DeriveInput, scan: &mut FileScan) {
     let cx = Ctxt::new();
     let checked = valid::api_lifecycle(&cx, input);
     if !derive_errors(source, cx, scan) {
@@ -1020,7 +914,7 @@ fn is_custom_resource(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// The byte range from the first to the last token of `tokens`.
-fn tokens_span(source: &Piece<'_>, tokens: &proc_macro2::TokenStream) -> Option<Span> {
+fn tokens_span(source: &Piece<'_, impl Source>, tokens: &proc_macro2::TokenStream) -> Option<Span> {
     let mut iter = tokens.clone().into_iter();
     let first = source.span(iter.next()?.span());
     let last = iter.last().map_or(first, |t| source.span(t.span()));
@@ -1030,13 +924,15 @@ fn tokens_span(source: &Piece<'_>, tokens: &proc_macro2::TokenStream) -> Option<
 /// The byte offset of a proc-macro2 position (1-based line, 0-based
 /// character column), through the file's line index: no walk from the
 /// file's start.
-fn offset(source: &SourceFile, at: LineColumn) -> usize {
+fn offset(source: &impl Source, at: LineColumn) -> usize {
     source.lines().offset(at.line, at.column + 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::{Text, Texts};
+    use crate::search::TRIVIA_BYTES;
 
     const DECLARES: &str = r#"
 #[derive(kompat::FeatureGates)]
@@ -1150,7 +1046,7 @@ pub enum Feature {
     /// whole, with `known` names, rendered; and whether it was read in
     /// chunks at all.
     fn chunked(text: &str, known: Option<&BTreeSet<String>>) -> (String, String, bool) {
-        let source = SourceFile::new("f.rs".into(), text.to_owned());
+        let source = Text::new("f.rs", text);
         let outline = outline::outline(text);
         let in_chunks = outline.as_ref().and_then(|o| scan_chunks(&source, known, None, o, 1)).is_some();
         let known = known.map(|names| Known { names, select: None });
@@ -1251,16 +1147,7 @@ pub enum Feature {
 
     /// `files` scanned with and without the prefilter, rendered.
     fn both(texts: &[&str]) -> (String, String) {
-        let files: Vec<SourceFile> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| SourceFile::new(format!("f{i}.rs").into(), (*t).to_owned()))
-            .collect();
-        let run = |parse| {
-            let mut decls = Decls::default();
-            let scan = scan_with(&files, &mut decls, parse);
-            format!("{scan:#?}\n{decls:#?}")
-        };
+        let run = |parse| format!("{:#?}", scan_with(&mut Texts::numbered(texts), parse));
         (run(Parse::Candidates), run(Parse::Every))
     }
 
@@ -1300,7 +1187,7 @@ pub enum Feature {
         let known: BTreeSet<String> = ["Feature", "Gate", "Gate2"].map(String::from).into();
         let variants = ["WatchList".to_owned(), "Other".to_owned()];
         let Ok(select) = select::Select::new(&known, variants.iter()) else { return false };
-        let source = SourceFile::new("f.rs".into(), text.to_owned());
+        let source = Text::new("f.rs", text);
         let plain = !text.starts_with('\u{feff}') && !text.starts_with("#!");
         let read = plain
             && outline::outline(text)

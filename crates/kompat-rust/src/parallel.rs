@@ -1,12 +1,15 @@
 //! Work over many files on every core: each thread takes the next item when
 //! done with one (a slow file holds up only its own thread), and the results
-//! come back in the items' order, whatever order they finished in.
+//! come back in the items' order, whatever order they finished in. The Rust
+//! reader's scans run on it, and so do the loader's reads of a directory.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use kompat_diag::{Diagnostic, Location};
+
 /// Why an item has no result of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Failure {
+pub enum Failure {
     /// The work on it panicked.
     Panicked,
     /// No thread could be started to run it.
@@ -15,14 +18,12 @@ pub(crate) enum Failure {
 
 impl Failure {
     /// The error of the file at `path` whose work failed so.
-    pub(crate) fn error(self, path: &std::path::Path) -> crate::error::Error {
-        crate::error::Error::in_file(
-            path,
-            match self {
-                Failure::Panicked => "internal error reading this file",
-                Failure::NoThread => "cannot start a thread to read this file",
-            },
-        )
+    pub fn diagnostic(self, path: &std::path::Path) -> Diagnostic {
+        let message = match self {
+            Failure::Panicked => "internal error reading this file",
+            Failure::NoThread => "cannot start a thread to read this file",
+        };
+        Diagnostic::error(message).at(Location::file(path))
     }
 }
 
@@ -30,7 +31,7 @@ impl Failure {
 /// thread, and returns the results in `items`' order. An item whose work
 /// panics, or that no thread could be started for, gets `failed(item, why)`:
 /// never a silently missing result.
-pub(crate) fn map<T, R, W, F>(items: &[T], stack_bytes: usize, work: W, failed: F) -> Vec<R>
+pub fn map<T, R, W, F>(items: &[T], stack_bytes: usize, work: W, failed: F) -> Vec<R>
 where
     T: Sync,
     R: Send,

@@ -6,13 +6,27 @@
 
 use std::sync::Arc;
 
-use super::{is_ident_byte, skip_trivia, starts_ident, Hit, Refers};
-use crate::load::{Keep, Names};
+use crate::outline::is_ident_byte;
+use crate::search::{skip_trivia, starts_ident, Hit, Refers};
+
+/// A set of derived enums' names: those a first read ruled out for a file
+/// it released.
+pub type Names = std::collections::BTreeSet<String>;
+
+/// What the first read of a file decides of its text ([`first_read`]).
+#[derive(Debug)]
+pub enum Keep {
+    /// The text is held.
+    Text,
+    /// The text is let go; the first read ruled out references to these
+    /// names (the file is read again only for others).
+    Release(Arc<Names>),
+}
 
 /// The derived enums' names a walk's first reads have met so far, shared by
 /// the walking threads; it only grows. Each state comes with the search a
 /// first read runs ([`first_read`]).
-pub(crate) struct EarlyNames {
+pub struct EarlyNames {
     current: std::sync::RwLock<Arc<Early>>,
 }
 
@@ -36,8 +50,14 @@ impl Early {
 /// [`super::scan_with`], like any name the guess missed).
 const MAX_EARLY_NAMES: usize = 64;
 
+impl Default for EarlyNames {
+    fn default() -> EarlyNames {
+        EarlyNames::new()
+    }
+}
+
 impl EarlyNames {
-    pub(crate) fn new() -> EarlyNames {
+    pub fn new() -> EarlyNames {
         EarlyNames { current: std::sync::RwLock::new(Arc::new(Early::new(Names::new()))) }
     }
 
@@ -46,7 +66,7 @@ impl EarlyNames {
     }
 
     /// Adds `names`; the files read from now on are searched for them too.
-    pub(crate) fn add(&self, names: Vec<String>) {
+    pub fn add(&self, names: Vec<String>) {
         let known = self.current();
         if names.iter().all(|name| known.names.contains(name)) {
             return;
@@ -67,9 +87,9 @@ impl EarlyNames {
 /// The first read of a Rust file found in a directory: whether its text is
 /// kept. It is when the file can declare (it names `FeatureGates` or
 /// `ApiLifecycle`: the enums it may declare are guessed and added to
-/// `early`, see [`declared_enums`]), or can reference a gate without any
+/// `early`, see `declared_enums`), or can reference a gate without any
 /// derived enum's name (a gate function's call). Any other file is released
-/// (`load::SourceFile`): it can only become a candidate when [`super::scan_with`]
+/// (the loader lets its text go): it can only become a candidate when [`super::scan_with`]
 /// searches it for a derived enum's name or an alias's. It was searched for
 /// the names `early` held when it was read: those that cannot be referenced
 /// there are ruled out, and [`super::scan_with`] reads it again only for
@@ -85,7 +105,7 @@ impl EarlyNames {
 /// guess costs only a search in vain; a missed name (an enum the guess did
 /// not see, one declared in a file read later, an alias) is not among the
 /// names ruled out, so the file is read again for it.
-pub(crate) fn first_read(text: &str, early: &EarlyNames) -> Keep {
+pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
     let current = early.current();
     let Some(search) = &current.search else { return Keep::Text };
     let (mut declares, mut calls) = (false, false);
@@ -257,9 +277,8 @@ fn has(haystack: &[u8], needle: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::SourceFile;
-    use crate::rust::{scan_with_rereads, Parse};
-    use crate::Decls;
+    use crate::memory::{Text, Texts};
+    use crate::{scan_with_rereads, Parse};
 
     #[test]
     fn declared_enums_are_guessed_from_the_bytes() {
@@ -354,7 +373,7 @@ mod tests {
     #[test]
     fn many_names_are_searched_for_at_once_with_the_same_hits() {
         let feature = "Feature".to_owned();
-        let absent: Vec<String> = (0..super::super::MAX_FINDERS).map(|i| format!("Absent{i}")).collect();
+        let absent: Vec<String> = (0..crate::search::MAX_FINDERS).map(|i| format!("Absent{i}")).collect();
         let hits = |refers: &Refers, text: &str| {
             let mut hits: Vec<(Hit, usize)> = refers.hits(text.as_bytes()).collect();
             hits.sort_by_key(|&(hit, end)| (end, format!("{hit:?}")));
@@ -387,31 +406,28 @@ mod tests {
     const USES: &str = "fn f() -> bool {\n    matches!(x(), Feature::B)\n}\n";
     const PLAIN: &str = "fn main() { std::io::stdout(); }\n";
 
-    /// Files written to a directory, read in the order `order` names them as
-    /// a walk would (one thread: each first read sees the names of those
-    /// before), and returned in path order.
-    fn read_in_order(dir: &std::path::Path, files: &[(&str, &str)], order: &[usize]) -> Vec<SourceFile> {
-        for (name, text) in files {
-            std::fs::write(dir.join(name), text).unwrap_or_else(|err| panic!("{err}"));
-        }
+    /// Files first read in the order `order` names them as a walk would
+    /// (one thread: each first read sees the names of those before), and
+    /// returned in path order.
+    fn read_in_order(files: &[(&str, &str)], order: &[usize]) -> Texts {
         let early = EarlyNames::new();
-        let mut read: Vec<SourceFile> = order
-            .iter()
-            .map(|&i| {
-                let keep = |text: &str| first_read(text, &early);
-                SourceFile::read_found_keeping(&dir.join(files[i].0), keep).unwrap_or_else(|err| panic!("{err}"))
-            })
-            .collect();
-        read.sort_by(|a, b| a.path.cmp(&b.path));
-        read
+        let mut read: Vec<(usize, Text, Keep)> =
+            order.iter().map(|&i| (i, Text::new(files[i].0, files[i].1), first_read(files[i].1, &early))).collect();
+        read.sort_by(|a, b| files[a.0].0.cmp(files[b.0].0));
+        let mut texts = Texts::default();
+        for (_, text, keep) in read {
+            texts.push_read(text, keep);
+        }
+        texts
     }
 
     /// The findings of a scan (and of the declarations it adds), rendered.
-    fn findings(files: &[SourceFile], parse: Parse) -> (String, usize) {
-        let mut decls = Decls::default();
-        match scan_with_rereads(files, &mut decls, parse) {
-            Ok((scan, rereads)) => {
-                let refs: Vec<String> = scan
+    fn findings(files: &Texts, parse: Parse) -> (String, usize) {
+        let mut files = files.clone();
+        match scan_with_rereads(&mut files, parse) {
+            Ok((found, rereads)) => {
+                let refs: Vec<String> = found
+                    .scan
                     .refs
                     .iter()
                     .map(|r| {
@@ -420,10 +436,11 @@ mod tests {
                         format!("{} {name}:{line}:{col}", r.gate)
                     })
                     .collect();
-                let declared: Vec<&str> = decls.features().iter().map(|f| f.name.as_str()).collect();
+                let declared: Vec<&str> =
+                    found.declared.iter().flat_map(|d| d.features.features()).map(|f| f.name.as_str()).collect();
                 (format!("{declared:?} {refs:?}"), rereads)
             }
-            Err(err) => (format!("error: {err}"), 0),
+            Err(err) => (format!("error: {err:?}"), 0),
         }
     }
 
@@ -432,7 +449,6 @@ mod tests {
     /// are read again as often as `rereads` says of the order (by the
     /// files' indices).
     fn check_orders(files: &[(&str, &str)], refs: usize, rereads: impl Fn(&[usize]) -> usize) {
-        let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
         let mut orders = vec![Vec::new()];
         for _ in files {
             let shorter = std::mem::take(&mut orders);
@@ -441,7 +457,7 @@ mod tests {
             }
         }
         for order in &orders {
-            let read = read_in_order(dir.path(), files, order);
+            let read = read_in_order(files, order);
             let (fast, count) = findings(&read, Parse::Candidates);
             let (full, _) = findings(&read, Parse::Every);
             assert_eq!(fast, full, "{order:?}");
@@ -511,30 +527,5 @@ mod tests {
         let mac = "macro_rules! m { () => { #[derive(FeatureGates)] enum Fake { A } } }\nfn g() { Fake::A; }\n";
         let files = [("gates.rs", GATES), ("notes.rs", notes), ("mac.rs", mac), ("uses.rs", USES)];
         check_orders(&files, 1, |_| 1);
-    }
-
-    #[test]
-    fn files_changed_between_reads() {
-        let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
-        let files = [("gates.rs", GATES), ("uses.rs", USES), ("plain.rs", PLAIN)];
-        let read = read_in_order(dir.path(), &files, &[0, 1, 2]);
-        // A file ruled out is not read again: its removal goes unnoticed.
-        std::fs::remove_file(dir.path().join("plain.rs")).unwrap_or_else(|err| panic!("{err}"));
-        let (fast, rereads) = findings(&read, Parse::Candidates);
-        assert_eq!((fast.as_str(), rereads), ("[\"A\", \"B\"] [\"B uses.rs:2:28\"]", 1));
-        // One read again is read as it is now.
-        std::fs::write(dir.path().join("uses.rs"), b"fn f() { Feature::A; } \xff")
-            .unwrap_or_else(|err| panic!("{err}"));
-        let uses = dir.path().join("uses.rs");
-        assert_eq!(findings(&read, Parse::Candidates).0, format!("error: {0}: {0} is not valid UTF-8", uses.display()));
-        std::fs::write(&uses, "fn f() { Feature::A; }").unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(findings(&read, Parse::Candidates).0, "[\"A\", \"B\"] [\"A uses.rs:1:19\"]");
-        // A file read before the names were known is read again: its
-        // removal is an error.
-        let read = read_in_order(dir.path(), &[("gates.rs", GATES), ("plain.rs", PLAIN)], &[1, 0]);
-        std::fs::remove_file(dir.path().join("plain.rs")).unwrap_or_else(|err| panic!("{err}"));
-        let plain = dir.path().join("plain.rs");
-        let expected = format!("error: {0}: {0} was removed while its directory was read", plain.display());
-        assert_eq!(findings(&read, Parse::Candidates).0, expected);
     }
 }
