@@ -4,7 +4,8 @@
 
 use kompat_diag::{Rule, Severity};
 
-use crate::{Finding, Span};
+use crate::Finding;
+use kompat_span::Span;
 
 /// Every code this crate reports, sorted by code.
 pub const fn rules() -> &'static [&'static Rule] {

@@ -32,6 +32,3 @@ pub use files::FileTable;
 pub use location::Location;
 pub use render::{render, short_line};
 pub use rule::Rule;
-
-/// Byte spans are `kompat-formats`' own, shared by every text format.
-pub use kompat_formats::{LineIndex, Span};

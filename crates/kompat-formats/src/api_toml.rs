@@ -31,7 +31,8 @@ use kompat_engine::Version;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::span::{unknown_key_message, ParseError, Span};
+use crate::span::{unknown_key_message, ParseError};
+use kompat_span::Span;
 
 /// The keys of an `[[api]]` entry, in schema order.
 pub const API_KEYS: [&str; 9] = [

@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 
 use crate::syntax::{children, identifier_name, parse_tolerant, span, text};
 

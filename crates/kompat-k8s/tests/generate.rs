@@ -3,11 +3,11 @@
 
 use kompat_engine::api::GroupVersionKind;
 use kompat_engine::Version;
-use kompat_formats::Span;
 use kompat_k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use kompat_k8s::lifecycle::KindLifecycle;
 use kompat_k8s::package::{Located, Register, TypeTags};
 use kompat_k8s::supplement::Supplement;
+use kompat_span::Span;
 
 #[test]
 fn release_versions() {

@@ -2,10 +2,11 @@
 //! generators and API packages use: lifecycles, group/version, type tags, and
 //! every problem located.
 
-use kompat_formats::{LineIndex, ParseError};
+use kompat_formats::ParseError;
 use kompat_k8s::lifecycle::parse_lifecycle;
 use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags};
 use kompat_k8s::supplement::parse_supplement;
+use kompat_span::LineIndex;
 
 /// Errors as `line:col: message`, one per line.
 fn located(text: &str, errors: &[ParseError]) -> String {

@@ -13,7 +13,8 @@ use std::sync::{Arc, OnceLock};
 use kompat_engine::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiProblemKind, ApiSet};
 use kompat_engine::{validate, FeatureDecl, Field, Validated};
 use kompat_formats::api_toml::ApiFile;
-use kompat_formats::{FeatureFile, LineIndex, ParseError};
+use kompat_formats::{FeatureFile, ParseError};
+use kompat_span::LineIndex;
 
 use crate::error::{Diagnostic, Error, Location, Result};
 use crate::inputs::{Input, Kind};
@@ -175,7 +176,7 @@ impl SourceFile {
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_formats::Span::new(start, end))
+        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_span::Span::new(start, end))
     }
 
     /// A location for the file as a whole.

@@ -24,7 +24,8 @@ use crate::error::{Diagnostic, Error, Location, Result};
 use crate::load::{Decls, SourceFile};
 use aho_corasick::AhoCorasick;
 use kompat_formats::api_toml::{ApiFile, ApiSpans};
-use kompat_formats::{FeatureFile, FeatureSpans, Span};
+use kompat_formats::{FeatureFile, FeatureSpans};
+use kompat_span::Span;
 use proc_macro2::LineColumn;
 
 // The derives' own parsing, shared so that kompat reads a

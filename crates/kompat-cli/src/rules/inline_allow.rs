@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use kompat_crd::yaml::{self, Node};
 use kompat_diag::declare_rule;
+use kompat_formats::yaml::{self, Node};
 use kompat_project::{Location, SourceFile};
 
 use super::unused_allowance::UNUSED_ALLOWANCE;
