@@ -15,13 +15,15 @@
 
 use std::collections::BTreeMap;
 
+use kompat_diag::Location;
 use kompat_project::config::Level;
 use kompat_project::rust::RustAllow;
-use kompat_project::{Config, Error, Location};
+use kompat_project::{Config, Error};
 
 use crate::rules::missing_input::{INPUTS, MISSING_INPUT};
 use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
-use crate::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
+use crate::{Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Rule, Severity};
 
 /// The lint configuration, validated against the known codes.
 #[derive(Default)]

@@ -17,11 +17,10 @@ mod test_support;
 
 use std::path::PathBuf;
 
+use kompat_diag::Diagnostic;
 use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
 use kompat_engine::{validate, Validated, Version, WindowPolicy};
 use kompat_project::{Config, Decls};
-
-pub use kompat_diag::{Diagnostic, Label, Location, Rule, Severity};
 
 /// Everything the rules look at.
 pub struct Context<'a> {

@@ -1,8 +1,9 @@
 //! Rendering findings for machines and for `--format short`: the contract's
 //! JSON, SARIF 2.1.0 and `file:line:col: severity[code]: message` lines. The
-//! human format is [`crate::report::render`], the one renderer for people.
+//! human format is [`kompat_diag::render`], the one renderer for people.
 
-use kompat_cli::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
+use kompat_cli::{Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Rule, Severity};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -67,7 +68,7 @@ pub fn json(diags: &[Diagnostic]) -> JsonReportOwned {
 pub struct JsonReportOwned(pub String);
 
 pub fn short(diags: &[Diagnostic]) -> String {
-    diags.iter().map(|d| format!("{}\n", crate::report::short_line(d))).collect()
+    diags.iter().map(|d| format!("{}\n", kompat_diag::short_line(d))).collect()
 }
 
 /// Where the rules are documented, one anchor per code.
@@ -192,7 +193,7 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
 
 /// A SARIF physical location: the file, and the region when known (SARIF
 /// columns are 1-based characters, as ours are).
-fn physical(loc: &kompat_cli::Location) -> serde_json::Value {
+fn physical(loc: &kompat_diag::Location) -> serde_json::Value {
     let artifact = if loc.path().is_absolute() {
         serde_json::json!({ "uri": file_uri(loc.path()) })
     } else {
@@ -266,7 +267,7 @@ pub fn rustc_json(diags: &[Diagnostic]) -> String {
     use serde_json::json;
     let mut out = String::new();
     for d in diags {
-        let span = |loc: &kompat_cli::Location, primary: bool, label: Option<&str>| {
+        let span = |loc: &kompat_diag::Location, primary: bool, label: Option<&str>| {
             let (Some((line, column)), Some(range)) = (loc.line_col(), loc.range()) else { return None };
             let text = loc.snippet().unwrap_or("");
             let end_line = line + text.matches('\n').count();
@@ -305,7 +306,7 @@ pub fn rustc_json(diags: &[Diagnostic]) -> String {
         if let Some(loc) = d.location.as_ref().filter(|l| l.range().is_none()) {
             children.push(json!({ "message": format!("in {}", loc.display()), "code": null, "level": "note", "spans": [], "children": [], "rendered": null }));
         }
-        let rendered = crate::report::render(std::slice::from_ref(d), false);
+        let rendered = kompat_diag::render(std::slice::from_ref(d), false);
         let line = json!({
             "$message_type": "diagnostic",
             "message": d.message,

@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use kompat_diag::Diagnostic;
 use kompat_project::config::OutputKind;
-use kompat_project::{Config, Decls, Diagnostic, Error};
+use kompat_project::{Config, Decls, Error};
 
 use crate::files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 use crate::model::Model;

@@ -16,9 +16,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use kompat_formats::api_toml::ApiFile;
 use kompat_go::{GatePackage, GoFile};
 
-use crate::error::{Diagnostic, Error, Result};
+use crate::error::{Error, Result};
 use crate::load::{Decls, SourceFile};
 use crate::rust::GateRef;
+use kompat_diag::Diagnostic;
 
 /// What the Go sources among the inputs hold besides declarations (those are
 /// in [`Decls::features`]).

@@ -46,9 +46,10 @@ use kompat_formats::manifest::{has_objects_in, objects_in, ManifestObject};
 use kompat_formats::yaml::{parse_documents, Node};
 use kompat_formats::ParseError;
 
-use crate::error::{Diagnostic, Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::load::{SourceFile, STDIN_NAME};
 use crate::rust::EarlyNames;
+use kompat_diag::{Diagnostic, Location};
 
 /// What an input file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

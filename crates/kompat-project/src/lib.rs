@@ -16,6 +16,6 @@ mod parallel;
 pub mod rust;
 
 pub use config::Config;
-pub use error::{Diagnostic, Error, Location, Result};
+pub use error::{Error, Result};
 pub use inputs::{classify, Input, Kind};
 pub use load::{ensure_regular_file, load, walk_files, Decls, SourceFile, MAX_FILE_BYTES, MAX_LINE_BYTES, STDIN_NAME};

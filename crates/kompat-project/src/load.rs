@@ -16,8 +16,9 @@ use kompat_formats::api_toml::ApiFile;
 use kompat_formats::{FeatureFile, ParseError};
 use kompat_span::LineIndex;
 
-use crate::error::{Diagnostic, Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::inputs::{Input, Kind};
+use kompat_diag::{Diagnostic, Location};
 
 /// A file read from disk.
 ///

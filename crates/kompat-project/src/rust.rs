@@ -20,9 +20,10 @@ pub(crate) use early::{first_read, EarlyNames};
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::error::{Diagnostic, Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::load::{Decls, SourceFile};
 use aho_corasick::AhoCorasick;
+use kompat_diag::{Diagnostic, Location};
 use kompat_formats::api_toml::{ApiFile, ApiSpans};
 use kompat_formats::{FeatureFile, FeatureSpans};
 use kompat_span::Span;

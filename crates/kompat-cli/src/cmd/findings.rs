@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_cli::{rules, Diagnostic, Linted, Severity, Suppressed, SuppressionKind};
+use kompat_cli::{rules, Linted, Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Severity};
 use kompat_project::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -82,7 +83,7 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], rec
         LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all()))?,
         LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
         LintFormat::Short => eprint!("{}", output::short(diags)),
-        LintFormat::Human => eprint!("{}", report::render(diags, report::stderr_color())),
+        LintFormat::Human => eprint!("{}", kompat_diag::render(diags, report::stderr_color())),
     }
     if matches!(format, LintFormat::Human | LintFormat::Short) {
         let summary = output::summary(diags);

@@ -10,10 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use kompat_diag::Diagnostic;
 use kompat_k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use kompat_k8s::package::{parse_doc_group, parse_register, parse_type_tags, TypeTags};
 use kompat_k8s::supplement::parse_supplement;
-use kompat_project::{Diagnostic, Error, Result, SourceFile};
+use kompat_project::{Error, Result, SourceFile};
 use sha2::{Digest, Sha256};
 
 use super::{try_each, write_or_print};

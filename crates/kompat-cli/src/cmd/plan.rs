@@ -10,8 +10,9 @@ mod render;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use kompat_diag::Diagnostic;
 use kompat_engine::plan::simulate;
-use kompat_project::{Diagnostic, Error, Result, SourceFile};
+use kompat_project::{Error, Result, SourceFile};
 
 use super::print_stdout;
 use crate::cli::{PlanArgs, UpgradePlanFormat};

@@ -8,7 +8,8 @@ use kompat_diag::declare_rule;
 use kompat_engine::api::ApiProblemKind;
 
 use super::Pass;
-use crate::{Context, Diagnostic, Rule};
+use crate::Context;
+use kompat_diag::{Diagnostic, Rule};
 
 declare_rule! {
     /// ### What it does

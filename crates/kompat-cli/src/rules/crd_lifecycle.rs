@@ -20,7 +20,8 @@ use kompat_project::Decls;
 
 use super::crd::CrdInput;
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

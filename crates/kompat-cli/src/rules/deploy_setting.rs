@@ -16,7 +16,8 @@ use kompat_formats::deploy::SettingKind;
 
 use super::Pass;
 use crate::sources::GateSetting;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

@@ -35,7 +35,8 @@ pub mod unused_allowance;
 use kompat_diag::Label;
 use kompat_engine::Field;
 
-use crate::{Context, Diagnostic, Rule};
+use crate::Context;
+use kompat_diag::{Diagnostic, Rule};
 
 /// A check and the rules whose findings it reports. Every rule is declared in
 /// exactly one pass; [`PASSES`] is the one list of them.

@@ -7,7 +7,7 @@ use kompat_diag::declare_rule;
 use kompat_engine::plan::FindingKind;
 
 use super::Pass;
-use crate::Rule;
+use kompat_diag::Rule;
 
 declare_rule! {
     /// ### What it does

@@ -6,7 +6,8 @@ use kompat_diag::{declare_rule, Label};
 use kompat_engine::{Field, ProblemKind};
 
 use super::Pass;
-use crate::{Context, Diagnostic, Rule};
+use crate::Context;
+use kompat_diag::{Diagnostic, Rule};
 
 declare_rule! {
     /// ### What it does

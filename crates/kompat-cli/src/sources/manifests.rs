@@ -11,9 +11,10 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
+use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
 use kompat_engine::Version;
-use kompat_project::{Diagnostic, Error, Location};
+use kompat_project::Error;
 
 /// One object of a manifest, located by its `apiVersion` value.
 pub type ManifestObject = kompat_formats::manifest::ManifestObject<Location>;

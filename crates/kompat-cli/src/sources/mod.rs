@@ -9,6 +9,6 @@ pub use kompat_project::rust::RustScan;
 
 /// A gate set in deployment material (`--feature-gates=Gate=true`), located
 /// in its file.
-pub type GateSetting = kompat_formats::deploy::GateSetting<kompat_project::Location>;
+pub type GateSetting = kompat_formats::deploy::GateSetting<kompat_diag::Location>;
 
 pub mod manifests;

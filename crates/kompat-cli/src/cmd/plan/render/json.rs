@@ -1,7 +1,7 @@
 //! The JSON rendering of a plan simulation (documented in `docs/plan.md`):
 //! private serialisable counterparts of the core's types.
 
-use kompat_cli::{Diagnostic, Severity};
+use kompat_diag::{Diagnostic, Severity};
 use kompat_engine::plan::{Finding, ResourceState, StepState, UndecodableSource};
 
 use super::Report;

@@ -12,7 +12,7 @@ pub use human::human;
 pub use json::json;
 pub use markdown::markdown;
 
-use kompat_cli::{Diagnostic, Severity};
+use kompat_diag::{Diagnostic, Severity};
 use kompat_engine::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
 use kompat_engine::FeatureSpec;
 
