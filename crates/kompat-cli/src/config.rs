@@ -54,7 +54,7 @@ impl LintConfig {
                 continue;
             }
             let known: Vec<String> = inputs.clone().map(|i| format!("`{i}`")).collect();
-            let hint = crate::rules::hint(kompat_formats::span::did_you_mean(name, inputs.clone()));
+            let hint = crate::rules::hint(kompat_runtime::suggest::did_you_mean(name, inputs.clone()));
             failures.push(
                 Diagnostic::error(format!(
                     "unknown input `{name}` in `require` under [lint], expected one of {}{hint}",
@@ -139,7 +139,7 @@ impl LintConfig {
             if !used {
                 let subject = allow.subject.as_deref();
                 let near = subjects.iter().filter(|(c, _)| *c == allow.code).map(|(_, s)| s.as_str());
-                let suggestion = subject.and_then(|s| kompat_formats::span::did_you_mean(s, near));
+                let suggestion = subject.and_then(|s| kompat_runtime::suggest::did_you_mean(s, near));
                 out.push(unused_config_allow(&allow.code, subject, suggestion, allow.location.clone()));
             }
         }

@@ -26,7 +26,7 @@
 //! Text in, settings with spans out; which files are deployment material is
 //! `kompat-project`'s to decide.
 
-use kompat_engine::gate::{parse_feature_gates, parse_go_bool};
+use kompat_runtime::gate::{parse_feature_gates, parse_go_bool};
 
 use crate::span::ParseError;
 use crate::yaml::{is_limit_error, parse_documents, Node, Scalar, ScalarKind};

@@ -143,9 +143,9 @@ pub(crate) fn lower_first(message: &str) -> String {
     }
 }
 
-/// The one "did you mean" helper of the workspace (the runtime's), used by
-/// every text format for keys and values.
-pub use kompat_engine::suggest::did_you_mean;
+// The one "did you mean" helper of the workspace is the runtime's, used by
+// every text format for keys and values.
+use kompat_runtime::suggest::did_you_mean;
 
 /// The one wording of an unknown key in every text format: ``unknown key
 /// `x`, expected one of `a`, `b` `` (``expected `a` `` when there is one),

@@ -107,7 +107,7 @@ mod core_only {
     use kompat::FeatureGates;
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]
-    #[kompat(crate = "kompat_engine")]
+    #[kompat(crate = "kompat_runtime")]
     pub enum Gates {
         #[kompat(spec(version = "0.1", stage = "Alpha", default = false))]
         #[kompat(spec(version = "0.3", stage = "Beta", default = true))]
@@ -116,8 +116,8 @@ mod core_only {
 
     #[test]
     fn crate_override() {
-        assert_eq!(<Gates as kompat_engine::FeatureGates>::NAMES, ["Widgets"]);
-        assert!(Gates::gate(kompat_engine::Version::new(0, 3), None).enabled(Gates::Widgets));
-        assert!(!Gates::gate(kompat_engine::Version::new(0, 2), None).enabled(Gates::Widgets));
+        assert_eq!(<Gates as kompat_runtime::typed::FeatureGates>::NAMES, ["Widgets"]);
+        assert!(Gates::gate(kompat_runtime::version::Version::new(0, 3), None).enabled(Gates::Widgets));
+        assert!(!Gates::gate(kompat_runtime::version::Version::new(0, 2), None).enabled(Gates::Widgets));
     }
 }

@@ -23,8 +23,8 @@ mod tracker;
 mod tests;
 
 use crate::api::GroupResource;
-use crate::effective::WindowPolicy;
-use crate::version::Version;
+use kompat_runtime::effective::WindowPolicy;
+use kompat_runtime::version::Version;
 
 pub use features::FeatureChange;
 pub use simulate::{

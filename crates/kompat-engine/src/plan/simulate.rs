@@ -7,8 +7,8 @@ use crate::api::{
     common_encoding_version, encoding_condition, storage_version_for, ApiSet, EncodingCondition, GroupResource,
     ServerStorageVersion,
 };
-use crate::effective::EffectiveVersion;
-use crate::gate::FeatureSet;
+use kompat_runtime::effective::EffectiveVersion;
+use kompat_runtime::gate::FeatureSet;
 
 use super::features::{feature_changes, FeatureChange};
 use super::skew::{resolve, skew_findings};
@@ -258,7 +258,13 @@ pub fn simulate(plan: &Plan, apis: &ApiSet, features: Option<&FeatureSet>) -> Si
 }
 
 /// The versions a binary knows: introduced at or before it and not removed.
-fn knows(apis: &ApiSet, group: &str, kind: &str, group_version: &str, binary: crate::version::Version) -> bool {
+fn knows(
+    apis: &ApiSet,
+    group: &str,
+    kind: &str,
+    group_version: &str,
+    binary: kompat_runtime::version::Version,
+) -> bool {
     apis.apis().iter().any(|api| {
         api.group() == group
             && api.kind() == kind

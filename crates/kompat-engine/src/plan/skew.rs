@@ -3,7 +3,7 @@
 //! emulation and min-compatibility versions (KEP-4330, "Skew" and
 //! "StorageVersion Compatibility Versioning").
 
-use crate::effective::{EffectiveVersion, WindowPolicy};
+use kompat_runtime::effective::{EffectiveVersion, WindowPolicy};
 
 use super::{Finding, FindingKind, ServerFlags};
 

@@ -6,7 +6,7 @@
 use super::*;
 use crate::api::{ApiConfig, ApiDecl, ApiSet};
 use crate::feature::{FeatureSpec, Stage};
-use crate::gate::{Feature, FeatureSet};
+use kompat_runtime::gate::{Feature, FeatureSet};
 
 fn v(s: &str) -> Version {
     Version::parse(s).expect("test version")
