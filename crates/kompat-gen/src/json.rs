@@ -121,8 +121,10 @@ struct Resolved<'a> {
 }
 
 /// Renders the JSON document: pretty-printed, two-space indent, `\n` line
-/// ends, a final newline.
-pub fn render_json(model: &Model, provenance: &Provenance) -> String {
+/// ends, a final newline. An error (serde_json's, which plain structs of
+/// strings and booleans never give) is reported, never written as an empty
+/// file.
+pub fn render_json(model: &Model, provenance: &Provenance) -> Result<String, String> {
     let doc = Document {
         generated: format!("by {}; do not edit by hand", provenance.command),
         inputs_sha256: &model.digest,
@@ -181,10 +183,9 @@ pub fn render_json(model: &Model, provenance: &Provenance) -> String {
                 .collect(),
         }),
     };
-    // Serializing plain structs of strings and booleans cannot fail.
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| format!("cannot render the JSON output: {e}"))?;
     text.push('\n');
-    text
+    Ok(text)
 }
 
 /// One declaration as compact JSON: the canonical form the input digest and
@@ -192,7 +193,9 @@ pub fn render_json(model: &Model, provenance: &Provenance) -> String {
 pub(crate) fn canonical_decl(decl: &FeatureDecl) -> String {
     let mut out = Vec::new();
     write_canonical_decl(&mut out, decl);
-    String::from_utf8(out).unwrap_or_default()
+    // Written from `str`s and serde_json's escapes only, so valid UTF-8: the
+    // conversion is lossless.
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// [`canonical_decl`], appended to `out`: written directly, byte for byte
@@ -302,7 +305,7 @@ mod tests {
     fn check(decl: &FeatureDecl) {
         let mut direct = Vec::new();
         write_canonical_decl(&mut direct, decl);
-        let serde = serde_json::to_vec(&feature(decl)).unwrap_or_default();
+        let serde = serde_json::to_vec(&feature(decl)).expect("a declaration serializes");
         assert_eq!(String::from_utf8_lossy(&direct), String::from_utf8_lossy(&serde), "{decl:?}");
     }
 
