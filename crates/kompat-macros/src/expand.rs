@@ -12,13 +12,13 @@ use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use syn::{DeriveInput, Path};
+use syn::DeriveInput;
 
 use kompat_derive_internals::ast::{ApiInput, Input};
 use kompat_derive_internals::ctxt::Ctxt;
 use kompat_derive_internals::valid;
 
-use crate::fallback;
+use crate::fallback::{self, krate};
 
 /// `#[derive(FeatureGates)]`.
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -35,11 +35,6 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             tokens
         }
     }
-}
-
-/// The path generated code uses for the facade: `crate = "..."`, else `::kompat`.
-pub fn krate(written: &Option<Path>) -> Path {
-    written.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
 }
 
 fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {

@@ -2,10 +2,11 @@
 //! misspellings, keys that belong elsewhere) and the unknown-key error with its
 //! "did you mean" hint (strsim's Levenshtein distance).
 
+use proc_macro2::Group;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::{Expr, Token};
 
-use super::lit::skip_value;
 use super::symbol::*;
 use crate::ctxt::Ctxt;
 
@@ -148,6 +149,16 @@ fn did_you_mean(word: &str, level: Level) -> Option<Symbol> {
         .filter(|(d, k)| *d <= (k.0.len() / 3).max(1))
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
+}
+
+/// Consumes `= expr` or `(...)` after a key, if present.
+pub(crate) fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<Group>()?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
