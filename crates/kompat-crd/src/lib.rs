@@ -27,7 +27,7 @@ mod upgrade;
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
-pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, PlanError, PlanStep, StepState};
+pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, MigrationState, MigrationStep, PlanError};
 pub use rules::rules;
 pub use upgrade::check_upgrade;
 

@@ -12,7 +12,7 @@
 //! KEP-4330) and reports feature gates whose stage or default changes.
 //!
 //! The plan is a value ([`Plan`]); reading it from a file is the binary's
-//! job. Problems with the plan's *outcome* are [`Finding`]s, never errors.
+//! job. Problems with the plan's *outcome* are [`PlanFinding`]s, never errors.
 
 mod features;
 mod simulate;
@@ -165,7 +165,7 @@ impl FindingKind {
 
 /// Something wrong (or worth knowing) about a step's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Finding {
+pub struct PlanFinding {
     /// 0 is the initial state, `n` the plan's `n`th step.
     pub step: usize,
     pub kind: FindingKind,
