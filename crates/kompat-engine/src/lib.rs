@@ -30,6 +30,6 @@ pub use kompat_runtime::effective::{EffectiveVersion, WindowPolicy};
 pub use kompat_runtime::gate::{
     Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature,
 };
-pub use kompat_runtime::typed::{FeatureGates, GateFlags, LintAllow, TypedGate};
+pub use kompat_runtime::typed::{FeatureGates, GateFlags, TypedGate};
 pub use kompat_runtime::version::{Version, VersionError, VersionLit};
 pub use validate::{validate, Field, Problem, ProblemKind, Validated};

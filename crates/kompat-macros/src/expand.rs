@@ -66,13 +66,6 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
         }
         None => quote!(__kompat::None),
     }));
-    let allows = repeat_or_list(input.variants.iter().map(|v| {
-        let allows = v.attrs.allows.iter().map(|a| {
-            let (code, reason) = (&a.code, &a.reason);
-            quote!(__kompat::LintAllow { code: #code, reason: #reason })
-        });
-        quote!(&[#(#allows),*])
-    }));
     let by_name = by_name(&names);
     Ok(quote! {
         const _: () = {
@@ -104,11 +97,6 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                 fn ratchets() -> &'static [__kompat::Option<__kompat::Ratchet>] {
                     static RATCHETS: [__kompat::Option<__kompat::Ratchet>; #count] = #ratchets;
                     &RATCHETS
-                }
-
-                fn lint_allows() -> &'static [&'static [__kompat::LintAllow]] {
-                    static LINT_ALLOWS: [&[__kompat::LintAllow]; #count] = #allows;
-                    &LINT_ALLOWS
                 }
 
                 #[inline]

@@ -44,9 +44,6 @@ pub fn expand(input: &Input) -> TokenStream {
                 fn ratchets() -> &'static [__kompat::Option<__kompat::Ratchet>] {
                     &[]
                 }
-                fn lint_allows() -> &'static [&'static [__kompat::LintAllow]] {
-                    &[]
-                }
                 fn index(self) -> usize {
                     ::core::unreachable!()
                 }

@@ -1,7 +1,7 @@
 //! Passing derives through the facade: the README example (also a doctest of
 //! the `kompat` crate), the generated tables, and the `crate` path override.
 
-use kompat::{FeatureGates, LintAllow, Ratchet, Stage, TypedGate, Version};
+use kompat::{FeatureGates, Ratchet, Stage, TypedGate, Version};
 
 // The README's enum, plus a second doc paragraph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]
@@ -42,10 +42,6 @@ fn tables() {
         [Some("Doc comments become the description.\n\nSecond paragraph."), None, None]
     );
     assert_eq!(Feature::ratchets(), [None, None, Some(Ratchet { tolerated_since: v(1, 31) })]);
-    assert_eq!(
-        Feature::lint_allows()[2],
-        [LintAllow { code: "orphaned-gate", reason: "read by the scheduler plugin, not this crate" }]
-    );
     let stages: Vec<(String, Stage, bool, bool, Option<Version>)> = Feature::KmsV1
         .spec_list()
         .iter()
