@@ -25,9 +25,11 @@ use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
 use crate::{Suppressed, SuppressionKind};
 use kompat_diag::{Diagnostic, Rule, Severity};
 
-/// The lint configuration, validated against the known codes.
+/// The `[lint]` table as the linter applies it: required inputs, levels and
+/// allowances, validated against the known codes (the table as written is
+/// `kompat_project::config::LintConfig`).
 #[derive(Default)]
-pub struct LintConfig {
+pub struct LintPolicy {
     /// Inputs whose absence is an error (`missing-input` subjects).
     require: Vec<String>,
     levels: BTreeMap<String, Level>,
@@ -40,13 +42,13 @@ struct Allowance {
     location: Option<Location>,
 }
 
-impl LintConfig {
-    pub fn from_config(config: Option<&Config>, known: &[&Rule]) -> Result<LintConfig, Error> {
-        let Some(config) = config else { return Ok(LintConfig::default()) };
-        let Some(lint) = &config.lint else { return Ok(LintConfig::default()) };
+impl LintPolicy {
+    pub fn from_config(config: Option<&Config>, known: &[&Rule]) -> Result<LintPolicy, Error> {
+        let Some(config) = config else { return Ok(LintPolicy::default()) };
+        let Some(lint) = &config.lint else { return Ok(LintPolicy::default()) };
         let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
         let mut failures = Vec::new();
-        let mut out = LintConfig::default();
+        let mut out = LintPolicy::default();
         let inputs = INPUTS.iter().map(|(name, _)| *name);
         for (name, span) in &lint.require {
             if inputs.clone().any(|i| i == name) {

@@ -17,9 +17,11 @@ mod test_support;
 
 use std::path::PathBuf;
 
-use kompat_diag::Diagnostic;
+use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
 use kompat_engine::{validate, Validated, Version, WindowPolicy};
+use kompat_formats::deploy::GateSetting;
+use kompat_formats::manifest::ManifestObject;
 use kompat_project::{Config, Decls};
 
 /// Everything the rules look at.
@@ -44,9 +46,9 @@ pub struct Context<'a> {
     /// storage rules.
     pub server_storage: &'a [StoragePoint],
     /// What Rust sources say, when some were scanned.
-    pub rust: Option<&'a sources::RustScan>,
+    pub rust: Option<&'a kompat_project::rust::RustScan>,
     /// Gate settings found in deployment material.
-    pub settings: &'a [sources::GateSetting],
+    pub settings: &'a [GateSetting<Location>],
     /// The features gate settings are checked against: the declarations', or
     /// Kubernetes' own when nothing declares features ([`uses_builtin_gates`]).
     pub setting_gates: &'a Validated,
@@ -127,9 +129,9 @@ pub struct Inputs<'a> {
     pub kubernetes: Option<Version>,
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
-    pub settings: &'a [sources::GateSetting],
+    pub settings: &'a [GateSetting<Location>],
     /// Objects of Kubernetes manifests.
-    pub manifests: &'a [sources::manifests::ManifestObject],
+    pub manifests: &'a [ManifestObject<Location>],
     /// The API server manifests are checked against; `None` (no target
     /// version) leaves them unchecked.
     pub serve: Option<&'a ServeOptions>,
@@ -173,7 +175,7 @@ pub struct Linted {
 /// Whether gate settings are checked against Kubernetes' own feature gates
 /// (`kompat_k8s::features()`): there are settings of gates and no declared
 /// feature, as when linting a kind or kubeadm configuration alone.
-pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> bool {
+pub fn uses_builtin_gates(decls: &Decls, settings: &[GateSetting<Location>]) -> bool {
     decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some())
 }
 
@@ -224,7 +226,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
     let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
     let server_storage = server_storage(apis.as_ref(), inputs.binary, inputs.window, &crd_kinds);
     let all_rules = rules::all();
-    let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
+    let lint_config = config::LintPolicy::from_config(inputs.config, &all_rules)?;
     let cx = Context {
         decls,
         validated: &validated,
@@ -269,7 +271,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
 /// What code says about gates, for the reference rules: the Rust scan, with
 /// the Go references added to it (read here, so that commands other than
 /// `lint` never pay for them).
-fn code_references(decls: &Decls) -> Result<Option<sources::RustScan>, kompat_project::Error> {
+fn code_references(decls: &Decls) -> Result<Option<kompat_project::rust::RustScan>, kompat_project::Error> {
     let mut scan = decls.rust().cloned();
     if let Some(go) = decls.go() {
         let refs = kompat_project::go::references(go)?;

@@ -50,7 +50,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     // Each finding at its rule's severity, or at what `[lint.levels]` in
     // kompat.toml makes it.
     let config = kompat_project::Config::discover(None)?;
-    let levels = kompat_cli::config::LintConfig::from_config(config.as_ref(), &kompat_cli::rules::all())?;
+    let levels = kompat_cli::config::LintPolicy::from_config(config.as_ref(), &kompat_cli::rules::all())?;
     let report = render::Report::new(simulate(parsed.plan(), &apis, features.as_deref()), |kind| {
         levels.level(kompat_cli::rules::plan::rule_of(kind))
     });

@@ -5,10 +5,4 @@
 //! `kompat-project`; Kubernetes manifests are checked against the API set a
 //! server of the target version serves ([`manifests`]).
 
-pub use kompat_project::rust::RustScan;
-
-/// A gate set in deployment material (`--feature-gates=Gate=true`), located
-/// in its file.
-pub type GateSetting = kompat_formats::deploy::GateSetting<kompat_diag::Location>;
-
 pub mod manifests;

@@ -9,7 +9,7 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::discouraged::Speculative;
 use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Path, Token};
 
-use super::suggest::{skip_value, Level};
+use super::suggest::{skip_value, KeyPlace};
 use super::symbol::*;
 use crate::ctxt::Ctxt;
 
@@ -38,14 +38,14 @@ pub struct ReleaseAttr {
 pub(crate) struct Once<'c, T> {
     pub(crate) cx: &'c Ctxt,
     pub(crate) key: Symbol,
-    pub(crate) level: Level,
+    pub(crate) level: KeyPlace,
     pub(crate) value: Option<T>,
     /// Whether the key was written at all (even with an invalid value).
     pub(crate) seen: bool,
 }
 
 impl<'c, T> Once<'c, T> {
-    pub(crate) fn new(cx: &'c Ctxt, key: Symbol, level: Level) -> Self {
+    pub(crate) fn new(cx: &'c Ctxt, key: Symbol, level: KeyPlace) -> Self {
         Once { cx, key, level, value: None, seen: false }
     }
 
