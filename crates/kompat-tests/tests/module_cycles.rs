@@ -358,9 +358,12 @@ fn graph_of(files: &[(&str, &str)]) -> Option<String> {
     found
 }
 
+/// A small crate's `src/`: `(file, text)` pairs.
+type Files<'a> = &'a [(&'a str, &'a str)];
+
 #[test]
 fn finds_cycles_and_only_cycles() {
-    let cases: &[(&[(&str, &str)], Option<&str>)] = &[
+    let cases: &[(Files, Option<&str>)] = &[
         // Two siblings through `crate::`.
         (
             &[("lib.rs", "mod a; mod b;"), ("a.rs", "use crate::b::X;"), ("b.rs", "use crate::a::Y;")],

@@ -17,13 +17,12 @@ use kompat_engine::Version;
 use kompat_formats::manifest::ManifestObject;
 use kompat_project::Error;
 
-/// One object of a manifest, located by its `apiVersion` value.
-
 /// An object whose group, version and kind the API set knows, and whether
 /// the server serves it. Objects of group-versions or kinds the set does
 /// not know (custom resources) are not checked.
 #[derive(Debug, Clone)]
 pub struct Checked {
+    /// The object, located by its `apiVersion` value.
     pub object: ManifestObject<Location>,
     pub api: Api,
     /// Among the resources the server serves.
