@@ -4,6 +4,7 @@
 
 use kompat_cli::{Suppressed, SuppressionKind};
 use kompat_diag::{Diagnostic, Rule, Severity};
+use kompat_project::{Error, Result};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -42,30 +43,26 @@ pub fn summary(diags: &[Diagnostic]) -> Summary {
     s
 }
 
-pub fn json(diags: &[Diagnostic]) -> JsonReportOwned {
-    JsonReportOwned(
-        serde_json::to_string_pretty(&JsonReport {
-            diagnostics: diags
-                .iter()
-                .map(|d| JsonDiagnostic {
-                    code: code_of(d),
-                    severity: d.severity.as_str(),
-                    message: &d.message,
-                    file: d.location.as_ref().map(|l| l.path().display().to_string()),
-                    line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
-                    column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
-                    subject: d.subject.as_deref(),
-                })
-                .collect(),
-            summary: summary(diags),
-        })
-        .unwrap_or_default()
-            + "\n",
-    )
+/// The contract's JSON report. A serialization error (serde_json's, which
+/// these plain structs never give) is an error, never an empty document.
+pub fn json(diags: &[Diagnostic]) -> Result<String> {
+    let report = serde_json::to_string_pretty(&JsonReport {
+        diagnostics: diags
+            .iter()
+            .map(|d| JsonDiagnostic {
+                code: code_of(d),
+                severity: d.severity.as_str(),
+                message: &d.message,
+                file: d.location.as_ref().map(|l| l.path().display().to_string()),
+                line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
+                column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
+                subject: d.subject.as_deref(),
+            })
+            .collect(),
+        summary: summary(diags),
+    });
+    Ok(report.map_err(|e| Error::msg(format!("cannot write the JSON report: {e}")))? + "\n")
 }
-
-/// Rendered JSON text.
-pub struct JsonReportOwned(pub String);
 
 pub fn short(diags: &[Diagnostic]) -> String {
     diags.iter().map(|d| format!("{}\n", kompat_diag::short_line(d))).collect()
@@ -89,7 +86,7 @@ const SRCROOT: &str = "%SRCROOT%";
 /// is a notification of the invocation instead: `missing-input` (rules that
 /// did not run) a tool configuration notification, an input error a tool
 /// execution notification.
-pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -> String {
+pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -> Result<String> {
     use serde_json::json;
     let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
     let level = |s: Severity| match s {
@@ -188,7 +185,8 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
             "results": results,
         }],
     });
-    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+    let log = serde_json::to_string_pretty(&log).map_err(|e| Error::msg(format!("cannot write the SARIF log: {e}")))?;
+    Ok(log + "\n")
 }
 
 /// A SARIF physical location: the file, and the region when known (SARIF

@@ -79,8 +79,8 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
 /// summary line).
 fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
     match format {
-        LintFormat::Json => print_stdout(&output::json(diags).0)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all()))?,
+        LintFormat::Json => print_stdout(&output::json(diags)?)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all())?)?,
         LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
         LintFormat::Short => eprint!("{}", output::short(diags)),
         LintFormat::Human => eprint!("{}", kompat_diag::render(diags, report::stderr_color())),
@@ -106,8 +106,8 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], rec
 fn input_error(format: LintFormat, err: &Error) -> Result<ExitCode> {
     let diags = &err.diagnostics;
     match format {
-        LintFormat::Json => print_stdout(&output::json(diags).0)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all()))?,
+        LintFormat::Json => print_stdout(&output::json(diags)?)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all())?)?,
         LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
         LintFormat::Human | LintFormat::Short => (),
     }
