@@ -1,8 +1,13 @@
+//! The workspace's layers, enforced.
+//!
 //! No module import cycles inside a crate: for every crate under `crates/`,
 //! the files of `src/` (each one module) and the modules each names through a
 //! `crate::`, `super::` or `self::` path (in `use` items and in code; comments,
 //! strings and `#[cfg(test)]` modules aside) form a graph without cycles, so
 //! every crate reads bottom-up. A cycle fails the test, named file by file.
+//!
+//! And the crates at the bottom stay there: `kompat-span` is a leaf, and the
+//! diagnostics (`kompat-diag`) depend on it, never on the text formats.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -395,5 +400,33 @@ fn finds_cycles_and_only_cycles() {
     ];
     for (files, expected) in cases {
         assert_eq!(graph_of(files).as_deref(), *expected, "{files:?}");
+    }
+}
+
+/// The names of the `[dependencies]` of the crate in `crates/<name>`.
+fn dependencies(name: &str) -> Vec<String> {
+    let manifest = std::fs::read_to_string(crates_dir().join(name).join("Cargo.toml")).expect("read a manifest");
+    let mut out = Vec::new();
+    let mut in_dependencies = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+            continue;
+        }
+        if in_dependencies && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or(line);
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn spans_are_a_leaf_and_diagnostics_need_no_text_format() {
+    assert_eq!(dependencies("kompat-span"), Vec::<String>::new(), "kompat-span depends on nothing");
+    let diag = dependencies("kompat-diag");
+    assert!(diag.contains(&"kompat-span".to_owned()), "{diag:?}");
+    for heavy in ["kompat-formats", "toml", "saphyr-parser", "serde", "kompat-engine", "kompat-runtime"] {
+        assert!(!diag.iter().any(|d| d == heavy), "kompat-diag depends on {heavy}: {diag:?}");
     }
 }
