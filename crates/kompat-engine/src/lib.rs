@@ -25,8 +25,9 @@ pub mod plan;
 pub mod validate;
 
 pub use api::{ApiEntry, ApiLifecycle};
-pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage, StoredBeforeWritten};
+pub use feature::{FeatureDecl, SpecDecl, StoredBeforeWritten};
 pub use kompat_runtime::effective::{EffectiveVersion, WindowPolicy};
+pub use kompat_runtime::feature::{spec_at, FeatureSpec, Ratchet, Stage};
 pub use kompat_runtime::gate::{
     Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature,
 };

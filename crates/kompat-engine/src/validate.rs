@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use crate::feature::{spec_at, FeatureDecl, FeatureSpec, SpecDecl, Stage};
+use crate::feature::{FeatureDecl, SpecDecl};
+use kompat_runtime::feature::{spec_at, FeatureSpec, Stage};
 use kompat_runtime::gate::{Feature, FeatureSet};
 use kompat_runtime::gofmt::go_quote;
 

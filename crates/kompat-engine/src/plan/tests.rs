@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::api::{ApiConfig, ApiDecl, ApiSet};
-use crate::feature::{FeatureSpec, Stage};
+use kompat_runtime::feature::{FeatureSpec, Stage};
 use kompat_runtime::gate::{Feature, FeatureSet};
 
 fn v(s: &str) -> Version {
