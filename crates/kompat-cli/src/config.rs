@@ -15,17 +15,21 @@
 
 use std::collections::BTreeMap;
 
+use kompat_diag::Location;
 use kompat_project::config::Level;
-use kompat_project::{Config, Error, Location};
+use kompat_project::{Config, Error};
 use kompat_rust::RustAllow;
 
 use crate::rules::missing_input::{INPUTS, MISSING_INPUT};
 use crate::rules::unused_allowance::{unused_config_allow, unused_source_allow};
-use crate::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
+use crate::{Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Rule, Severity};
 
-/// The lint configuration, validated against the known codes.
+/// The `[lint]` table as the linter applies it: required inputs, levels and
+/// allowances, validated against the known codes (the table as written is
+/// `kompat_project::config::LintConfig`).
 #[derive(Default)]
-pub struct LintConfig {
+pub struct LintPolicy {
     /// Inputs whose absence is an error (`missing-input` subjects).
     require: Vec<String>,
     levels: BTreeMap<String, Level>,
@@ -38,13 +42,13 @@ struct Allowance {
     location: Option<Location>,
 }
 
-impl LintConfig {
-    pub fn from_config(config: Option<&Config>, known: &[&Rule]) -> Result<LintConfig, Error> {
-        let Some(config) = config else { return Ok(LintConfig::default()) };
-        let Some(lint) = &config.lint else { return Ok(LintConfig::default()) };
+impl LintPolicy {
+    pub fn from_config(config: Option<&Config>, known: &[&Rule]) -> Result<LintPolicy, Error> {
+        let Some(config) = config else { return Ok(LintPolicy::default()) };
+        let Some(lint) = &config.lint else { return Ok(LintPolicy::default()) };
         let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
         let mut failures = Vec::new();
-        let mut out = LintConfig::default();
+        let mut out = LintPolicy::default();
         let inputs = INPUTS.iter().map(|(name, _)| *name);
         for (name, span) in &lint.require {
             if inputs.clone().any(|i| i == name) {
@@ -52,7 +56,7 @@ impl LintConfig {
                 continue;
             }
             let known: Vec<String> = inputs.clone().map(|i| format!("`{i}`")).collect();
-            let hint = crate::rules::hint(kompat_formats::span::did_you_mean(name, inputs.clone()));
+            let hint = crate::rules::hint(kompat_runtime::suggest::did_you_mean(name, inputs.clone()));
             failures.push(
                 Diagnostic::error(format!(
                     "unknown input `{name}` in `require` under [lint], expected one of {}{hint}",
@@ -137,7 +141,7 @@ impl LintConfig {
             if !used {
                 let subject = allow.subject.as_deref();
                 let near = subjects.iter().filter(|(c, _)| *c == allow.code).map(|(_, s)| s.as_str());
-                let suggestion = subject.and_then(|s| kompat_formats::span::did_you_mean(s, near));
+                let suggestion = subject.and_then(|s| kompat_runtime::suggest::did_you_mean(s, near));
                 out.push(unused_config_allow(&allow.code, subject, suggestion, allow.location.clone()));
             }
         }

@@ -18,11 +18,12 @@ mod test_support;
 
 use std::path::PathBuf;
 
+use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
 use kompat_engine::{validate, Validated, Version, WindowPolicy};
+use kompat_formats::deploy::GateSetting;
+use kompat_formats::manifest::ManifestObject;
 use kompat_project::{Config, Decls};
-
-pub use kompat_diag::{Diagnostic, Label, Location, Rule, Severity};
 
 /// Everything the rules look at.
 pub struct Context<'a> {
@@ -48,7 +49,7 @@ pub struct Context<'a> {
     /// What Rust and Go sources say of gates, when some were read.
     pub code: Option<&'a sources::CodeReferences>,
     /// Gate settings found in deployment material.
-    pub settings: &'a [sources::GateSetting],
+    pub settings: &'a [GateSetting<Location>],
     /// The features gate settings are checked against: the declarations', or
     /// Kubernetes' own when nothing declares features ([`uses_builtin_gates`]).
     pub setting_gates: &'a Validated,
@@ -129,9 +130,9 @@ pub struct Inputs<'a> {
     pub kubernetes: Option<Version>,
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
-    pub settings: &'a [sources::GateSetting],
+    pub settings: &'a [GateSetting<Location>],
     /// Objects of Kubernetes manifests.
-    pub manifests: &'a [sources::manifests::ManifestObject],
+    pub manifests: &'a [ManifestObject<Location>],
     /// The API server manifests are checked against; `None` (no target
     /// version) leaves them unchecked.
     pub serve: Option<&'a ServeOptions>,
@@ -175,7 +176,7 @@ pub struct Linted {
 /// Whether gate settings are checked against Kubernetes' own feature gates
 /// (`kompat_k8s::features()`): there are settings of gates and no declared
 /// feature, as when linting a kind or kubeadm configuration alone.
-pub fn uses_builtin_gates(decls: &Decls, settings: &[sources::GateSetting]) -> bool {
+pub fn uses_builtin_gates(decls: &Decls, settings: &[GateSetting<Location>]) -> bool {
     decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some())
 }
 
@@ -226,7 +227,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
     let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
     let server_storage = server_storage(apis.as_ref(), inputs.binary, inputs.window, &crd_kinds);
     let all_rules = rules::all();
-    let lint_config = config::LintConfig::from_config(inputs.config, &all_rules)?;
+    let lint_config = config::LintPolicy::from_config(inputs.config, &all_rules)?;
     let cx = Context {
         decls,
         validated: &validated,

@@ -1,8 +1,10 @@
 //! Rendering findings for machines and for `--format short`: the contract's
 //! JSON, SARIF 2.1.0 and `file:line:col: severity[code]: message` lines. The
-//! human format is [`crate::report::render`], the one renderer for people.
+//! human format is [`kompat_diag::render`], the one renderer for people.
 
-use kompat_cli::{Diagnostic, Rule, Severity, Suppressed, SuppressionKind};
+use kompat_cli::{Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Rule, Severity};
+use kompat_project::{Error, Result};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -41,33 +43,29 @@ pub fn summary(diags: &[Diagnostic]) -> Summary {
     s
 }
 
-pub fn json(diags: &[Diagnostic]) -> JsonReportOwned {
-    JsonReportOwned(
-        serde_json::to_string_pretty(&JsonReport {
-            diagnostics: diags
-                .iter()
-                .map(|d| JsonDiagnostic {
-                    code: code_of(d),
-                    severity: d.severity.as_str(),
-                    message: &d.message,
-                    file: d.location.as_ref().map(|l| l.path().display().to_string()),
-                    line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
-                    column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
-                    subject: d.subject.as_deref(),
-                })
-                .collect(),
-            summary: summary(diags),
-        })
-        .unwrap_or_default()
-            + "\n",
-    )
+/// The contract's JSON report. A serialization error (serde_json's, which
+/// these plain structs never give) is an error, never an empty document.
+pub fn json(diags: &[Diagnostic]) -> Result<String> {
+    let report = serde_json::to_string_pretty(&JsonReport {
+        diagnostics: diags
+            .iter()
+            .map(|d| JsonDiagnostic {
+                code: code_of(d),
+                severity: d.severity.as_str(),
+                message: &d.message,
+                file: d.location.as_ref().map(|l| l.path().display().to_string()),
+                line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
+                column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
+                subject: d.subject.as_deref(),
+            })
+            .collect(),
+        summary: summary(diags),
+    });
+    Ok(report.map_err(|e| Error::msg(format!("cannot write the JSON report: {e}")))? + "\n")
 }
 
-/// Rendered JSON text.
-pub struct JsonReportOwned(pub String);
-
 pub fn short(diags: &[Diagnostic]) -> String {
-    diags.iter().map(|d| format!("{}\n", crate::report::short_line(d))).collect()
+    diags.iter().map(|d| format!("{}\n", kompat_diag::short_line(d))).collect()
 }
 
 /// Where the rules are documented, one anchor per code.
@@ -88,7 +86,7 @@ const SRCROOT: &str = "%SRCROOT%";
 /// is a notification of the invocation instead: `missing-input` (rules that
 /// did not run) a tool configuration notification, an input error a tool
 /// execution notification.
-pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -> String {
+pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -> Result<String> {
     use serde_json::json;
     let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
     let level = |s: Severity| match s {
@@ -187,12 +185,13 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
             "results": results,
         }],
     });
-    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+    let log = serde_json::to_string_pretty(&log).map_err(|e| Error::msg(format!("cannot write the SARIF log: {e}")))?;
+    Ok(log + "\n")
 }
 
 /// A SARIF physical location: the file, and the region when known (SARIF
 /// columns are 1-based characters, as ours are).
-fn physical(loc: &kompat_cli::Location) -> serde_json::Value {
+fn physical(loc: &kompat_diag::Location) -> serde_json::Value {
     let artifact = if loc.path().is_absolute() {
         serde_json::json!({ "uri": file_uri(loc.path()) })
     } else {
@@ -266,7 +265,7 @@ pub fn rustc_json(diags: &[Diagnostic]) -> String {
     use serde_json::json;
     let mut out = String::new();
     for d in diags {
-        let span = |loc: &kompat_cli::Location, primary: bool, label: Option<&str>| {
+        let span = |loc: &kompat_diag::Location, primary: bool, label: Option<&str>| {
             let (Some((line, column)), Some(range)) = (loc.line_col(), loc.range()) else { return None };
             let text = loc.snippet().unwrap_or("");
             let end_line = line + text.matches('\n').count();
@@ -305,7 +304,7 @@ pub fn rustc_json(diags: &[Diagnostic]) -> String {
         if let Some(loc) = d.location.as_ref().filter(|l| l.range().is_none()) {
             children.push(json!({ "message": format!("in {}", loc.display()), "code": null, "level": "note", "spans": [], "children": [], "rendered": null }));
         }
-        let rendered = crate::report::render(std::slice::from_ref(d), false);
+        let rendered = kompat_diag::render(std::slice::from_ref(d), false);
         let line = json!({
             "$message_type": "diagnostic",
             "message": d.message,

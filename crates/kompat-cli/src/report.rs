@@ -4,7 +4,7 @@
 
 use kompat_project::Error;
 
-pub use kompat_diag::{render, short_line};
+use kompat_diag::render;
 
 /// Prints every diagnostic of an input error to stderr, rustc style.
 pub fn print_error(err: &Error) {

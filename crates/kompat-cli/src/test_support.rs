@@ -31,7 +31,8 @@ use std::path::Path;
 
 use kompat_project::{Config, Decls};
 
-use crate::{Diagnostic, Inputs};
+use crate::Inputs;
+use kompat_diag::Diagnostic;
 
 /// One expected or actual finding, in a form that compares and prints well.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

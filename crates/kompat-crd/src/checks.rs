@@ -8,8 +8,9 @@ use crate::conversions::{ChangeKind, Channel, Conversion, Conversions};
 use crate::model::{release_order, Crd, CrdVersion, V1BETA1};
 use crate::rules::{finding, CrdRule};
 use crate::schema::{self, Index, Path, Seg};
-use crate::yaml::{Node, Scalar};
-use crate::{Finding, Span};
+use crate::Finding;
+use kompat_formats::yaml::{Node, Scalar};
+use kompat_span::Span;
 
 /// Checks one CRD: storage and served versions, version names, schemas,
 /// conversion strategy, pruning, deprecations, and (for CRDs with more than

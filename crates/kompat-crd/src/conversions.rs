@@ -22,7 +22,8 @@ use toml::Spanned as TomlSpanned;
 
 use crate::model::Spanned;
 use crate::schema::{Path, Seg};
-use crate::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 
 /// The release channel the conversions are written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

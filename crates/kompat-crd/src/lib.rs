@@ -24,21 +24,17 @@ mod plan;
 mod rules;
 mod schema;
 mod upgrade;
-/// The spanned YAML tree, shared with the declaration parsers.
-pub use kompat_formats::yaml;
-
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
-pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, PlanError, PlanStep, StepState};
+pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, MigrationState, MigrationStep, PlanError};
 pub use rules::CrdRule;
 pub use upgrade::check_upgrade;
 
-/// Severities and rule declarations are `kompat-diag`'s, shared with the linter.
-pub use kompat_diag::{Rule, Severity};
-/// Byte spans and parse errors are `kompat-formats`' own, so every text
-/// format in kompat reports positions the same way.
-pub use kompat_formats::span::{ParseError, Span};
+// Severities are `kompat-diag`'s, shared with the linter; byte spans are
+// `kompat-span`'s and parse errors `kompat-formats`', so every text format in
+// kompat reports positions the same way.
+use kompat_span::Span;
 
 /// One problem found in a CRD or in an upgrade of one.
 ///

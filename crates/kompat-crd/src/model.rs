@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::yaml::{self, Node};
-use crate::{ParseError, Span};
+use kompat_formats::yaml::{self, Node};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 
 /// The `apiVersion` of the CRDs kompat checks.
 pub const V1: &str = "apiextensions.k8s.io/v1";

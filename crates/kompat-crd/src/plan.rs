@@ -10,7 +10,7 @@ use crate::model::{release_order, Crd};
 
 /// Whether the old manifest already reflects a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StepState {
+pub enum MigrationState {
     /// The old manifest already satisfies it.
     Done,
     ToDo,
@@ -31,9 +31,9 @@ impl From<String> for Action {
 
 /// One step of a [`MigrationPlan`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanStep {
+pub struct MigrationStep {
     pub title: String,
-    pub state: StepState,
+    pub state: MigrationState,
     pub actions: Vec<Action>,
     pub verify: Vec<String>,
 }
@@ -57,7 +57,7 @@ pub struct MigrationPlan {
     /// The versions objects may be persisted in today: the old
     /// `status.storedVersions`, or its storage version when it has no status.
     pub stored: Vec<String>,
-    pub steps: Vec<PlanStep>,
+    pub steps: Vec<MigrationStep>,
 }
 
 fn actions(texts: Vec<String>) -> Vec<Action> {
@@ -136,10 +136,10 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
     let (group, plural, kind) = (new.group.value.clone(), new.plural.value.clone(), new.kind.value.clone());
     let old_names = quoted_list(&remove);
     let it = if remove.len() == 1 { "it" } else { "them" };
-    let state = |done: bool| if done { StepState::Done } else { StepState::ToDo };
+    let state = |done: bool| if done { MigrationState::Done } else { MigrationState::ToDo };
     let old_target = old.version(&target);
 
-    let add = PlanStep {
+    let add = MigrationStep {
         title: format!("Add `{target}` next to {old_names}"),
         state: state(old_target.is_some_and(|v| v.served.value)),
         actions: actions(vec![
@@ -170,7 +170,7 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
         None => "the current storage version".to_owned(),
     };
     let persisted_text = if persisted.is_empty() { current_text.clone() } else { quoted_list(&persisted) };
-    let flip = PlanStep {
+    let flip = MigrationStep {
         title: format!("Make `{target}` the storage version"),
         state: state(current.as_deref() == Some(target.as_str())),
         actions: actions(vec![format!(
@@ -193,7 +193,7 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
         "apiVersion: storagemigration.k8s.io/v1beta1\nkind: StorageVersionMigration\nmetadata:\n  name: {svm_name}\nspec:\n  resource:\n    group: {group}\n    resource: {plural}\n"
     );
     let pruned_already = old.stored_versions.as_ref().is_some_and(|s| s.value.len() == 1 && s.value[0].value == target);
-    let migrate = PlanStep {
+    let migrate = MigrationStep {
         title: format!("Migrate the stored objects to `{target}` and prune `status.storedVersions`"),
         state: state(pruned_already),
         actions: vec![
@@ -216,9 +216,9 @@ pub fn migration_plan(old: &Crd, new: &Crd) -> Result<MigrationPlan, PlanError> 
         ],
     };
 
-    let unserve = PlanStep {
+    let unserve = MigrationStep {
         title: format!("Stop serving {old_names}, then remove {it}"),
-        state: StepState::ToDo,
+        state: MigrationState::ToDo,
         actions: actions(vec![
             format!(
                 "mark {old_names} `deprecated: true` with a `deprecationWarning` that names `{target}`, if not done yet, so clients are warned"

@@ -5,7 +5,8 @@
 
 use kompat_diag::declare_rules;
 
-use crate::{Finding, Span};
+use crate::Finding;
+use kompat_span::Span;
 
 pub(crate) fn finding(
     rule: CrdRule,

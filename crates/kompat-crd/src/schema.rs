@@ -14,8 +14,9 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::yaml::{Node, Scalar, ScalarKind};
-use crate::{CrdRule, Span};
+use crate::CrdRule;
+use kompat_formats::yaml::{Node, Scalar, ScalarKind};
+use kompat_span::Span;
 
 /// One step of a field path.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -7,8 +7,8 @@ use crate::conversions::Conversions;
 use crate::model::{Crd, CrdVersion, Spanned};
 use crate::rules::{finding, CrdRule};
 use crate::schema::{self, Index};
-use crate::yaml::Node;
 use crate::Finding;
+use kompat_formats::yaml::Node;
 
 /// Keys of a `spec.versions[*]` entry judged elsewhere (lifecycle, schema) or
 /// presentation only.

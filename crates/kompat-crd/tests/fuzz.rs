@@ -5,7 +5,8 @@
 #[path = "../../kompat-formats/tests/mutate/mod.rs"]
 mod mutate;
 
-use kompat_crd::{check_crd, check_upgrade, migration_plan, parse_conversions, parse_manifests, ParseError};
+use kompat_crd::{check_crd, check_upgrade, migration_plan, parse_conversions, parse_manifests};
+use kompat_formats::ParseError;
 use mutate::{mutate, Rng};
 
 const MANIFEST: &str = include_str!("../../../fixtures/crd/kube-rs/widget-merged.yaml");

@@ -10,20 +10,20 @@ use kompat_crd::{
 };
 
 /// `(message, spanned text)` of every error of a fixture that must not parse.
-fn errors(path: &str, parse: fn(&str) -> Vec<kompat_crd::ParseError>) -> Vec<(String, String)> {
+fn errors(path: &str, parse: fn(&str) -> Vec<kompat_formats::ParseError>) -> Vec<(String, String)> {
     let text = fixture(path);
     parse(&text).iter().map(|e| (e.message.clone(), span_text(&text, e.span))).collect()
 }
 
-fn manifest_errors(text: &str) -> Vec<kompat_crd::ParseError> {
+fn manifest_errors(text: &str) -> Vec<kompat_formats::ParseError> {
     parse_manifests(text).err().unwrap_or_default()
 }
 
-fn conversion_errors(text: &str) -> Vec<kompat_crd::ParseError> {
+fn conversion_errors(text: &str) -> Vec<kompat_formats::ParseError> {
     parse_conversions(text).err().unwrap_or_default()
 }
 
-fn check_errors(path: &str, parse: fn(&str) -> Vec<kompat_crd::ParseError>, want: &[(&str, &str)]) {
+fn check_errors(path: &str, parse: fn(&str) -> Vec<kompat_formats::ParseError>, want: &[(&str, &str)]) {
     let want: Vec<(String, String)> = want.iter().map(|(m, s)| ((*m).to_owned(), (*s).to_owned())).collect();
     assert_eq!(errors(path, parse), want, "{path}");
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::crd;
-use kompat_crd::{migration_plan, PlanError, StepState};
+use kompat_crd::{migration_plan, MigrationState, PlanError};
 
 fn plan(dir: &str) -> kompat_crd::MigrationPlan {
     let (_, old) = crd(&format!("upgrade/{dir}/old.yaml"));
@@ -16,8 +16,8 @@ fn plan(dir: &str) -> kompat_crd::MigrationPlan {
 fn removing_the_storage_version() {
     let plan = plan("remove-v1alpha1");
     assert_eq!((plan.remove.as_slice(), plan.target.as_str()), (&["v1alpha1".to_owned()][..], "v1"));
-    let states: Vec<StepState> = plan.steps.iter().map(|s| s.state).collect();
-    assert_eq!(states, [StepState::Done, StepState::ToDo, StepState::ToDo, StepState::ToDo]);
+    let states: Vec<MigrationState> = plan.steps.iter().map(|s| s.state).collect();
+    assert_eq!(states, [MigrationState::Done, MigrationState::ToDo, MigrationState::ToDo, MigrationState::ToDo]);
     let titles: Vec<&str> = plan.steps.iter().map(|s| s.title.as_str()).collect();
     assert_eq!(
         titles,
@@ -38,7 +38,7 @@ fn the_current_storage_version_is_named() {
     assert_eq!((kept.current.as_deref(), kept.target.as_str()), (Some("v1beta1"), "v1"));
     assert_eq!(kept.stored, ["v1beta1"]);
     let flip = &kept.steps[1];
-    assert_eq!(flip.state, StepState::ToDo);
+    assert_eq!(flip.state, MigrationState::ToDo);
     assert_eq!(
         flip.actions[0].text,
         "set `storage: true` on `v1` and `storage: false` on `v1beta1`; keep every version served"
@@ -57,8 +57,8 @@ fn steps_already_taken_are_marked_done() {
     // The old manifest (from the cluster) already stores v1 and still lists
     // v1alpha1 in status.storedVersions.
     let plan = plan("stored-version-removed");
-    let states: Vec<StepState> = plan.steps.iter().map(|s| s.state).collect();
-    assert_eq!(states, [StepState::Done, StepState::Done, StepState::ToDo, StepState::ToDo]);
+    let states: Vec<MigrationState> = plan.steps.iter().map(|s| s.state).collect();
+    assert_eq!(states, [MigrationState::Done, MigrationState::Done, MigrationState::ToDo, MigrationState::ToDo]);
 }
 
 #[test]

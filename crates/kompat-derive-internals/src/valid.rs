@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 
 use kompat_engine::api::{Api, ApiConfig, ApiField, ApiSet};
-use kompat_engine::gate::builtin_specs;
 use kompat_engine::{FeatureDecl, Field, Problem, ProblemKind, Validated};
+use kompat_runtime::gate::builtin_specs;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 

@@ -125,9 +125,10 @@ mod tests {
 
     #[test]
     fn sorted_by_file_line_column_code_then_message_and_unlocated_last() {
-        let lines = crate::LineIndex::new("a\nb\nc\n");
+        let lines = kompat_span::LineIndex::new("a\nb\nc\n");
         let text: std::sync::Arc<str> = std::sync::Arc::from("a\nb\nc\n");
-        let at = |path: &str, offset| Location::span(path, text.clone(), &lines, crate::Span::new(offset, offset + 1));
+        let at =
+            |path: &str, offset| Location::span(path, text.clone(), &lines, kompat_span::Span::new(offset, offset + 1));
         let mut diags = vec![
             Diagnostic::error("z"),
             Diagnostic::error("b2").at(at("b.toml", 2)),

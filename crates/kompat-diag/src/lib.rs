@@ -36,6 +36,3 @@ pub use render::{render, short_line};
 #[doc(hidden)]
 pub use rule::__private;
 pub use rule::Rule;
-
-/// Byte spans are `kompat-formats`' own, shared by every text format.
-pub use kompat_formats::{LineIndex, Span};

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kompat_formats::{LineIndex, Span};
+use kompat_span::{LineIndex, Span};
 
 /// A place in an input. Either a whole file ([`Location::file`]) or a span of
 /// its text ([`Location::span`]); the line and column are computed from the

@@ -1,9 +1,9 @@
 //! Feature declarations as written (before validation), the stored-before-written
 //! markers of upgrade plans, and Go's formatting of spec lists in registration
 //! messages. The validated model (stages, specs, resolution) is
-//! `kompat-runtime`'s, re-exported here.
+//! `kompat-runtime`'s (`kompat_runtime::feature`).
 
-pub use kompat_runtime::feature::*;
+use kompat_runtime::feature::{FeatureSpec, Ratchet, Stage};
 
 use kompat_runtime::version::{Version, VersionLit};
 

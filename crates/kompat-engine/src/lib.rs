@@ -4,9 +4,10 @@
 //! simulation.
 //!
 //! The model these work on (versions, stages, specs, the runtime feature
-//! gate, the typed gate and the API traits) is `kompat-runtime`'s; this crate
-//! re-exports it at the same paths (`kompat_engine::Version`,
-//! `kompat_engine::gate::FeatureGate`, ...), so tools use one crate.
+//! gate, the typed gate and the API traits) is `kompat-runtime`'s, named by
+//! its own paths (`kompat_runtime::gate::FeatureGate`, ...); this crate
+//! re-exports only the model's most used types at its root
+//! (`kompat_engine::Version`, ...), never the runtime's modules.
 //!
 //! Registration validation and API declarations are always built; serving,
 //! storage, the agreement, the hash and plans need the `analysis` feature (on
@@ -24,14 +25,13 @@ mod kinds;
 pub mod plan;
 pub mod validate;
 
-pub use kompat_runtime::{effective, gate, gofmt, suggest, typed, version};
-
 pub use api::{ApiEntry, ApiLifecycle};
-pub use effective::{EffectiveVersion, WindowPolicy};
-pub use feature::{spec_at, FeatureDecl, FeatureSpec, Ratchet, SpecDecl, Stage, StoredBeforeWritten};
-pub use gate::{Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature};
-#[doc(hidden)]
-pub use kompat_runtime::__private;
-pub use typed::{FeatureGates, GateFlags, LintAllow, TypedGate};
+pub use feature::{FeatureDecl, SpecDecl, StoredBeforeWritten};
+pub use kompat_runtime::effective::{EffectiveVersion, WindowPolicy};
+pub use kompat_runtime::feature::{spec_at, FeatureSpec, Ratchet, Stage};
+pub use kompat_runtime::gate::{
+    Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature,
+};
+pub use kompat_runtime::typed::{FeatureGates, GateFlags, TypedGate};
+pub use kompat_runtime::version::{Version, VersionError, VersionLit};
 pub use validate::{validate, Field, Problem, ProblemKind, Validated};
-pub use version::{Version, VersionError, VersionLit};

@@ -8,10 +8,11 @@
 
 use std::collections::HashMap;
 
-use crate::feature::{spec_at, FeatureDecl, FeatureSpec, SpecDecl, Stage};
-use crate::gate::{Feature, FeatureSet};
-use crate::gofmt::go_quote;
+use crate::feature::{FeatureDecl, SpecDecl};
 use crate::kinds::kinds;
+use kompat_runtime::feature::{spec_at, FeatureSpec, Stage};
+use kompat_runtime::gate::{Feature, FeatureSet};
+use kompat_runtime::gofmt::go_quote;
 
 /// Which part of a declaration a problem is about, so callers holding source
 /// spans can point at it.
@@ -111,7 +112,7 @@ pub fn validate(decls: &[FeatureDecl]) -> Validated {
         if !ok {
             continue;
         }
-        if let Some(builtin) = crate::gate::builtin_specs(&decl.name) {
+        if let Some(builtin) = kompat_runtime::gate::builtin_specs(&decl.name) {
             if completed != [builtin] {
                 problems.push(Problem {
                     kind: ProblemKind::ConflictingRedeclaration,
@@ -425,7 +426,7 @@ fn resolve_dependencies(
             };
             let Some(&dep_idx) = by_name.get(dep_name) else {
                 // Kubernetes' message, with the hint every unknown gate name gets.
-                let hint = crate::suggest::did_you_mean(dep_name, features.iter().map(|f| f.name.as_str()))
+                let hint = kompat_runtime::suggest::did_you_mean(dep_name, features.iter().map(|f| f.name.as_str()))
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 push(

@@ -31,7 +31,8 @@ use kompat_engine::Version;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::span::{unknown_key_message, ParseError, Span};
+use crate::span::{unknown_key_message, ParseError};
+use kompat_span::Span;
 
 /// The keys of an `[[api]]` entry, in schema order.
 pub const API_KEYS: [&str; 9] = [
@@ -247,7 +248,7 @@ pub(crate) fn parse_groups(groups: &Spanned<DeValue<'_>>, file: &mut ApiFile, er
     for (group, value) in groups_table.iter() {
         let group: &str = group.get_ref();
         let Some(table) = value.get_ref().as_table() else {
-            errors.push(type_error(&format!("groups.{}", kompat_engine::gofmt::go_quote(group)), "a table", value));
+            errors.push(type_error(&format!("groups.{}", kompat_runtime::gofmt::go_quote(group)), "a table", value));
             continue;
         };
         for (key, value) in table.iter() {
@@ -285,7 +286,7 @@ pub(crate) fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFi
     };
     for (key, value) in table.iter() {
         let name: &str = key.get_ref();
-        let what = format!("storage_overrides.{}", kompat_engine::gofmt::go_quote(name));
+        let what = format!("storage_overrides.{}", kompat_runtime::gofmt::go_quote(name));
         if let Some(version) = value.get_ref().as_str() {
             file.config.storage_overrides.insert(name.to_owned(), version.to_owned());
             file.override_spans.insert(name.to_owned(), key.span().into());

@@ -26,10 +26,11 @@
 //! Text in, settings with spans out; which files are deployment material is
 //! `kompat-project`'s to decide.
 
-use kompat_engine::gate::{parse_feature_gates, parse_go_bool};
+use kompat_runtime::gate::{parse_feature_gates, parse_go_bool};
 
-use crate::span::{ParseError, Span};
+use crate::span::ParseError;
 use crate::yaml::{is_limit_error, parse_documents, Node, Scalar, ScalarKind};
+use kompat_span::Span;
 
 /// One setting found in deployment material, with where it is written: a
 /// [`Span`] here, a located place in a file once a reader of files has
@@ -752,7 +753,7 @@ fn walk(src: &Source<'_>, node: &Node, reader: Reader, out: &mut Vec<GateSetting
 mod tests {
     use super::*;
 
-    use crate::LineIndex;
+    use kompat_span::LineIndex;
 
     /// Scans `text` as the file `name` (YAML by its extension, Helm values by
     /// its name) and lists each setting as `line:col what`.

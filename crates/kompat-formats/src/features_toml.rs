@@ -9,8 +9,10 @@ use serde::Deserialize;
 use toml::de::{DeValue, ValueDeserializer};
 use toml::Spanned;
 
-use crate::span::{did_you_mean, toml_syntax_error, unknown_key_message, ParseError, Span};
+use crate::span::{toml_syntax_error, unknown_key_message, ParseError};
 use crate::{FeatureFile, FeatureSpans, SpecSpans};
+use kompat_runtime::suggest::did_you_mean;
+use kompat_span::Span;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

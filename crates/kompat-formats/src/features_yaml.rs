@@ -6,9 +6,10 @@ use std::collections::HashMap;
 
 use kompat_engine::{FeatureDecl, SpecDecl, Stage, VersionLit};
 
-use crate::span::{unknown_key_message, ParseError, Span};
+use crate::span::{unknown_key_message, ParseError};
 use crate::yaml::{parse_documents, Node};
 use crate::{FeatureFile, FeatureSpans, SpecSpans};
+use kompat_span::Span;
 
 const FEATURE_KEYS: [&str; 2] = ["name", "versionedSpecs"];
 const SPEC_KEYS: [&str; 5] = ["default", "lockToDefault", "preRelease", "version", "minCompatibilityVersion"];

@@ -24,11 +24,12 @@ pub mod yaml;
 use kompat_engine::{FeatureDecl, Field};
 
 pub use features_yaml::{k8s_yaml_in, parse_k8s_yaml};
+use kompat_span::Span;
 #[doc(hidden)]
 pub use kompat_toml::parse_toml_general;
 pub use kompat_toml::{parse_toml, TOP_LEVEL_KEYS};
 pub use render::{render_k8s_yaml, render_specs_toml, render_toml};
-pub use span::{LineIndex, ParseError, Span};
+pub use span::ParseError;
 
 /// Where each part of a spec is written.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -8,8 +8,9 @@
 //! are, recursively. Documents that are not objects (a Helm values file, a
 //! kubelet configuration without `apiVersion`) yield nothing.
 
-use crate::span::{ParseError, Span};
+use crate::span::ParseError;
 use crate::yaml::{parse_documents, Node};
+use kompat_span::Span;
 
 /// One object of a manifest, located by its `apiVersion` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -29,8 +29,9 @@ use kompat_engine::{Version, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::span::{toml_syntax_error, ParseError, Span};
+use crate::span::{toml_syntax_error, ParseError};
 use crate::window::WindowTable;
+use kompat_span::Span;
 
 /// A parsed plan, with where its parts are written.
 #[derive(Debug)]

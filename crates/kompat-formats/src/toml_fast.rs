@@ -104,7 +104,7 @@ impl Entry {
     fn add(
         self,
         text: &str,
-        seen: &mut HashMap<String, crate::Span>,
+        seen: &mut HashMap<String, kompat_span::Span>,
         file: &mut FeatureFile,
         errors: &mut Vec<crate::ParseError>,
     ) -> Option<()> {

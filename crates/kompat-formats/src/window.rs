@@ -28,7 +28,7 @@ impl WindowTable {
                 "kubernetes" => window = WindowPolicy::KUBERNETES,
                 "default" => window = WindowPolicy::DEFAULT,
                 other => {
-                    let hint = crate::span::did_you_mean(other, ["kubernetes", "default"])
+                    let hint = kompat_runtime::suggest::did_you_mean(other, ["kubernetes", "default"])
                         .map(|h| format!(" (did you mean `{h}`?)"))
                         .unwrap_or_default();
                     errors.push(ParseError::at(

@@ -16,7 +16,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
 
-use crate::span::{ParseError, Span};
+use crate::span::ParseError;
+use kompat_span::Span;
 
 /// A YAML node with its byte span.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,7 @@
 //! Storage overrides with an expiry: `"g/r" = { version = "v1", until = "1.38" }`.
 
 use kompat_formats::parse_toml;
-use kompat_formats::LineIndex;
+use kompat_span::LineIndex;
 
 /// Parses `overrides` (the body of `[storage_overrides]`) and prints the pins
 /// with their expiry, or the located errors.

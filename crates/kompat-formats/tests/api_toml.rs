@@ -53,7 +53,7 @@ fn parse(text: &str) -> ApiFile {
 }
 
 /// The text a span covers.
-fn text_of(text: &str, span: Option<kompat_formats::Span>) -> &str {
+fn text_of(text: &str, span: Option<kompat_span::Span>) -> &str {
     span.map_or("<none>", |s| &text[s.start..s.end])
 }
 

@@ -2,7 +2,8 @@
 //! that point at the right text, and round trips through both formats.
 
 use kompat_engine::Field;
-use kompat_formats::{parse_k8s_yaml, parse_toml, render_k8s_yaml, render_toml, FeatureFile, LineIndex, ParseError};
+use kompat_formats::{parse_k8s_yaml, parse_toml, render_k8s_yaml, render_toml, FeatureFile, ParseError};
+use kompat_span::LineIndex;
 
 fn located(text: &str, errors: &[ParseError]) -> String {
     let index = LineIndex::new(text);

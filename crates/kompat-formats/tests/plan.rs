@@ -4,7 +4,8 @@
 use kompat_engine::plan::{FlagChange, InitialPersisted};
 use kompat_engine::{Version, WindowPolicy};
 use kompat_formats::plan::{parse_plan, PlanFile};
-use kompat_formats::{LineIndex, ParseError};
+use kompat_formats::ParseError;
+use kompat_span::LineIndex;
 
 mod mutate;
 

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use kompat_formats::plan::parse_plan;
-use kompat_formats::{parse_toml, LineIndex, ParseError};
+use kompat_formats::{parse_toml, ParseError};
+use kompat_span::LineIndex;
 
 /// The hostile TOML fixtures with the line and column each expects.
 fn cases() -> Vec<(PathBuf, String, (usize, usize))> {

@@ -121,8 +121,10 @@ struct Resolved<'a> {
 }
 
 /// Renders the JSON document: pretty-printed, two-space indent, `\n` line
-/// ends, a final newline.
-pub fn render_json(model: &Model, provenance: &Provenance) -> String {
+/// ends, a final newline. An error (serde_json's, which plain structs of
+/// strings and booleans never give) is reported, never written as an empty
+/// file.
+pub fn render_json(model: &Model, provenance: &Provenance) -> Result<String, String> {
     let doc = Document {
         generated: format!("by {}; do not edit by hand", provenance.command),
         inputs_sha256: &model.digest,
@@ -181,95 +183,9 @@ pub fn render_json(model: &Model, provenance: &Provenance) -> String {
                 .collect(),
         }),
     };
-    // Serializing plain structs of strings and booleans cannot fail.
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| format!("cannot render the JSON output: {e}"))?;
     text.push('\n');
-    text
-}
-
-/// One declaration as compact JSON: the canonical form the input digest and
-/// the choice among repeated declarations are based on.
-pub(crate) fn canonical_decl(decl: &FeatureDecl) -> String {
-    let mut out = Vec::new();
-    write_canonical_decl(&mut out, decl);
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// [`canonical_decl`], appended to `out`: written directly, byte for byte
-/// what serde_json writes for the declaration's [`Feature`] (the tests compare
-/// the two), without serde's per-field dispatch: the digest writes one for
-/// every declaration.
-pub(crate) fn write_canonical_decl(out: &mut Vec<u8>, decl: &FeatureDecl) {
-    out.extend_from_slice(b"{\"name\":");
-    json_str(out, &decl.name);
-    if let Some(description) = &decl.description {
-        out.extend_from_slice(b",\"description\":");
-        json_str(out, description);
-    }
-    out.extend_from_slice(b",\"dependencies\":[");
-    for (idx, dependency) in decl.dependencies.iter().enumerate() {
-        if idx > 0 {
-            out.push(b',');
-        }
-        json_str(out, dependency);
-    }
-    out.push(b']');
-    // Versions are digits and dots: nothing to escape.
-    if let Some(ratchet) = decl.ratchet {
-        out.extend_from_slice(b",\"ratchet\":{\"tolerated_since\":\"");
-        number(out, ratchet.tolerated_since.major);
-        out.push(b'.');
-        number(out, ratchet.tolerated_since.minor);
-        out.extend_from_slice(b"\"}");
-    }
-    out.extend_from_slice(b",\"specs\":[");
-    for (idx, spec) in decl.specs.iter().enumerate() {
-        if idx > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(b"{\"version\":");
-        match &spec.version {
-            Some(version) => version_str(out, version),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"stage\":");
-        json_str(out, spec.stage.name());
-        out.extend_from_slice(b",\"default\":");
-        out.extend_from_slice(if spec.default { b"true" } else { b"false" });
-        out.extend_from_slice(b",\"lockToDefault\":");
-        out.extend_from_slice(if spec.lock_to_default { b"true" } else { b"false" });
-        if let Some(mcv) = &spec.min_compatibility_version {
-            out.extend_from_slice(b",\"minCompatibilityVersion\":");
-            version_str(out, mcv);
-        }
-        out.push(b'}');
-    }
-    out.extend_from_slice(b"]}");
-}
-
-/// A version literal as the JSON string of its `Display`: components joined
-/// by dots.
-fn version_str(out: &mut Vec<u8>, version: &VersionLit) {
-    out.push(b'"');
-    for (idx, component) in version.components().iter().enumerate() {
-        if idx > 0 {
-            out.push(b'.');
-        }
-        number(out, *component);
-    }
-    out.push(b'"');
-}
-
-/// A number in decimal, as `Display` (and serde_json) writes it.
-fn number(out: &mut Vec<u8>, value: u32) {
-    // Writing into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(out, &value);
-}
-
-/// A JSON string, escaped by serde_json itself.
-fn json_str(out: &mut Vec<u8>, value: &str) {
-    // Writing a string into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(out, value);
+    Ok(text)
 }
 
 fn feature(decl: &FeatureDecl) -> Feature<'_> {
@@ -296,13 +212,14 @@ fn spec(spec: &SpecDecl) -> Spec<'_> {
 mod tests {
     use kompat_engine::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
 
-    use super::{feature, write_canonical_decl};
+    use super::feature;
+    use crate::canonical::write_canonical_decl;
 
     /// The direct writer against serde_json on `decl`.
     fn check(decl: &FeatureDecl) {
         let mut direct = Vec::new();
         write_canonical_decl(&mut direct, decl);
-        let serde = serde_json::to_vec(&feature(decl)).unwrap_or_default();
+        let serde = serde_json::to_vec(&feature(decl)).expect("a declaration serializes");
         assert_eq!(String::from_utf8_lossy(&direct), String::from_utf8_lossy(&serde), "{decl:?}");
     }
 

@@ -10,6 +10,7 @@
 //! sha256 digest of its inputs (except the Kubernetes YAML, which is Kubernetes'
 //! own format byte for byte).
 
+mod canonical;
 mod files;
 mod json;
 mod markdown;

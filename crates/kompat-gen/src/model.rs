@@ -13,7 +13,7 @@ use kompat_engine::api::{
 use kompat_engine::{validate, FeatureDecl, FeatureSet, FeatureSpec, Version, WindowPolicy};
 use sha2::{Digest, Sha256};
 
-use crate::json;
+use crate::canonical;
 
 /// The declarations and window one generation run renders.
 #[derive(Debug, Clone)]
@@ -109,7 +109,7 @@ impl Model {
         for decl in decls {
             match slots.get(decl.name.as_str()) {
                 Some(&slot) => {
-                    if json::canonical_decl(decl) < json::canonical_decl(chosen[slot]) {
+                    if canonical::canonical_decl(decl) < canonical::canonical_decl(chosen[slot]) {
                         chosen[slot] = decl;
                     }
                 }
@@ -228,7 +228,7 @@ fn digest(decls: &[FeatureDecl], binary: Version, window: WindowPolicy) -> Strin
     // One buffer, hashed at once: the same bytes as hashing each line.
     let mut lines = Vec::with_capacity(decls.len() * 160);
     for decl in decls {
-        json::write_canonical_decl(&mut lines, decl);
+        canonical::write_canonical_decl(&mut lines, decl);
         lines.push(b'\n');
     }
     hasher.update(&lines);

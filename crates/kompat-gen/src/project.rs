@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use kompat_diag::Diagnostic;
 use kompat_project::config::OutputKind;
-use kompat_project::{Config, Decls, Diagnostic, Error};
+use kompat_project::{Config, Decls, Error};
 
 use crate::files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
 use crate::model::Model;
@@ -16,7 +17,7 @@ pub fn render(kind: OutputKind, model: &Model, provenance: &Provenance) -> Resul
     match kind {
         OutputKind::Rust => crate::render_rust(model, provenance),
         OutputKind::K8sYaml => Ok(kompat_formats::render_k8s_yaml(&model.decls)),
-        OutputKind::Json => Ok(crate::render_json(model, provenance)),
+        OutputKind::Json => crate::render_json(model, provenance),
         OutputKind::Markdown => Ok(crate::render_markdown(model, provenance)),
     }
 }

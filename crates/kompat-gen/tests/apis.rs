@@ -94,7 +94,8 @@ fn served_and_storage_versions() {
 #[test]
 fn json_and_markdown_carry_the_apis() {
     let model = model();
-    let json: serde_json::Value = serde_json::from_str(&render_json(&model, &provenance())).expect("json");
+    let json: serde_json::Value =
+        serde_json::from_str(&render_json(&model, &provenance()).expect("json")).expect("json");
     let first = &json["apis"]["storage"][0]["resources"][0];
     assert_eq!(first["group"], "");
     assert_eq!(first["resource"], "pods");

@@ -121,7 +121,7 @@ fn invalid_declarations_are_errors() {
 fn render_all(model: &Model) -> [String; 3] {
     [
         render_rust(model, &provenance()).unwrap_or_else(|err| err),
-        render_json(model, &provenance()),
+        render_json(model, &provenance()).expect("json"),
         render_markdown(model, &provenance()),
     ]
 }
@@ -195,7 +195,7 @@ fn decls_from_json(text: &str) -> Vec<FeatureDecl> {
 fn json_round_trip() {
     let features = demo_features();
     let model = model(&features, "1.37", WindowPolicy::DEFAULT);
-    let text = render_json(&model, &provenance());
+    let text = render_json(&model, &provenance()).expect("json");
     let mut expected = features.clone();
     expected.sort_by(|a, b| a.name.cmp(&b.name));
     assert_eq!(decls_from_json(&text), expected);

@@ -540,7 +540,7 @@ impl<'t> Extract<'_, 't> {
         };
         self.errors.push(ParseError::at(
             span(node),
-            format!("strconv.ParseInt: parsing {}: {reason}", kompat_engine::gofmt::go_quote(literal)),
+            format!("strconv.ParseInt: parsing {}: {reason}", kompat_runtime::gofmt::go_quote(literal)),
         ));
         None
     }

@@ -17,7 +17,8 @@ mod refs;
 mod syntax;
 
 use kompat_engine::VersionLit;
-use kompat_formats::{FeatureFile, ParseError, Span};
+use kompat_formats::{FeatureFile, ParseError};
+use kompat_span::Span;
 
 pub use merge::{merge, Conflict};
 pub use refs::{own_references, references, GatePackage, GoRef};

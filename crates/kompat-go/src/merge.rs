@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use kompat_engine::{FeatureDecl, SpecDecl};
-use kompat_formats::{FeatureFile, Span};
+use kompat_formats::FeatureFile;
+use kompat_span::Span;
 
 use crate::GoFile;
 

@@ -6,7 +6,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 
 use tree_sitter::Node;
 

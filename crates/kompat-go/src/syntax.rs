@@ -2,7 +2,8 @@
 //! `go/ast` that Kubernetes' tool relies on (`identifierName`, basic
 //! literals, composite literals).
 
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 use tree_sitter::{Node, Parser, Tree};
 
 /// Parses Go source; any syntax error is a located error.

@@ -3,7 +3,8 @@
 //! maps Kubernetes' tool reads, unversioned `FeatureSpec` maps at 0.0, and
 //! versioned maps inside function bodies).
 
-use kompat_formats::{FeatureFile, LineIndex};
+use kompat_formats::FeatureFile;
+use kompat_span::LineIndex;
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\tutilfeature \"k8s.io/apiserver/pkg/util/feature\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";
 

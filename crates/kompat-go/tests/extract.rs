@@ -1,7 +1,7 @@
 //! Extraction rules of Kubernetes' compatibility_lifecycle tool, one small Go
 //! file per case: what is read, what is skipped, and every error (located).
 
-use kompat_formats::LineIndex;
+use kompat_span::LineIndex;
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";
 

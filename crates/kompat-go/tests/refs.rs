@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use kompat_formats::LineIndex;
 use kompat_go::GatePackage;
+use kompat_span::LineIndex;
 
 /// The references as `line:col Gate`, for a package `example.io/app/features`
 /// (package clause `features`) declaring gates A and B.

@@ -4,7 +4,8 @@
 //! ignores them, as Kubernetes' tool does.
 
 use kompat_engine::VersionLit;
-use kompat_formats::{FeatureFile, LineIndex};
+use kompat_formats::FeatureFile;
+use kompat_span::LineIndex;
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";
 

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use kompat_engine::{FeatureDecl, SpecDecl, Stage, Version, VersionLit};
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 use serde::Deserialize;
 use toml::Spanned;
 

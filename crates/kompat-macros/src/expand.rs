@@ -12,13 +12,13 @@ use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use syn::{DeriveInput, Path};
+use syn::DeriveInput;
 
 use kompat_derive_internals::ast::{ApiInput, Input};
 use kompat_derive_internals::ctxt::Ctxt;
 use kompat_derive_internals::valid;
 
-use crate::fallback;
+use crate::fallback::{self, krate};
 
 /// `#[derive(FeatureGates)]`.
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -35,11 +35,6 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             tokens
         }
     }
-}
-
-/// The path generated code uses for the facade: `crate = "..."`, else `::kompat`.
-pub fn krate(written: &Option<Path>) -> Path {
-    written.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
 }
 
 fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
@@ -70,13 +65,6 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
             quote!(__kompat::Some(__kompat::Ratchet { tolerated_since: #since }))
         }
         None => quote!(__kompat::None),
-    }));
-    let allows = repeat_or_list(input.variants.iter().map(|v| {
-        let allows = v.attrs.allows.iter().map(|a| {
-            let (code, reason) = (&a.code, &a.reason);
-            quote!(__kompat::LintAllow { code: #code, reason: #reason })
-        });
-        quote!(&[#(#allows),*])
     }));
     let by_name = by_name(&names);
     Ok(quote! {
@@ -109,11 +97,6 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                 fn ratchets() -> &'static [__kompat::Option<__kompat::Ratchet>] {
                     static RATCHETS: [__kompat::Option<__kompat::Ratchet>; #count] = #ratchets;
                     &RATCHETS
-                }
-
-                fn lint_allows() -> &'static [&'static [__kompat::LintAllow]] {
-                    static LINT_ALLOWS: [&[__kompat::LintAllow]; #count] = #allows;
-                    &LINT_ALLOWS
                 }
 
                 #[inline]

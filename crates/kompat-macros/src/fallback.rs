@@ -2,13 +2,19 @@
 //! `ApiLifecycle` impl next to the errors, so that uses of the trait elsewhere
 //! cause no follow-on errors ("trait not implemented"). Nothing is emitted
 //! for generic enums deriving `FeatureGates`, where an impl would itself be
-//! wrong.
+//! wrong. Both name the facade through [`krate`], which the full expansion
+//! shares.
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::Path;
 
-use crate::expand::krate;
 use kompat_derive_internals::ast::{ApiInput, Input};
+
+/// The path generated code uses for the facade: `crate = "..."`, else `::kompat`.
+pub fn krate(written: &Option<Path>) -> Path {
+    written.clone().unwrap_or_else(|| syn::parse_quote!(::kompat))
+}
 
 pub fn expand(input: &Input) -> TokenStream {
     let generics = &input.original.generics;
@@ -36,9 +42,6 @@ pub fn expand(input: &Input) -> TokenStream {
                     &[]
                 }
                 fn ratchets() -> &'static [__kompat::Option<__kompat::Ratchet>] {
-                    &[]
-                }
-                fn lint_allows() -> &'static [&'static [__kompat::LintAllow]] {
                     &[]
                 }
                 fn index(self) -> usize {

@@ -66,7 +66,7 @@ fn errors_with_fallback_impl() {
     check(
         "errors_with_fallback",
         syn::parse_quote! {
-            #[kompat(crate = "kompat_engine")]
+            #[kompat(crate = "kompat_runtime")]
             enum Gates {
                 #[kompat(spec(verison = "0.4", stage = "Beta", default = false))]
                 Widgets,
@@ -114,7 +114,7 @@ fn api_defaults_generics_and_crate_path() {
     check_api(
         "api_defaults",
         syn::parse_quote! {
-            #[kompat(crate = "kompat_engine")]
+            #[kompat(crate = "kompat_runtime")]
             #[kompat(api(group = "widgets.example.io", version = "v1alpha1", resource = "widgets", introduced = "0.4"))]
             pub struct Widget<T: Clone> where T: Default {
                 pub spec: T,

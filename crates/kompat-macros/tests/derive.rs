@@ -1,7 +1,7 @@
 //! Passing derives through the facade: the README example (also a doctest of
 //! the `kompat` crate), the generated tables, and the `crate` path override.
 
-use kompat::{FeatureGates, LintAllow, Ratchet, Stage, TypedGate, Version};
+use kompat::{FeatureGates, Ratchet, Stage, TypedGate, Version};
 
 // The README's enum, plus a second doc paragraph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]
@@ -42,10 +42,6 @@ fn tables() {
         [Some("Doc comments become the description.\n\nSecond paragraph."), None, None]
     );
     assert_eq!(Feature::ratchets(), [None, None, Some(Ratchet { tolerated_since: v(1, 31) })]);
-    assert_eq!(
-        Feature::lint_allows()[2],
-        [LintAllow { code: "orphaned-gate", reason: "read by the scheduler plugin, not this crate" }]
-    );
     let stages: Vec<(String, Stage, bool, bool, Option<Version>)> = Feature::KmsV1
         .spec_list()
         .iter()
@@ -107,7 +103,7 @@ mod core_only {
     use kompat::FeatureGates;
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]
-    #[kompat(crate = "kompat_engine")]
+    #[kompat(crate = "kompat_runtime")]
     pub enum Gates {
         #[kompat(spec(version = "0.1", stage = "Alpha", default = false))]
         #[kompat(spec(version = "0.3", stage = "Beta", default = true))]
@@ -116,8 +112,8 @@ mod core_only {
 
     #[test]
     fn crate_override() {
-        assert_eq!(<Gates as kompat_engine::FeatureGates>::NAMES, ["Widgets"]);
-        assert!(Gates::gate(kompat_engine::Version::new(0, 3), None).enabled(Gates::Widgets));
-        assert!(!Gates::gate(kompat_engine::Version::new(0, 2), None).enabled(Gates::Widgets));
+        assert_eq!(<Gates as kompat_runtime::typed::FeatureGates>::NAMES, ["Widgets"]);
+        assert!(Gates::gate(kompat_runtime::version::Version::new(0, 3), None).enabled(Gates::Widgets));
+        assert!(!Gates::gate(kompat_runtime::version::Version::new(0, 2), None).enabled(Gates::Widgets));
     }
 }

@@ -58,8 +58,9 @@ use kompat_formats::window::WindowTable;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::error::{Diagnostic, Error, Result};
+use crate::error::{Error, Result};
 use crate::source::SourceFile;
+use kompat_diag::Diagnostic;
 
 /// The configuration file name, looked up in the working directory and its
 /// parents.

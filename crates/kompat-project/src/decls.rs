@@ -16,10 +16,11 @@ use kompat_formats::api_toml::ApiFile;
 use kompat_formats::FeatureFile;
 use kompat_rust::RustScan;
 
-use crate::error::{Diagnostic, Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::go::GoScan;
 use crate::inputs::{Input, Kind};
 use crate::source::{Read, RustFiles, SourceFile};
+use kompat_diag::{Diagnostic, Location};
 
 /// Every declaration loaded from a set of inputs, with where each came from.
 ///

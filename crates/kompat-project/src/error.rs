@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::Path;
 
-pub use kompat_diag::{Diagnostic, Location};
+use kompat_diag::{Diagnostic, Location};
 
 /// One or more diagnostics: usage errors, unreadable or malformed input, I/O
 /// errors.

@@ -21,8 +21,9 @@ use kompat_formats::FeatureFile;
 use kompat_go::{GatePackage, GoFile};
 use kompat_rust::GateRef;
 
-use crate::error::{Diagnostic, Error, Result};
+use crate::error::{Error, Result};
 use crate::source::SourceFile;
+use kompat_diag::Diagnostic;
 
 /// What the Go sources among the inputs hold besides declarations (those are
 /// in `Decls::features`).
@@ -387,7 +388,9 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        // A worker that panicked takes its results with it: the panic goes on
+        // here rather than dropping them silently.
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     results.sort_by_key(|(idx, _)| *idx);
     results.into_iter().map(|(_, r)| r).collect()

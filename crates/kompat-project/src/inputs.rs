@@ -48,8 +48,9 @@ use kompat_formats::ParseError;
 
 use kompat_rust::{first_read, EarlyNames};
 
-use crate::error::{Diagnostic, Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::source::{Read, SourceFile, STDIN_NAME};
+use kompat_diag::{Diagnostic, Location};
 
 /// What an input file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,7 +24,7 @@ pub mod source;
 
 pub use config::Config;
 pub use decls::{load, Decls};
-pub use error::{Diagnostic, Error, Location, Result};
+pub use error::{Error, Result};
 pub use inputs::{classify, Input, Kind};
 pub use source::{
     ensure_regular_file, walk_files, Read, ReleasedFile, RustFiles, SourceFile, MAX_FILE_BYTES, MAX_LINE_BYTES,

@@ -9,10 +9,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use kompat_formats::{LineIndex, ParseError};
+use kompat_formats::ParseError;
 use kompat_rust::{Keep, Names};
+use kompat_span::LineIndex;
 
-use crate::error::{Diagnostic, Error, Location, Result};
+use crate::error::{Error, Result};
+use kompat_diag::{Diagnostic, Location};
 
 /// A file read from disk, its text held.
 #[derive(Clone)]
@@ -118,7 +120,7 @@ impl SourceFile {
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_formats::Span::new(start, end))
+        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_span::Span::new(start, end))
     }
 
     /// A location for the file as a whole.

@@ -48,7 +48,7 @@ fn scan(files: &[Read], parse: Parse) -> Result<kompat_rust::RustScan, String> {
     let mut files = RustFiles(files.to_vec());
     scan_with(&mut files, parse)
         .map(|found| found.scan)
-        .map_err(|err| err.iter().map(kompat_project::Diagnostic::one_line).collect::<Vec<_>>().join("\n"))
+        .map_err(|err| err.iter().map(kompat_diag::Diagnostic::one_line).collect::<Vec<_>>().join("\n"))
 }
 
 #[test]

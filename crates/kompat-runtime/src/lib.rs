@@ -43,5 +43,5 @@ pub use gate::{
 };
 #[doc(hidden)]
 pub use typed::__private;
-pub use typed::{FeatureGates, GateFlags, LintAllow, TypedGate};
+pub use typed::{FeatureGates, GateFlags, TypedGate};
 pub use version::{Version, VersionError, VersionLit};

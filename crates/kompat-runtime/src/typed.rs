@@ -20,17 +20,6 @@ use crate::feature::{FeatureSpec, Ratchet};
 use crate::gate::{Feature, FeatureGate, FeatureSet, FeatureState, GateError};
 use crate::version::Version;
 
-/// A lint suppression recorded on a feature gate with
-/// `#[kompat(allow(code = "...", reason = "..."))]`. The derive stores it
-/// (its `reason` is mandatory and non-empty); `kompat lint` honours it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LintAllow {
-    /// The lint code being allowed, e.g. `orphaned-gate`.
-    pub code: &'static str,
-    /// Why the finding is acceptable.
-    pub reason: &'static str,
-}
-
 /// A set of feature gates declared as a fieldless enum, one variant per gate,
 /// in declaration order. Implemented by `#[derive(FeatureGates)]`; every table
 /// has one entry per variant, indexed by [`FeatureGates::index`].
@@ -45,7 +34,7 @@ pub struct LintAllow {
 /// check` does not evaluate it):
 ///
 /// ```compile_fail,E0080
-/// # use kompat_runtime::{FeatureGates, FeatureSet, FeatureSpec, LintAllow, Ratchet, Version};
+/// # use kompat_runtime::{FeatureGates, FeatureSet, FeatureSpec, Ratchet, Version};
 /// # use std::sync::Arc;
 /// #[derive(Clone, Copy)]
 /// enum Gate {
@@ -60,7 +49,6 @@ pub struct LintAllow {
 /// #   fn dependencies() -> &'static [&'static [usize]] { &[&[]] }
 /// #   fn descriptions() -> &'static [Option<&'static str>] { &[None] }
 /// #   fn ratchets() -> &'static [Option<Ratchet>] { &[None] }
-/// #   fn lint_allows() -> &'static [&'static [LintAllow]] { &[&[]] }
 /// #   fn index(self) -> usize { self as usize }
 /// #   fn from_index(index: usize) -> Option<Gate> { Gate::ALL.get(index).copied() }
 /// #   fn from_name(name: &str) -> Option<Gate> { (name == "Only").then_some(Gate::Only) }
@@ -75,7 +63,7 @@ pub struct LintAllow {
 /// names the missing item, with the fix `type Flags = [bool; N];`:
 ///
 /// ```compile_fail,E0046
-/// # use kompat_runtime::{FeatureGates, FeatureSet, FeatureSpec, LintAllow, Ratchet};
+/// # use kompat_runtime::{FeatureGates, FeatureSet, FeatureSpec, Ratchet};
 /// # use std::sync::Arc;
 /// # #[derive(Clone, Copy)]
 /// # enum Gate {
@@ -88,7 +76,6 @@ pub struct LintAllow {
 /// #   fn dependencies() -> &'static [&'static [usize]] { &[&[]] }
 /// #   fn descriptions() -> &'static [Option<&'static str>] { &[None] }
 /// #   fn ratchets() -> &'static [Option<Ratchet>] { &[None] }
-/// #   fn lint_allows() -> &'static [&'static [LintAllow]] { &[&[]] }
 /// #   fn index(self) -> usize { self as usize }
 /// #   fn from_index(index: usize) -> Option<Gate> { Gate::ALL.get(index).copied() }
 /// #   fn from_name(name: &str) -> Option<Gate> { (name == "Only").then_some(Gate::Only) }
@@ -114,8 +101,6 @@ pub trait FeatureGates: Copy + 'static {
     fn descriptions() -> &'static [Option<&'static str>];
     /// Every gate's ratcheting marker, if any.
     fn ratchets() -> &'static [Option<Ratchet>];
-    /// Every gate's lint suppressions.
-    fn lint_allows() -> &'static [&'static [LintAllow]];
 
     /// The variant's position in declaration order.
     fn index(self) -> usize;
@@ -309,7 +294,7 @@ pub mod __private {
     pub use crate::api::{ApiEntry, ApiLifecycle, StaticGvk};
     pub use crate::feature::{FeatureSpec, Ratchet, Stage};
     pub use crate::gate::FeatureSet;
-    pub use crate::typed::{build_feature_set, FeatureGates, LintAllow};
+    pub use crate::typed::{build_feature_set, FeatureGates};
     pub use crate::version::Version;
     pub use std::clone::Clone;
     pub use std::option::Option::{self, None, Some};
@@ -359,9 +344,6 @@ mod tests {
         }
         fn ratchets() -> &'static [Option<Ratchet>] {
             &[None, None]
-        }
-        fn lint_allows() -> &'static [&'static [LintAllow]] {
-            &[&[], &[]]
         }
         fn index(self) -> usize {
             self as usize

@@ -37,7 +37,8 @@ use std::path::Path;
 
 use kompat_diag::{Diagnostic, Location};
 use kompat_formats::api_toml::{ApiFile, ApiSpans};
-use kompat_formats::{FeatureFile, FeatureSpans, LineIndex, Span};
+use kompat_formats::{FeatureFile, FeatureSpans};
+use kompat_span::{LineIndex, Span};
 use proc_macro2::LineColumn;
 
 // The derives' own parsing, shared so that kompat reads a

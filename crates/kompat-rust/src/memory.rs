@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use kompat_diag::Location;
-use kompat_formats::{LineIndex, Span};
+use kompat_span::{LineIndex, Span};
 
 use crate::{first_read, EarlyNames, File, Files, Keep, Names, Result, Source};
 

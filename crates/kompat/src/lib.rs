@@ -18,8 +18,8 @@
 pub use kompat_runtime::{
     is_deprecated, parse_feature_gates, spec_at, warning_message, ApiEntry, ApiLifecycle, EffectiveVersion, Feature,
     FeatureGate, FeatureGates, FeatureSet, FeatureSetError, FeatureSpec, FeatureState, GateError, GateFlags,
-    GroupVersion, GroupVersionKind, LintAllow, Ratchet, Stage, StaticGvk, TypedGate, UnknownFeature, Version,
-    VersionError, VersionLit, WindowPolicy,
+    GroupVersion, GroupVersionKind, Ratchet, Stage, StaticGvk, TypedGate, UnknownFeature, Version, VersionError,
+    VersionLit, WindowPolicy,
 };
 
 /// Paths used by the code the derives generate. Not public API.

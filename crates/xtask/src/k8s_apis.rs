@@ -10,7 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kompat_project::{Diagnostic, Error, Result, SourceFile};
+use kompat_diag::Diagnostic;
+use kompat_project::{Error, Result, SourceFile};
 use sha2::{Digest, Sha256};
 use xtask::k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use xtask::k8s::package::{parse_doc_group, parse_register, parse_type_tags, TypeTags};

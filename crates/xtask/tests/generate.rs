@@ -3,7 +3,7 @@
 
 use kompat_engine::api::GroupVersionKind;
 use kompat_engine::Version;
-use kompat_formats::Span;
+use kompat_span::Span;
 use xtask::k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use xtask::k8s::lifecycle::KindLifecycle;
 use xtask::k8s::package::{Located, Register, TypeTags};

@@ -2,7 +2,8 @@
 //! generators and API packages use: lifecycles, group/version, type tags, and
 //! every problem located.
 
-use kompat_formats::{LineIndex, ParseError};
+use kompat_formats::ParseError;
+use kompat_span::LineIndex;
 use xtask::k8s::lifecycle::parse_lifecycle;
 use xtask::k8s::package::{parse_doc_group, parse_register, parse_type_tags};
 use xtask::k8s::supplement::parse_supplement;

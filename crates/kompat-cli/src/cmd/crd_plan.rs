@@ -14,7 +14,8 @@ use std::process::ExitCode;
 mod render;
 
 use kompat_crd::{migration_plan, Crd, PlanError};
-use kompat_project::{Diagnostic, Error, Result, SourceFile};
+use kompat_diag::Diagnostic;
+use kompat_project::{Error, Result, SourceFile};
 
 use super::print_stdout;
 use crate::cli::{CrdPlanArgs, PlanFormat};
@@ -73,7 +74,7 @@ fn unpaired(source: &SourceFile, these: &[Crd], other_source: &SourceFile, other
 }
 
 /// The CRD's `metadata.name` (the document when it has none).
-fn at_name(source: &SourceFile, crd: &Crd) -> kompat_project::Location {
+fn at_name(source: &SourceFile, crd: &Crd) -> kompat_diag::Location {
     source.locate(crd.name.span.start, crd.name.span.end)
 }
 

@@ -4,9 +4,10 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::process::ExitCode;
 
+use kompat_diag::Diagnostic;
 use kompat_engine::{FeatureDecl, FeatureSet, WindowPolicy};
 use kompat_project::config::OutputKind;
-use kompat_project::{Diagnostic, Error, Result};
+use kompat_project::{Error, Result};
 use serde::Serialize;
 
 use super::{load_project, print_stdout, to_json, Project};

@@ -30,7 +30,7 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
             // Kubernetes' message, then a hint for each unknown name close to
             // a known one.
             let mut error = Error::msg(err.to_string());
-            let names = kompat_engine::gate::parse_feature_gates(value).unwrap_or_default();
+            let names = kompat_runtime::gate::parse_feature_gates(value).unwrap_or_default();
             let set = gate.feature_set();
             let hints =
                 names.keys().filter_map(|name| Some(format!("`{name}`: did you mean `{}`?", set.suggest(name)?)));

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kompat_cli::{rules, Diagnostic, Linted, Severity, Suppressed, SuppressionKind};
+use kompat_cli::{rules, Linted, Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Severity};
 use kompat_project::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -78,11 +79,11 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
 /// summary line).
 fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
     match format {
-        LintFormat::Json => print_stdout(&output::json(diags).0)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all()))?,
+        LintFormat::Json => print_stdout(&output::json(diags)?)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all())?)?,
         LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
         LintFormat::Short => eprint!("{}", output::short(diags)),
-        LintFormat::Human => eprint!("{}", report::render(diags, report::stderr_color())),
+        LintFormat::Human => eprint!("{}", kompat_diag::render(diags, report::stderr_color())),
     }
     if matches!(format, LintFormat::Human | LintFormat::Short) {
         let summary = output::summary(diags);
@@ -105,8 +106,8 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], rec
 fn input_error(format: LintFormat, err: &Error) -> Result<ExitCode> {
     let diags = &err.diagnostics;
     match format {
-        LintFormat::Json => print_stdout(&output::json(diags).0)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all()))?,
+        LintFormat::Json => print_stdout(&output::json(diags)?)?,
+        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all())?)?,
         LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
         LintFormat::Human | LintFormat::Short => (),
     }

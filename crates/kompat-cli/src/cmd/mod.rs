@@ -15,8 +15,9 @@ mod plan;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use kompat_diag::Diagnostic;
 use kompat_engine::{Version, WindowPolicy};
-use kompat_project::{Config, Decls, Diagnostic, Error, Result};
+use kompat_project::{Config, Decls, Error, Result};
 
 use kompat_cli::io::{flag_version, print_stdout, write_file};
 

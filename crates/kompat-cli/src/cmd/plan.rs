@@ -10,8 +10,9 @@ mod render;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use kompat_diag::Diagnostic;
 use kompat_engine::plan::simulate;
-use kompat_project::{Diagnostic, Error, Result, SourceFile};
+use kompat_project::{Error, Result, SourceFile};
 
 use super::print_stdout;
 use crate::cli::{PlanArgs, UpgradePlanFormat};
@@ -49,7 +50,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     // Each finding at its rule's severity, or at what `[lint.levels]` in
     // kompat.toml makes it.
     let config = kompat_project::Config::discover(None)?;
-    let levels = kompat_cli::config::LintConfig::from_config(config.as_ref(), &kompat_cli::rules::all())?;
+    let levels = kompat_cli::config::LintPolicy::from_config(config.as_ref(), &kompat_cli::rules::all())?;
     let report = render::Report::new(simulate(parsed.plan(), &apis, features.as_deref()), |kind| {
         levels.level(kompat_cli::rules::plan::rule_of(kind))
     });

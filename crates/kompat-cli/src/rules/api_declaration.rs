@@ -8,7 +8,8 @@ use kompat_diag::declare_rules;
 use kompat_engine::api::ApiProblemKind;
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::Diagnostic;
 
 declare_rules! {
     for ApiProblemKind {

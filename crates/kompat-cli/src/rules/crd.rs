@@ -6,7 +6,8 @@ use kompat_crd::{check_conversions, check_crd, check_upgrade, Conversions, Crd, 
 use kompat_project::SourceFile;
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::Diagnostic;
 
 /// One CRD manifest file with what it is checked against.
 pub struct CrdInput {

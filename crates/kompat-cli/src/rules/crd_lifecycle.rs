@@ -20,7 +20,8 @@ use kompat_project::Decls;
 
 use super::crd::CrdInput;
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does
@@ -93,7 +94,7 @@ fn available(api: &Api, binary: Version) -> bool {
 }
 
 fn compare(cx: &Context<'_>, input: &CrdInput, crd: &Crd, declared: &[&Api], out: &mut Vec<Diagnostic>) {
-    let at = |span: kompat_crd::Span| input.source.locate(span.start, span.end);
+    let at = |span: kompat_span::Span| input.source.locate(span.start, span.end);
     let id = crd.id();
     let file = input.source.path.display();
     let declared_where = |api: &Api| cx.decls.locate_api(api.index, ApiField::Version);

@@ -12,11 +12,11 @@ use std::sync::Arc;
 use kompat_diag::declare_rule;
 use kompat_engine::api::{served_apis, RuntimeConfig, ServeOptions};
 use kompat_engine::{FeatureGate, Stage, Version};
-use kompat_formats::deploy::SettingKind;
+use kompat_formats::deploy::{GateSetting, SettingKind};
 
 use super::Pass;
-use crate::sources::GateSetting;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::{Diagnostic, Location};
 
 declare_rule! {
     /// ### What it does
@@ -195,7 +195,7 @@ fn retiring_gates(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// A runtime-config entry: the setting, its key and value.
-type Entry<'a> = (&'a GateSetting, &'a str, &'a str);
+type Entry<'a> = (&'a GateSetting<Location>, &'a str, &'a str);
 
 /// Each `--runtime-config` flag or `runtimeConfig` map, validated and merged
 /// as kube-apiserver does with Kubernetes' built-in APIs. Every entry that

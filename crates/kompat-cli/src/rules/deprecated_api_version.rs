@@ -5,8 +5,9 @@ use kompat_engine::api::is_deprecated;
 
 use super::Pass;
 use crate::sources::manifests::replacement;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

@@ -2,8 +2,9 @@
 //! gate the declarations do not have.
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does
@@ -69,7 +70,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
             None => {
                 let names = cx.decls.features().iter().map(|f| f.name.as_str());
-                let hint = super::hint(kompat_formats::span::did_you_mean(&r.gate, names));
+                let hint = super::hint(kompat_runtime::suggest::did_you_mean(&r.gate, names));
                 (&UNKNOWN_GATE_REFERENCE, format!("feature gate {} is not declared{hint}", r.gate), Vec::new())
             }
         };

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use kompat_engine::{FeatureGate, Stage};
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

@@ -18,13 +18,15 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use kompat_crd::yaml::{self, Node};
 use kompat_diag::declare_rule;
-use kompat_project::{Location, SourceFile};
+use kompat_diag::Location;
+use kompat_formats::yaml::{self, Node};
+use kompat_project::SourceFile;
 
 use super::unused_allowance::UNUSED_ALLOWANCE;
 use super::Pass;
-use crate::{Diagnostic, Rule, Suppressed, SuppressionKind};
+use crate::{Suppressed, SuppressionKind};
+use kompat_diag::{Diagnostic, Rule};
 
 /// The annotation prefix: `ignore-check.kompat.io/<code>`.
 pub const ANNOTATION_PREFIX: &str = "ignore-check.kompat.io/";

@@ -18,8 +18,9 @@ use super::storage_version_without_kind::STORAGE_VERSION_WITHOUT_KIND;
 use super::stored_before_written::STORED_BEFORE_WRITTEN;
 use super::unserved_api_version::UNSERVED_API_VERSION;
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

@@ -11,7 +11,8 @@
 use kompat_diag::Label;
 use kompat_engine::Field;
 
-use crate::{Context, Diagnostic, Rule};
+use crate::Context;
+use kompat_diag::{Diagnostic, Rule};
 
 /// A check and the rules whose findings it reports. Every rule is declared in
 /// exactly one pass; [`PASSES`] is the one list of them.
@@ -80,7 +81,7 @@ pub fn all() -> Vec<&'static Rule> {
 /// ` (did you mean `CODE`?)` when a registered code is close to `unknown`,
 /// else nothing: the hint every message about an unknown code carries.
 pub fn code_hint(unknown: &str) -> String {
-    hint(kompat_formats::span::did_you_mean(unknown, all().iter().map(|r| r.code)))
+    hint(kompat_runtime::suggest::did_you_mean(unknown, all().iter().map(|r| r.code)))
 }
 
 /// ` (did you mean `NAME`?)` for a suggestion, else nothing: the one

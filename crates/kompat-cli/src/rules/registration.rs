@@ -6,7 +6,8 @@ use kompat_diag::{declare_rules, Label};
 use kompat_engine::{Field, ProblemKind};
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
+use kompat_diag::Diagnostic;
 
 declare_rules! {
     for ProblemKind {

@@ -3,8 +3,9 @@
 
 use super::Pass;
 use crate::sources::manifests::{no_matches, replacement};
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

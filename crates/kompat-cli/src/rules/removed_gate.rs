@@ -4,8 +4,9 @@
 use kompat_engine::{Field, Stage, Version};
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 /// Gates locked at or before this version may be removed at once under the
 /// Kubernetes profile (`verifyFeatureRemoval`'s grandfathering).

@@ -4,8 +4,9 @@
 use kompat_engine::{FeatureDecl, Field, SpecDecl, Version};
 
 use super::Pass;
-use crate::{Context, Diagnostic, Label};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::{Diagnostic, Label};
 
 declare_rule! {
     /// ### What it does

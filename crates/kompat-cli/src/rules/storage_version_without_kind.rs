@@ -4,8 +4,9 @@
 use kompat_engine::api::ApiField;
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

@@ -2,8 +2,9 @@
 //! understands it (a CEL library, an enum value, a new field).
 
 use super::Pass;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

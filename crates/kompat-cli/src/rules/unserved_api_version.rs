@@ -5,8 +5,9 @@
 
 use super::Pass;
 use crate::sources::manifests::no_matches;
-use crate::{Context, Diagnostic};
+use crate::Context;
 use kompat_diag::declare_rule;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

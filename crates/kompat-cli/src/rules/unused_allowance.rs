@@ -8,10 +8,10 @@
 //! other rule ([`crate::config`]), through the constructors here.
 
 use kompat_diag::declare_rule;
-use kompat_project::Location;
+use kompat_diag::Location;
 
 use super::Pass;
-use crate::Diagnostic;
+use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does

@@ -11,19 +11,19 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
+use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
 use kompat_engine::Version;
-use kompat_project::{Diagnostic, Error, Location};
-
-/// One object of a manifest, located by its `apiVersion` value.
-pub type ManifestObject = kompat_formats::manifest::ManifestObject<Location>;
+use kompat_formats::manifest::ManifestObject;
+use kompat_project::Error;
 
 /// An object whose group, version and kind the API set knows, and whether
 /// the server serves it. Objects of group-versions or kinds the set does
 /// not know (custom resources) are not checked.
 #[derive(Debug, Clone)]
 pub struct Checked {
-    pub object: ManifestObject,
+    /// The object, located by its `apiVersion` value.
+    pub object: ManifestObject<Location>,
     pub api: Api,
     /// Among the resources the server serves.
     pub served: bool,
@@ -42,7 +42,7 @@ impl Manifests {
     /// `serve` serves them. Errors are input errors: `--runtime-config` that the
     /// server would refuse, declared APIs that conflict with built-in ones.
     pub fn check(
-        objects: &[ManifestObject],
+        objects: &[ManifestObject<Location>],
         project: Option<&ApiConfig>,
         serve: &ServeOptions,
     ) -> Result<Manifests, Error> {

@@ -14,8 +14,4 @@ pub struct CodeReferences {
     pub refs: Vec<kompat_rust::GateRef>,
 }
 
-/// A gate set in deployment material (`--feature-gates=Gate=true`), located
-/// in its file.
-pub type GateSetting = kompat_formats::deploy::GateSetting<kompat_project::Location>;
-
 pub mod manifests;

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use kompat_crd::{parse_conversions, parse_manifests, Conversions, Crd, Finding, ParseError};
+use kompat_crd::{parse_conversions, parse_manifests, Conversions, Crd, Finding};
+use kompat_formats::ParseError;
 
 pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/crd")
@@ -46,7 +47,7 @@ pub fn conversions(path: &str) -> (String, Conversions) {
     }
 }
 
-pub fn span_text(text: &str, span: Option<kompat_crd::Span>) -> String {
+pub fn span_text(text: &str, span: Option<kompat_span::Span>) -> String {
     span.and_then(|s| text.get(s.start..s.end)).unwrap_or("<none>").to_owned()
 }
 

@@ -1,7 +1,6 @@
 //! `#[derive(ApiLifecycle)]`'s attributes: `#[kompat(crate = ..., api(...))]`
 //! on an API type, with the defaults of kube-rs' `#[kube(...)]` merged in.
 
-use kompat_engine::Version;
 use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Ident, LitBool, LitStr, Path};
@@ -11,13 +10,6 @@ use super::lit::*;
 use super::suggest::*;
 use super::symbol::*;
 use crate::ctxt::Ctxt;
-
-/// A release (`MAJOR.MINOR`) with the string literal it came from.
-#[derive(Clone)]
-pub struct ReleaseAttr {
-    pub value: Version,
-    pub lit: LitStr,
-}
 
 /// `#[kompat(...)]` on a `#[derive(ApiLifecycle)]` type.
 #[derive(Default)]

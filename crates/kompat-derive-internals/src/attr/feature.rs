@@ -2,7 +2,7 @@
 //! enum, and on each variant `name`, `spec(...)`, `depends_on(...)`,
 //! `ratchet(...)`, `allow(...)` and the doc comment.
 
-use kompat_engine::{Stage, Version, VersionLit};
+use kompat_engine::Version;
 use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::punctuated::Punctuated;
@@ -19,20 +19,6 @@ use crate::ctxt::Ctxt;
 pub struct Container {
     /// `crate = "path"`: where generated code finds kompat (default `::kompat`).
     pub krate: Option<Path>,
-}
-
-/// A version literal with the string literal it came from.
-#[derive(Clone)]
-pub struct VersionAttr {
-    pub value: VersionLit,
-    pub lit: LitStr,
-}
-
-/// A stage with the string literal it came from.
-#[derive(Clone)]
-pub struct StageAttr {
-    pub value: Stage,
-    pub lit: LitStr,
 }
 
 /// One `spec(...)`; keys that are absent or had errors are `None`.

@@ -4,7 +4,8 @@
 
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Token};
 
-use super::lit::{skip_value, Once};
+use super::lit::Once;
+use super::suggest::skip_value;
 use super::symbol::*;
 use crate::ctxt::Ctxt;
 

@@ -9,24 +9,43 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::discouraged::Speculative;
 use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Path, Token};
 
-use super::api::ReleaseAttr;
-use super::feature::{StageAttr, VersionAttr};
-use super::suggest::Level;
+use super::suggest::{skip_value, KeyPlace};
 use super::symbol::*;
 use crate::ctxt::Ctxt;
+
+/// A version literal with the string literal it came from.
+#[derive(Clone)]
+pub struct VersionAttr {
+    pub value: VersionLit,
+    pub lit: LitStr,
+}
+
+/// A stage with the string literal it came from.
+#[derive(Clone)]
+pub struct StageAttr {
+    pub value: Stage,
+    pub lit: LitStr,
+}
+
+/// A release (`MAJOR.MINOR`) with the string literal it came from.
+#[derive(Clone)]
+pub struct ReleaseAttr {
+    pub value: Version,
+    pub lit: LitStr,
+}
 
 /// A key that may be given once: the second occurrence is an error at its span.
 pub(crate) struct Once<'c, T> {
     pub(crate) cx: &'c Ctxt,
     pub(crate) key: Symbol,
-    pub(crate) level: Level,
+    pub(crate) level: KeyPlace,
     pub(crate) value: Option<T>,
     /// Whether the key was written at all (even with an invalid value).
     pub(crate) seen: bool,
 }
 
 impl<'c, T> Once<'c, T> {
-    pub(crate) fn new(cx: &'c Ctxt, key: Symbol, level: Level) -> Self {
+    pub(crate) fn new(cx: &'c Ctxt, key: Symbol, level: KeyPlace) -> Self {
         Once { cx, key, level, value: None, seen: false }
     }
 
@@ -199,14 +218,4 @@ pub(crate) fn stage_lit(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option
         None => cx.error_spanned_by(&lit, format_args!("unknown stage {name:?}; {expected}")),
     }
     Ok(None)
-}
-
-/// Consumes `= expr` or `(...)` after a key, if present.
-pub(crate) fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.input.parse::<Group>()?;
-    }
-    Ok(())
 }

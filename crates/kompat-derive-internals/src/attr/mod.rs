@@ -1,7 +1,7 @@
 //! Parsing of `#[kompat(...)]` attributes into typed values, one file per job:
 //! the keys (`symbol`), `#[derive(FeatureGates)]`'s attributes (`feature`),
 //! `#[derive(ApiLifecycle)]`'s (`api`) with kube-rs' `#[kube(...)]` read for
-//! defaults (`kube`), the values of keys (`lit`), unknown keys and "did you
+//! defaults (`kube`), the values of keys and their typed literals (`lit`), unknown keys and "did you
 //! mean" hints (`suggest`), and rustc's `#[derive]` and doc attributes
 //! (`builtin`).
 //!
@@ -20,8 +20,9 @@ mod lit;
 mod suggest;
 mod symbol;
 
-pub use api::{ApiAttr, ApiContainer, ReleaseAttr};
+pub use api::{ApiAttr, ApiContainer};
 pub use builtin::{derives, doc_comment};
-pub use feature::{Allow, Container, RatchetAttr, Spec, StageAttr, Variant, VersionAttr};
+pub use feature::{Allow, Container, RatchetAttr, Spec, Variant};
 pub use kube::KubeAttrs;
+pub use lit::{ReleaseAttr, StageAttr, VersionAttr};
 pub use symbol::Symbol;

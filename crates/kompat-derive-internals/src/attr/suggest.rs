@@ -1,18 +1,19 @@
-//! Where a key may be written ([`Level`]: the keys accepted there, known
+//! Where a key may be written ([`KeyPlace`]: the keys accepted there, known
 //! misspellings, keys that belong elsewhere) and the unknown-key error with its
 //! "did you mean" hint (strsim's Levenshtein distance).
 
+use proc_macro2::Group;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::{Expr, Token};
 
-use super::lit::skip_value;
 use super::symbol::*;
 use crate::ctxt::Ctxt;
 
 /// Where a key was found; lists the keys accepted there and common
 /// misspellings (Kubernetes' YAML and Go names) for the "did you mean" hint.
 #[derive(Clone, Copy)]
-pub(crate) struct Level {
+pub(crate) struct KeyPlace {
     /// How the position is named in messages, e.g. "`spec(...)`".
     pub(crate) what: &'static str,
     pub(crate) keys: &'static [Symbol],
@@ -21,7 +22,7 @@ pub(crate) struct Level {
     pub(crate) elsewhere: &'static [(Symbol, &'static str)],
 }
 
-pub(crate) const ENUM_LEVEL: Level = Level {
+pub(crate) const ENUM_LEVEL: KeyPlace = KeyPlace {
     what: "`#[kompat(...)]` on the enum",
     keys: &[CRATE],
     aliases: &[],
@@ -35,7 +36,7 @@ pub(crate) const ENUM_LEVEL: Level = Level {
     ],
 };
 
-pub(crate) const VARIANT_LEVEL: Level = Level {
+pub(crate) const VARIANT_LEVEL: KeyPlace = KeyPlace {
     what: "`#[kompat(...)]` on a variant",
     keys: &[NAME, SPEC, DEPENDS_ON, RATCHET, ALLOW],
     aliases: &[("dependencies", DEPENDS_ON), ("depends", DEPENDS_ON), ("rename", NAME)],
@@ -49,7 +50,7 @@ pub(crate) const VARIANT_LEVEL: Level = Level {
     ],
 };
 
-pub(crate) const SPEC_LEVEL: Level = Level {
+pub(crate) const SPEC_LEVEL: KeyPlace = KeyPlace {
     what: "`spec(...)`",
     keys: &[VERSION, STAGE, DEFAULT, LOCKED, MIN_COMPATIBILITY],
     aliases: &[
@@ -63,13 +64,17 @@ pub(crate) const SPEC_LEVEL: Level = Level {
     elsewhere: &[],
 };
 
-pub(crate) const RATCHET_LEVEL: Level =
-    Level { what: "`ratchet(...)`", keys: &[TOLERATED_SINCE], aliases: &[("since", TOLERATED_SINCE)], elsewhere: &[] };
+pub(crate) const RATCHET_LEVEL: KeyPlace = KeyPlace {
+    what: "`ratchet(...)`",
+    keys: &[TOLERATED_SINCE],
+    aliases: &[("since", TOLERATED_SINCE)],
+    elsewhere: &[],
+};
 
-pub(crate) const ALLOW_LEVEL: Level =
-    Level { what: "`allow(...)`", keys: &[CODE, REASON], aliases: &[], elsewhere: &[] };
+pub(crate) const ALLOW_LEVEL: KeyPlace =
+    KeyPlace { what: "`allow(...)`", keys: &[CODE, REASON], aliases: &[], elsewhere: &[] };
 
-pub(crate) const API_TYPE_LEVEL: Level = Level {
+pub(crate) const API_TYPE_LEVEL: KeyPlace = KeyPlace {
     what: "`#[kompat(...)]` on an API type",
     keys: &[API, CRATE],
     aliases: &[],
@@ -87,7 +92,7 @@ pub(crate) const API_TYPE_LEVEL: Level = Level {
     ],
 };
 
-pub(crate) const API_LEVEL: Level = Level {
+pub(crate) const API_LEVEL: KeyPlace = KeyPlace {
     what: "`api(...)`",
     keys: &[GROUP, VERSION, KIND, RESOURCE, INTRODUCED, DEPRECATED, REMOVED, REPLACEMENT, ENABLED_BY_DEFAULT],
     aliases: &[
@@ -105,13 +110,13 @@ pub(crate) const API_LEVEL: Level = Level {
 
 /// An unknown key: an error at the key, with a hint, then its value skipped
 /// so the next keys are still checked.
-pub(crate) fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) -> syn::Result<()> {
+pub(crate) fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, level: KeyPlace) -> syn::Result<()> {
     unknown_key_hint(cx, meta, level).map(drop)
 }
 
 /// [`unknown_key`], returning the key suggested, if any: a "missing key"
 /// error for that key would be a follow-on error.
-pub(crate) fn unknown_key_hint(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) -> syn::Result<Option<Symbol>> {
+pub(crate) fn unknown_key_hint(cx: &Ctxt, meta: &ParseNestedMeta, level: KeyPlace) -> syn::Result<Option<Symbol>> {
     let key = meta.path.to_token_stream().to_string().replace(' ', "");
     let mut suggested = None;
     if let Some((_, place)) = level.elsewhere.iter().find(|(sym, _)| meta.path == *sym) {
@@ -133,7 +138,7 @@ pub(crate) fn unknown_key_hint(cx: &Ctxt, meta: &ParseNestedMeta, level: Level) 
 /// The accepted key closest to `word`: a known alias, a case- and
 /// underscore-insensitive match, or an edit distance of at most a third of
 /// the key's length.
-fn did_you_mean(word: &str, level: Level) -> Option<Symbol> {
+fn did_you_mean(word: &str, level: KeyPlace) -> Option<Symbol> {
     if let Some((_, sym)) = level.aliases.iter().find(|(alias, _)| *alias == word) {
         return Some(*sym);
     }
@@ -150,13 +155,23 @@ fn did_you_mean(word: &str, level: Level) -> Option<Symbol> {
         .map(|(_, k)| k)
 }
 
+/// Consumes `= expr` or `(...)` after a key, if present.
+pub(crate) fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<Group>()?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn suggestions() {
-        let check = |word: &str, level: Level, expected: Option<&str>| {
+        let check = |word: &str, level: KeyPlace, expected: Option<&str>| {
             assert_eq!(did_you_mean(word, level).map(|s| s.0), expected, "{word}");
         };
         check("verison", SPEC_LEVEL, Some("version"));

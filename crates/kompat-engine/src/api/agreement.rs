@@ -3,7 +3,7 @@
 //! `SetCommonEncodingVersion`'s common version and `AllEncodingVersionsEqual`
 //! condition.
 
-use crate::effective::EffectiveVersion;
+use kompat_runtime::effective::EffectiveVersion;
 
 use super::decl::ApiSet;
 use super::names::GroupResource;

@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::gofmt::go_quote;
 use crate::kinds::kinds;
-use crate::version::Version;
+use kompat_runtime::gofmt::go_quote;
+use kompat_runtime::version::Version;
 
 use super::names::{GroupResource, GroupVersion, GroupVersionKind};
 use super::order::{is_ga, sort_kube_aware};

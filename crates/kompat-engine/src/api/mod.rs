@@ -24,7 +24,6 @@ pub mod order;
 pub mod serving;
 #[cfg(feature = "analysis")]
 pub mod storage;
-pub use kompat_runtime::api::typed;
 
 #[cfg(feature = "analysis")]
 pub use agreement::{
@@ -37,10 +36,10 @@ pub use decl::{
 };
 #[cfg(feature = "analysis")]
 pub use hash::storage_version_hash;
+pub use kompat_runtime::api::typed::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, StaticGvk};
 pub use names::{kube_plural, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource};
 pub use order::{compare_kube_aware, is_alpha, is_beta, is_ga, sort_kube_aware, KubeVersion, Stability};
 #[cfg(feature = "analysis")]
 pub use serving::{served_apis, RuntimeConfig, ServeError, ServeOptions, Served};
 #[cfg(feature = "analysis")]
 pub use storage::{storage_version_for, storage_versions, ResourceStorage, StorageSource};
-pub use typed::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, StaticGvk};

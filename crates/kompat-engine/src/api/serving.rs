@@ -12,8 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::gofmt::{go_aggregate, go_quote};
-use crate::version::Version;
+use kompat_runtime::gofmt::{go_aggregate, go_quote};
+use kompat_runtime::version::Version;
 
 use super::decl::ApiSet;
 use super::names::{GroupVersion, GroupVersionResource};

@@ -3,7 +3,7 @@
 //! newest (1.37) two-pass `emulatedStorageVersion`, and the versions a server
 //! can decode.
 
-use crate::version::Version;
+use kompat_runtime::version::Version;
 
 use super::decl::ApiSet;
 use super::hash::storage_version_hash;

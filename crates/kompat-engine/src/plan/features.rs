@@ -1,8 +1,8 @@
 //! Feature gates whose resolved spec changes on a server at a step.
 
-use crate::effective::EffectiveVersion;
-use crate::feature::{spec_at, FeatureSpec};
-use crate::gate::FeatureSet;
+use kompat_runtime::effective::EffectiveVersion;
+use kompat_runtime::feature::{spec_at, FeatureSpec};
+use kompat_runtime::gate::FeatureSet;
 
 /// A feature whose stage, default or lock changes on one server.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //! KEP-4330) and reports feature gates whose stage or default changes.
 //!
 //! The plan is a value ([`Plan`]); reading it from a file is the binary's
-//! job. Problems with the plan's *outcome* are [`Finding`]s, never errors.
+//! job. Problems with the plan's *outcome* are [`PlanFinding`]s, never errors.
 
 mod features;
 mod simulate;
@@ -23,9 +23,9 @@ mod tracker;
 mod tests;
 
 use crate::api::GroupResource;
-use crate::effective::WindowPolicy;
 use crate::kinds::kinds;
-use crate::version::Version;
+use kompat_runtime::effective::WindowPolicy;
+use kompat_runtime::version::Version;
 
 pub use features::FeatureChange;
 pub use simulate::{
@@ -152,7 +152,7 @@ kinds! {
 
 /// Something wrong (or worth knowing) about a step's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Finding {
+pub struct PlanFinding {
     /// 0 is the initial state, `n` the plan's `n`th step.
     pub step: usize,
     pub kind: FindingKind,

@@ -7,13 +7,13 @@ use crate::api::{
     common_encoding_version, encoding_condition, storage_version_for, ApiSet, EncodingCondition, GroupResource,
     ServerStorageVersion,
 };
-use crate::effective::EffectiveVersion;
-use crate::gate::FeatureSet;
+use kompat_runtime::effective::EffectiveVersion;
+use kompat_runtime::gate::FeatureSet;
 
 use super::features::{feature_changes, FeatureChange};
 use super::skew::{resolve, skew_findings};
 use super::tracker::{StorageState, TrackerReport};
-use super::{Finding, FindingKind, InitialPersisted, Plan, ServerFlags};
+use super::{FindingKind, InitialPersisted, Plan, PlanFinding, ServerFlags};
 
 /// The outcome of a plan: the initial state and one state per step.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct Simulation {
     /// `steps[0]` is the initial state; `steps[n]` the state after step `n`.
     pub steps: Vec<StepState>,
     /// Every finding, sorted by step, then code, server, resource, message.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<PlanFinding>,
 }
 
 /// The cluster after one step.
@@ -180,7 +180,7 @@ pub fn simulate(plan: &Plan, apis: &ApiSet, features: Option<&FeatureSet>) -> Si
     let mut carried: Vec<Carried> = resources.iter().map(|_| Carried::default()).collect();
     let mut flags: Vec<ServerFlags> = plan.servers.iter().map(|s| s.flags).collect();
     let mut states: Vec<StepState> = Vec::new();
-    let mut findings: Vec<Finding> = Vec::new();
+    let mut findings: Vec<PlanFinding> = Vec::new();
 
     for step in 0..=plan.steps.len() {
         let plan_step = step.checked_sub(1).and_then(|i| plan.steps.get(i));
@@ -198,7 +198,7 @@ pub fn simulate(plan: &Plan, apis: &ApiSet, features: Option<&FeatureSet>) -> Si
         for (idx, server) in plan.servers.iter().enumerate() {
             let (version, errors) = resolve(&plan.window, flags[idx]);
             for message in &errors {
-                findings.push(Finding {
+                findings.push(PlanFinding {
                     step,
                     kind: FindingKind::InvalidVersions,
                     server: Some(server.id.clone()),
@@ -258,7 +258,13 @@ pub fn simulate(plan: &Plan, apis: &ApiSet, features: Option<&FeatureSet>) -> Si
 }
 
 /// The versions a binary knows: introduced at or before it and not removed.
-fn knows(apis: &ApiSet, group: &str, kind: &str, group_version: &str, binary: crate::version::Version) -> bool {
+fn knows(
+    apis: &ApiSet,
+    group: &str,
+    kind: &str,
+    group_version: &str,
+    binary: kompat_runtime::version::Version,
+) -> bool {
     apis.apis().iter().any(|api| {
         api.group() == group
             && api.kind() == kind
@@ -290,7 +296,7 @@ struct StepInput<'a> {
     servers: &'a [ServerState],
 }
 
-fn resource_step(input: StepInput<'_>, carry: &mut Carried, findings: &mut Vec<Finding>) -> Option<ResourceState> {
+fn resource_step(input: StepInput<'_>, carry: &mut Carried, findings: &mut Vec<PlanFinding>) -> Option<ResourceState> {
     let StepInput { apis, gr, step, plan, plan_step, servers } = input;
     let resource_name = gr.to_string();
     let mut kind = None;
@@ -344,7 +350,7 @@ fn resource_step(input: StepInput<'_>, carry: &mut Carried, findings: &mut Vec<F
                     UndecodableSource::Persisted => "objects may already be stored in it".to_owned(),
                     UndecodableSource::WrittenBy(writer) => format!("{writer} writes it at this step"),
                 };
-                findings.push(Finding {
+                findings.push(PlanFinding {
                     step,
                     kind: FindingKind::DataLoss,
                     server: Some(report.api_server_id.clone()),
@@ -401,9 +407,10 @@ fn migration_step(
     plan_step: Option<&super::PlanStep>,
     common: Option<&str>,
     carry: &mut Carried,
-    findings: &mut Vec<Finding>,
+    findings: &mut Vec<PlanFinding>,
 ) -> MigrationStatus {
-    let finding = |kind, message: String| Finding { step, kind, server: None, resource: Some(gr.to_string()), message };
+    let finding =
+        |kind, message: String| PlanFinding { step, kind, server: None, resource: Some(gr.to_string()), message };
     let mut status = None;
     if let Some(target) = carry.in_flight.clone() {
         if common == Some(target.as_str()) {

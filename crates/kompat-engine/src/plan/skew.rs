@@ -3,9 +3,9 @@
 //! emulation and min-compatibility versions (KEP-4330, "Skew" and
 //! "StorageVersion Compatibility Versioning").
 
-use crate::effective::{EffectiveVersion, WindowPolicy};
+use kompat_runtime::effective::{EffectiveVersion, WindowPolicy};
 
-use super::{Finding, FindingKind, ServerFlags};
+use super::{FindingKind, PlanFinding, ServerFlags};
 
 /// The effective versions of a server, and the window errors (empty when the
 /// flags are valid). Invalid flags still give versions, so that the rest of
@@ -31,13 +31,13 @@ pub(super) fn resolve(window: &WindowPolicy, flags: ServerFlags) -> (EffectiveVe
 /// 2. the newest and the oldest emulation versions are at most one minor
 ///    apart (Kubernetes' HA kube-apiserver skew, stated in emulation versions);
 /// 3. (warning) no server emulates a version newer than a peer's binary.
-pub(super) fn skew_findings(step: usize, servers: &[(&str, EffectiveVersion)]) -> Vec<Finding> {
+pub(super) fn skew_findings(step: usize, servers: &[(&str, EffectiveVersion)]) -> Vec<PlanFinding> {
     let mut findings = Vec::new();
     for (id, version) in servers {
         let peers = || servers.iter().filter(move |(peer, _)| peer != id);
         if let Some((peer, oldest)) = peers().min_by_key(|(_, v)| v.emulation) {
             if oldest.emulation < version.min_compatibility {
-                findings.push(Finding {
+                findings.push(PlanFinding {
                     step,
                     kind: FindingKind::MinCompatAbovePeerEmulation,
                     server: Some((*id).to_owned()),
@@ -52,7 +52,7 @@ pub(super) fn skew_findings(step: usize, servers: &[(&str, EffectiveVersion)]) -
         }
         if let Some((peer, lowest)) = peers().min_by_key(|(_, v)| v.binary) {
             if lowest.binary < version.emulation {
-                findings.push(Finding {
+                findings.push(PlanFinding {
                     step,
                     kind: FindingKind::EmulationAbovePeerBinary,
                     server: Some((*id).to_owned()),
@@ -70,7 +70,7 @@ pub(super) fn skew_findings(step: usize, servers: &[(&str, EffectiveVersion)]) -
     let newest = servers.iter().max_by_key(|(_, v)| v.emulation);
     if let (Some((old_id, old)), Some((new_id, new))) = (oldest, newest) {
         if new.emulation > old.emulation.add_minor(1) || new.emulation.major != old.emulation.major {
-            findings.push(Finding {
+            findings.push(PlanFinding {
                 step,
                 kind: FindingKind::EmulationSkew,
                 server: None,

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::api::{ApiConfig, ApiDecl, ApiSet};
-use crate::feature::{FeatureSpec, Stage};
-use crate::gate::{Feature, FeatureSet};
+use kompat_runtime::feature::{FeatureSpec, Stage};
+use kompat_runtime::gate::{Feature, FeatureSet};
 
 fn v(s: &str) -> Version {
     Version::parse(s).expect("test version")

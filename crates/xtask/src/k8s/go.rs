@@ -5,7 +5,8 @@
 //! Traversals are iterative or of fixed depth, so a deeply nested file cannot
 //! exhaust the stack.
 
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 use tree_sitter::{Node, Parser, Tree};
 
 /// The largest Go file read (bytes); Kubernetes' largest `types.go` is a

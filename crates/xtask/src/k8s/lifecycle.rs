@@ -17,7 +17,8 @@
 
 use kompat_engine::api::GroupVersionKind;
 use kompat_engine::Version;
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 use tree_sitter::Node;
 
 use super::go::{describe, int_literal, keyed_elements, named_children, span, string_literal, GoFile};

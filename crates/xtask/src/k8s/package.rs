@@ -2,7 +2,8 @@
 //! version (`register.go`, or `doc.go`'s `+groupName` tag), and which of its
 //! types are resources (`+genclient` tags, client-gen's `+resourceName`).
 
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 use tree_sitter::Node;
 
 use super::go::{comment_lines, keyed_elements, named_children, span, string_literal, GoFile};

@@ -28,7 +28,8 @@
 //! source = "the upstream tag names the List kind"
 //! ```
 
-use kompat_formats::{ParseError, Span};
+use kompat_formats::ParseError;
+use kompat_span::Span;
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use kompat_crd::{quoted_list, MigrationPlan, StepState};
+use kompat_crd::{quoted_list, MigrationPlan, MigrationState};
 
 fn heading(plan: &MigrationPlan) -> String {
     format!("Removing {} from `{}`", quoted_list(&plan.remove), plan.crd)
@@ -22,7 +22,7 @@ fn summary(plan: &MigrationPlan) -> String {
 pub fn markdown(plan: &MigrationPlan) -> String {
     let mut out = format!("# {}\n\n{}\n", heading(plan), summary(plan));
     for (i, step) in plan.steps.iter().enumerate() {
-        let done = if step.state == StepState::Done { " (done in the old manifest)" } else { "" };
+        let done = if step.state == MigrationState::Done { " (done in the old manifest)" } else { "" };
         let _ = write!(out, "\n## {}. {}{done}\n\nDo:\n\n", i + 1, step.title);
         for action in &step.actions {
             let _ = writeln!(out, "- {}", action.text);
@@ -47,7 +47,7 @@ pub fn text(plan: &MigrationPlan) -> String {
     let strip = |s: &str| s.replace('`', "");
     let mut out = format!("{}\n{}\n", strip(&heading(plan)), strip(&summary(plan)));
     for (i, step) in plan.steps.iter().enumerate() {
-        let done = if step.state == StepState::Done { " [done in the old manifest]" } else { "" };
+        let done = if step.state == MigrationState::Done { " [done in the old manifest]" } else { "" };
         let _ = write!(out, "\nstep {}: {}{done}\n", i + 1, strip(&step.title));
         for action in &step.actions {
             let _ = writeln!(out, "  - {}", strip(&action.text));

@@ -69,7 +69,7 @@ pub fn human(plan: &str, report: &Report, lines: &[String]) -> String {
             out.push_str(&format!("  rollback UNSAFE to step {}: {}\n", r.to_step, why.join("; ")));
         }
         for (_, diag) in report.findings().filter(|(f, _)| f.step == state.step) {
-            out.push_str(&format!("  {}\n", crate::report::short_line(diag)));
+            out.push_str(&format!("  {}\n", kompat_diag::short_line(diag)));
         }
         out.push('\n');
     }

@@ -1,8 +1,8 @@
 //! The JSON rendering of a plan simulation (documented in `docs/plan.md`):
 //! private serialisable counterparts of the core's types.
 
-use kompat_cli::{Diagnostic, Severity};
-use kompat_engine::plan::{Finding, ResourceState, StepState, UndecodableSource};
+use kompat_diag::{Diagnostic, Severity};
+use kompat_engine::plan::{PlanFinding, ResourceState, StepState, UndecodableSource};
 
 use super::Report;
 use kompat_engine::FeatureSpec;
@@ -249,7 +249,7 @@ fn json_resource(r: &ResourceState) -> JsonResource<'_> {
     }
 }
 
-fn json_finding<'a>(f: &'a Finding, diag: &Diagnostic) -> JsonFinding<'a> {
+fn json_finding<'a>(f: &'a PlanFinding, diag: &Diagnostic) -> JsonFinding<'a> {
     JsonFinding {
         step: f.step,
         severity: diag.severity.as_str(),

@@ -13,8 +13,8 @@ pub use human::human;
 pub use json::json;
 pub use markdown::markdown;
 
-use kompat_cli::{Diagnostic, Severity};
-use kompat_engine::plan::{Finding, FindingKind, MigrationStatus, ResourceState, Simulation, StepState};
+use kompat_diag::{Diagnostic, Severity};
+use kompat_engine::plan::{FindingKind, MigrationStatus, PlanFinding, ResourceState, Simulation, StepState};
 use kompat_engine::FeatureSpec;
 
 /// A simulation with each finding as the one diagnostic type: built through
@@ -45,7 +45,7 @@ impl Report {
 
     /// Every finding (for its step, server and resource) with its
     /// diagnostic, in order.
-    pub fn findings(&self) -> impl Iterator<Item = (&Finding, &Diagnostic)> {
+    pub fn findings(&self) -> impl Iterator<Item = (&PlanFinding, &Diagnostic)> {
         self.sim.findings.iter().zip(&self.diagnostics)
     }
 
