@@ -35,6 +35,7 @@ pub struct LintConfig {
 struct Allowance {
     code: String,
     subject: Option<String>,
+    reason: String,
     location: Option<Location>,
 }
 
@@ -79,6 +80,7 @@ impl LintConfig {
             out.allows.push(Allowance {
                 code: allow.code.clone(),
                 subject: allow.subject.clone(),
+                reason: allow.reason.clone(),
                 location: Some(config.source.locate(allow.span.start, allow.span.end)),
             });
         }
@@ -100,10 +102,14 @@ impl LintConfig {
         }
     }
 
-    /// Applies levels and allowances, then reports unused allowances.
-    pub fn apply(&self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    /// Applies levels and allowances, then reports unused allowances. The
+    /// findings `[[lint.allow]]` suppressed are returned too, with the
+    /// allowance's reason (an external suppression: it is written in
+    /// kompat.toml, not in the linted source).
+    pub fn apply(&self, diags: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Suppressed>) {
         let mut used = vec![false; self.allows.len()];
         let mut out = Vec::new();
+        let mut suppressed = Vec::new();
         // What each code's findings are about, for hints on allowances that
         // name a subject nothing is about.
         let subjects: Vec<(&'static str, String)> =
@@ -123,6 +129,8 @@ impl LintConfig {
                 .position(|a| a.code == d.code() && a.subject.as_ref().is_none_or(|s| Some(s) == d.subject.as_ref()))
             {
                 used[i] = true;
+                let justification = self.allows[i].reason.clone();
+                suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::External, justification });
                 continue;
             }
             match self.levels.get(d.code()) {
@@ -141,7 +149,7 @@ impl LintConfig {
                 out.push(unused_config_allow(&allow.code, subject, suggestion, allow.location.clone()));
             }
         }
-        out
+        (out, suppressed)
     }
 }
 

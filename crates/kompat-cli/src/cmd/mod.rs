@@ -3,7 +3,7 @@
 mod api;
 mod complete;
 mod crd_plan;
-mod explain;
+pub mod explain;
 mod export;
 mod features;
 mod findings;

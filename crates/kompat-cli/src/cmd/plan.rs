@@ -13,7 +13,7 @@ use std::sync::Arc;
 use kompat_engine::plan::simulate;
 use kompat_project::{Diagnostic, Error, Result, SourceFile};
 
-use super::print_stdout;
+use super::write_or_print;
 use crate::cli::{PlanArgs, UpgradePlanFormat};
 
 pub fn run(args: PlanArgs) -> Result<ExitCode> {
@@ -68,6 +68,6 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         UpgradePlanFormat::Json => render::json(&name, &report)?,
         UpgradePlanFormat::Markdown => render::markdown(&name, &report),
     };
-    print_stdout(&text)?;
+    write_or_print(args.output.as_deref(), text)?;
     Ok(if report.is_safe() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
