@@ -6,7 +6,7 @@ use kompat_engine::{Version, WindowPolicy};
 use kompat_formats::plan::{parse_plan, PlanFile};
 use kompat_formats::{LineIndex, ParseError};
 
-mod mutate;
+use kompat_testkit::mutate;
 
 fn parse(text: &str) -> Result<PlanFile, Vec<ParseError>> {
     parse_plan(text)

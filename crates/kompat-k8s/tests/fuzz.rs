@@ -2,8 +2,7 @@
 //! supplement parser and the removed-gate table's parser: no input may make
 //! them panic, and every error is located.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use kompat_formats::ParseError;
 use kompat_k8s::lifecycle::parse_lifecycle;

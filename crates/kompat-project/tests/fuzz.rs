@@ -8,8 +8,7 @@
 //! releases with every name ruled out references none. And `kompat.toml`:
 //! every error located, no panic.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use mutate::{mutate, Rng};
 
