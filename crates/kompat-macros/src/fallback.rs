@@ -1,13 +1,14 @@
 //! The output when the input is invalid: a stub `FeatureGates` or
-//! `ApiLifecycle` impl next to the errors, so that uses of the trait elsewhere
-//! cause no follow-on errors ("trait not implemented"). Nothing is emitted
+//! `ApiLifecycle` impl (and the enum's inherent forwarding items) next to the
+//! errors, so that uses of the trait elsewhere cause no follow-on errors
+//! ("trait not implemented"). Nothing is emitted
 //! for generic enums deriving `FeatureGates`, where an impl would itself be
 //! wrong.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::krate;
+use crate::expand::{inherent_items, krate};
 use kompat_derive_internals::ast::{ApiInput, Input};
 
 pub fn expand(input: &Input) -> TokenStream {
@@ -17,6 +18,7 @@ pub fn expand(input: &Input) -> TokenStream {
     }
     let krate = krate(&input.attrs.krate);
     let ident = input.ident;
+    let inherent = inherent_items(input);
     quote! {
         const _: () = {
             use #krate::__private as __kompat;
@@ -54,6 +56,8 @@ pub fn expand(input: &Input) -> TokenStream {
                     ::core::unreachable!()
                 }
             }
+
+            #inherent
         };
     }
 }

@@ -309,7 +309,7 @@ pub mod __private {
     pub use crate::api::{ApiEntry, ApiLifecycle, StaticGvk};
     pub use crate::feature::{FeatureSpec, Ratchet, Stage};
     pub use crate::gate::FeatureSet;
-    pub use crate::typed::{build_feature_set, FeatureGates, LintAllow};
+    pub use crate::typed::{build_feature_set, FeatureGates, LintAllow, TypedGate};
     pub use crate::version::Version;
     pub use std::clone::Clone;
     pub use std::option::Option::{self, None, Some};
