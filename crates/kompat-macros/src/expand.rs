@@ -154,13 +154,14 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
 /// importing `kompat::FeatureGates`, whose import rustc would otherwise
 /// suggest by a path the user's crate cannot name (`kompat_runtime::...`).
 /// They have the enum's visibility and are documented, so `missing_docs`
-/// and `dead_code` stay quiet.
+/// and `dead_code` stay quiet (and clippy's `self_named_constructors`, for
+/// an enum named `Gate`).
 pub fn inherent_items(input: &Input) -> TokenStream {
     let ident = input.ident;
     let vis = &input.original.vis;
     quote! {
         #[automatically_derived]
-        #[allow(dead_code)]
+        #[allow(dead_code, clippy::self_named_constructors)]
         impl #ident {
             /// Every gate, in declaration order (`FeatureGates::ALL`).
             #vis const ALL: &'static [Self] = <Self as __kompat::FeatureGates>::ALL;

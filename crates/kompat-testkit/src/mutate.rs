@@ -13,6 +13,8 @@ pub fn iterations(default: usize) -> usize {
 pub struct Rng(pub u64);
 
 impl Rng {
+    // Never ending, so not an `Iterator`: `next` is the generator's step.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
