@@ -124,8 +124,14 @@ pub struct LintArgs {
     /// the emulation version.
     #[arg(long)]
     pub runtime_config_emulation_forward_compatible: bool,
+    /// `human` and `short` print to standard error (as rustc does), the
+    /// machine formats to standard output.
     #[arg(long, value_enum, default_value_t = LintFormat::Human)]
     pub format: LintFormat,
+    /// Write the report to FILE (any format; replaced whole, never left
+    /// half-written) instead of printing it.
+    #[arg(long, short, value_name = "FILE", conflicts_with = "write_suppressions")]
+    pub output: Option<PathBuf>,
     /// Allow CODE: drop its findings (repeatable; `warnings` drops every
     /// warning).
     #[arg(short = 'A', long = "allow", value_name = "CODE")]
@@ -187,6 +193,9 @@ pub struct CrdPlanArgs {
     pub new: PathBuf,
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -198,6 +207,9 @@ pub struct PlanArgs {
     pub decls: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = UpgradePlanFormat::Human)]
     pub format: UpgradePlanFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -234,6 +246,9 @@ pub struct ApisArgs {
     pub runtime_config_emulation_forward_compatible: bool,
     #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
     pub format: ApiFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -248,6 +263,9 @@ pub struct StorageArgs {
     pub versions: VersionArgs,
     #[arg(long, value_enum, default_value_t = ApiFormat::Table)]
     pub format: ApiFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -302,6 +320,9 @@ pub struct FeaturesArgs {
     pub feature_gates: Vec<String>,
     #[arg(long, value_enum, default_value_t = FeaturesFormat::Table)]
     pub format: FeaturesFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -318,6 +339,9 @@ pub struct ExportArgs {
     pub decls: DeclArgs,
     #[arg(long, value_enum)]
     pub format: ExportFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

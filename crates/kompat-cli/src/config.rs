@@ -39,6 +39,7 @@ pub struct LintPolicy {
 struct Allowance {
     code: String,
     subject: Option<String>,
+    reason: String,
     location: Option<Location>,
 }
 
@@ -83,6 +84,7 @@ impl LintPolicy {
             out.allows.push(Allowance {
                 code: allow.code.clone(),
                 subject: allow.subject.clone(),
+                reason: allow.reason.clone(),
                 location: Some(config.source.locate(allow.span.start, allow.span.end)),
             });
         }
@@ -104,10 +106,14 @@ impl LintPolicy {
         }
     }
 
-    /// Applies levels and allowances, then reports unused allowances.
-    pub fn apply(&self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    /// Applies levels and allowances, then reports unused allowances. The
+    /// findings `[[lint.allow]]` suppressed are returned too, with the
+    /// allowance's reason (an external suppression: it is written in
+    /// kompat.toml, not in the linted source).
+    pub fn apply(&self, diags: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Suppressed>) {
         let mut used = vec![false; self.allows.len()];
         let mut out = Vec::new();
+        let mut suppressed = Vec::new();
         // What each code's findings are about, for hints on allowances that
         // name a subject nothing is about.
         let subjects: Vec<(&'static str, String)> =
@@ -127,6 +133,8 @@ impl LintPolicy {
                 .position(|a| a.code == d.code() && a.subject.as_ref().is_none_or(|s| Some(s) == d.subject.as_ref()))
             {
                 used[i] = true;
+                let justification = self.allows[i].reason.clone();
+                suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::External, justification });
                 continue;
             }
             match self.levels.get(d.code()) {
@@ -145,7 +153,7 @@ impl LintPolicy {
                 out.push(unused_config_allow(&allow.code, subject, suggestion, allow.location.clone()));
             }
         }
-        out
+        (out, suppressed)
     }
 }
 

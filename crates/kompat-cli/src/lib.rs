@@ -162,7 +162,8 @@ pub enum SuppressionKind {
     /// In the linted source: `#[kompat(allow(...))]`, an inline allowance in
     /// a manifest.
     InSource,
-    /// Outside it: the recorded-findings file.
+    /// Outside it: `[[lint.allow]]` in kompat.toml, the recorded-findings
+    /// file.
     External,
 }
 
@@ -200,8 +201,8 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
     lint_with_suppressed(inputs).map(|linted| linted.findings)
 }
 
-/// [`lint`], keeping the findings that `#[kompat(allow(...))]` and inline
-/// allowances in manifests suppressed.
+/// [`lint`], keeping the findings that `#[kompat(allow(...))]`, inline
+/// allowances in manifests and `[[lint.allow]]` in kompat.toml suppressed.
 pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_project::Error> {
     let decls = inputs.decls;
     let code = code_references(decls)?;
@@ -264,7 +265,8 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
     // comments suppress that code in their object.
     let (kept, allowed) = rules::inline_allow::apply(diags, inputs.inline_allows, &all_rules);
     suppressed.extend(allowed);
-    let mut diags = lint_config.apply(kept);
+    let (mut diags, allowed) = lint_config.apply(kept);
+    suppressed.extend(allowed);
     Diagnostic::sort(&mut diags);
     Ok(Linted { findings: diags, suppressed })
 }

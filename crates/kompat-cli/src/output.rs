@@ -11,6 +11,9 @@ use serde::Serialize;
 struct JsonReport<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: Summary,
+    /// The findings an allowance suppressed, with why: an extension of the
+    /// contract's shape (the fields above keep their meaning).
+    allowed: Vec<JsonAllowed<'a>>,
 }
 
 #[derive(Serialize)]
@@ -22,6 +25,17 @@ struct JsonDiagnostic<'a> {
     line: Option<usize>,
     column: Option<usize>,
     subject: Option<&'a str>,
+}
+
+/// A suppressed finding: the diagnostic's fields, where the allowance is
+/// written (`inSource` or `external`, as SARIF's `suppression.kind`) and its
+/// reason.
+#[derive(Serialize)]
+struct JsonAllowed<'a> {
+    #[serde(flatten)]
+    diagnostic: JsonDiagnostic<'a>,
+    kind: &'static str,
+    justification: &'a str,
 }
 
 #[derive(Serialize, Default, Clone, Copy)]
@@ -43,24 +57,50 @@ pub fn summary(diags: &[Diagnostic]) -> Summary {
     s
 }
 
-/// The contract's JSON report. A serialization error (serde_json's, which
-/// these plain structs never give) is an error, never an empty document.
-pub fn json(diags: &[Diagnostic]) -> Result<String> {
+fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
+    JsonDiagnostic {
+        code: code_of(d),
+        severity: d.severity.as_str(),
+        message: &d.message,
+        file: d.location.as_ref().map(|l| l.path().display().to_string()),
+        line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
+        column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
+        subject: d.subject.as_deref(),
+    }
+}
+
+/// SARIF's name of a suppression's kind.
+fn suppression_kind(kind: SuppressionKind) -> &'static str {
+    match kind {
+        SuppressionKind::InSource => "inSource",
+        SuppressionKind::External => "external",
+    }
+}
+
+/// The contract's JSON report of `diags`, and the `suppressed` findings
+/// under `allowed`, sorted as the diagnostics are (file, line, column, code,
+/// then message; then justification).
+pub fn json(diags: &[Diagnostic], suppressed: &[Suppressed]) -> Result<String> {
+    let mut allowed: Vec<&Suppressed> = suppressed.iter().collect();
+    allowed.sort_by_cached_key(|s| {
+        let d = &s.diagnostic;
+        let place = d.location.as_ref().map(|l| (l.path().display().to_string(), l.line_col().unwrap_or((0, 0))));
+        (place.is_none(), place, d.code(), d.message.clone(), s.justification.clone())
+    });
     let report = serde_json::to_string_pretty(&JsonReport {
-        diagnostics: diags
-            .iter()
-            .map(|d| JsonDiagnostic {
-                code: code_of(d),
-                severity: d.severity.as_str(),
-                message: &d.message,
-                file: d.location.as_ref().map(|l| l.path().display().to_string()),
-                line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
-                column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
-                subject: d.subject.as_deref(),
+        diagnostics: diags.iter().map(json_diagnostic).collect(),
+        summary: summary(diags),
+        allowed: allowed
+            .into_iter()
+            .map(|s| JsonAllowed {
+                diagnostic: json_diagnostic(&s.diagnostic),
+                kind: suppression_kind(s.kind),
+                justification: &s.justification,
             })
             .collect(),
-        summary: summary(diags),
     });
+    // A serialization error (serde_json's, which these plain structs never
+    // give) is an error, never an empty document.
     Ok(report.map_err(|e| Error::msg(format!("cannot write the JSON report: {e}")))? + "\n")
 }
 
@@ -68,16 +108,12 @@ pub fn short(diags: &[Diagnostic]) -> String {
     diags.iter().map(|d| format!("{}\n", kompat_diag::short_line(d))).collect()
 }
 
-/// Where the rules are documented, one anchor per code.
-fn help_uri(code: &str) -> String {
-    format!("{}/blob/main/docs/rules.md#{code}", env!("CARGO_PKG_REPOSITORY"))
-}
-
 /// The base every relative artifact URI is resolved against.
 const SRCROOT: &str = "%SRCROOT%";
 
-/// SARIF 2.1.0 for GitHub code scanning: one run, every rule's metadata (with
-/// a help URI), and per result a fingerprint from code, subject and file that
+/// SARIF 2.1.0 for GitHub code scanning: one run, every rule's metadata (its
+/// documentation in `help`, as `kompat explain` prints it: the project has no
+/// home page to link to), and per result a fingerprint from code, subject and file that
 /// survives edits elsewhere in the file. Relative paths are relative to the
 /// working directory, named `%SRCROOT%` in `originalUriBaseIds`. Findings in
 /// `suppressed` are results too, with a `suppressions` entry saying why;
@@ -143,11 +179,8 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
                 result["relatedLocations"] = json!(related);
             }
             if let Some(s) = why {
-                let kind = match s.kind {
-                    SuppressionKind::InSource => "inSource",
-                    SuppressionKind::External => "external",
-                };
-                result["suppressions"] = json!([{ "kind": kind, "justification": s.justification }]);
+                result["suppressions"] =
+                    json!([{ "kind": suppression_kind(s.kind), "justification": s.justification }]);
             }
             result
         })
@@ -155,12 +188,12 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
     let rules: Vec<serde_json::Value> = rules
         .iter()
         .map(|r| {
+            let help = crate::cmd::explain::text(r);
             json!({
                 "id": r.code,
                 "shortDescription": { "text": r.summary },
                 "fullDescription": { "text": r.summary },
-                "help": { "text": r.doc_text(), "markdown": r.doc_text() },
-                "helpUri": help_uri(r.code),
+                "help": { "text": help, "markdown": help },
                 "defaultConfiguration": { "level": level(r.severity) },
             })
         })
@@ -172,7 +205,6 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
             "tool": { "driver": {
                 "name": "kompat",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules,
             }},
             "invocations": [{

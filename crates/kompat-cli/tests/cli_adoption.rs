@@ -269,17 +269,22 @@ fn github_action_installs_runs_and_uploads_sarif() {
 
     // Install: the package holding the `kompat` binary, from the action's checkout.
     let install = scripts.iter().flat_map(|s| s.lines()).find(|l| l.contains("cargo install")).expect("install");
-    assert!(install.contains("--locked --path \"$KOMPAT_SOURCE/lint\""), "{install}");
-    let manifest = std::fs::read_to_string(repo_root().join("crates/kompat-cli/Cargo.toml"))
-        .expect("crates/kompat-cli/Cargo.toml");
-    assert!(manifest.contains("[[bin]]\nname = \"kompat\""), "lint/ does not build `kompat`");
+    assert!(install.contains("--locked --path \"$KOMPAT_SOURCE/crates/kompat-cli\""), "{install}");
+    let packages = workspace_packages();
+    let package = installed_package(&packages, "cargo install --locked --path crates/kompat-cli").expect("the package");
+    assert!(has_bin(package, "kompat"), "crates/kompat-cli does not build `kompat`");
 
     // Run: the command line is valid and writes one SARIF document.
     let lint = scripts.iter().flat_map(|s| s.lines()).map(str::trim).find(|l| l.starts_with("kompat ")).expect("run");
-    assert!(lint.starts_with("kompat lint --format sarif "), "{lint}");
-    let (code, out, err) = run_on_fixtures(lint);
+    assert!(lint.starts_with("kompat lint --format sarif --output \"$KOMPAT_SARIF\" "), "{lint}");
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let report = out_dir.path().join("kompat.sarif");
+    let lint = lint.replace("\"$KOMPAT_SARIF\"", report.to_str().expect("UTF-8 path"));
+    let (code, out, err) = run_on_fixtures(&lint);
     assert!(code == 0 || code == 1, "{lint}: exit {code}: {err}");
-    let sarif: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    assert_eq!(out, "", "the report goes to the file");
+    let sarif = std::fs::read_to_string(&report).expect("the SARIF report is written");
+    let sarif: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
     assert_eq!(sarif["version"], "2.1.0");
 
     // Upload.
@@ -301,22 +306,90 @@ fn pre_commit_hooks_run_existing_subcommands() {
     }
 }
 
+/// The packages of the workspace, as `cargo metadata` reports them.
+fn workspace_packages() -> Vec<serde_json::Value> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+        .current_dir(repo_root())
+        .output()
+        .expect("run cargo metadata");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata is JSON");
+    metadata["packages"].as_array().expect("packages").clone()
+}
+
+/// Whether `package` builds a binary named `name`.
+fn has_bin(package: &serde_json::Value, name: &str) -> bool {
+    let targets = package["targets"].as_array().map(Vec::as_slice).unwrap_or_default();
+    targets.iter().any(|t| t["name"] == name && t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "bin")))
+}
+
+/// The package `cargo install` installs from the README's `--path PATH`, or
+/// by name.
+fn installed_package<'a>(packages: &'a [serde_json::Value], line: &str) -> Option<&'a serde_json::Value> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[..3], ["cargo", "install", "--locked"], "{line}");
+    match words[3..] {
+        ["--path", path] => {
+            let manifest = std::fs::canonicalize(repo_root().join(path).join("Cargo.toml")).ok()?;
+            packages.iter().find(|p| p["manifest_path"].as_str().map(std::path::Path::new) == Some(&*manifest))
+        }
+        [name] => packages.iter().find(|p| p["name"] == name),
+        _ => panic!("README install line `{line}` is neither `--path PATH` nor a package name: teach the test"),
+    }
+}
+
 #[test]
 fn readme_set_up_installs_the_package_holding_the_binary() {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
-    let set_up = &readme[readme.find("## Set-up").expect("set-up")..readme.find("## A short tour").expect("tour")];
+    let start = readme.find("\n## Set-up").expect("a `## Set-up` section");
+    let end = readme[start + 1..].find("\n## ").map_or(readme.len(), |i| start + 1 + i);
+    let set_up = &readme[start..end];
     // The two set-up commands stay exactly as they are.
     assert!(set_up.contains("\ncargo run --bin kompat -- lint --config fixtures/kompat.toml\n"), "{set_up}");
     assert!(set_up.contains("\ncargo test\n"), "{set_up}");
-    let manifest = std::fs::read_to_string(repo_root().join("crates/kompat-cli/Cargo.toml"))
-        .expect("crates/kompat-cli/Cargo.toml");
-    assert!(manifest.starts_with("[package]\nname = \"kompat-cli\"\n"), "{manifest}");
-    assert!(manifest.contains("[[bin]]\nname = \"kompat\""), "{manifest}");
-    assert!(set_up.contains("\ncargo install --locked --path lint\n"), "{set_up}");
-    assert!(set_up.contains("\ncargo install --locked --git <repository-url> kompat-cli\n"), "{set_up}");
-    // Every `kompat SUBCOMMAND` the section names exists.
-    for sub in ["init", "completions", "manpage", "lint"] {
-        assert!(set_up.contains(&format!("`kompat {sub}")), "{sub}");
-        assert!(subcommands().iter().any(|s| s == sub), "no subcommand {sub}");
+    // Every install line installs the package that holds `kompat`: from the
+    // clone by path, and by name once published (a package that may be).
+    let packages = workspace_packages();
+    let installs: Vec<&str> = readme.lines().map(str::trim).filter(|l| l.starts_with("cargo install ")).collect();
+    assert!(installs.contains(&"cargo install --locked --path crates/kompat-cli"), "{installs:?}");
+    assert!(installs.contains(&"cargo install --locked kompat-cli"), "{installs:?}");
+    for line in installs {
+        let package = installed_package(&packages, line).unwrap_or_else(|| panic!("`{line}`: no such package"));
+        assert!(has_bin(package, "kompat"), "`{line}` installs no `kompat` binary: {}", package["name"]);
+        assert!(package["publish"].is_null(), "`{line}`: the package is not publishable");
     }
+}
+
+/// Nothing a user reads, runs or uploads names a placeholder for the
+/// project's address (it has none yet), and no manifest claims one.
+#[test]
+fn no_placeholder_address_anywhere_users_look() {
+    let root = repo_root();
+    let mut files = vec![
+        root.join("README.md"),
+        root.join("CONTRIBUTING.md"),
+        root.join("action.yml"),
+        root.join(".pre-commit-hooks.yaml"),
+        root.join("Cargo.toml"),
+    ];
+    for dir in ["docs", "crates"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("read dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(["Cargo.toml", "README.md"].map(|f| path.join(f)).into_iter().filter(|p| p.is_file()));
+            } else if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
+        }
+    }
+    let placeholders = ["example.invalid", "<repository-url>", "OWNER/kompat", "repository =", "repository.workspace"];
+    for file in files.iter().filter(|f| f.is_file()) {
+        let text = std::fs::read_to_string(file).expect("read");
+        for placeholder in placeholders {
+            assert!(!text.contains(placeholder), "{} names `{placeholder}`", file.display());
+        }
+    }
+    assert!(files.len() > 20, "too few files checked: {files:?}");
 }

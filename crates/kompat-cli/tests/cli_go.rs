@@ -43,7 +43,7 @@ fn doc_comments_are_descriptions() {
     // its constant and doc comment are in the staging package.
     for expected in [
         "\"description\": \"owner: @list-maintainers\\n\\nStreams list responses as watch events.\"",
-        "\"description\": \"owner: @widget-maintainers\\nkep: https://example.invalid/keps/1001\\n\\nCaches widgets between reconciles.\"",
+        "\"description\": \"owner: @widget-maintainers\\nkep: KEP-1001\\n\\nCaches widgets between reconciles.\"",
     ] {
         assert!(stdout.contains(expected), "{expected}\n{stdout}");
     }

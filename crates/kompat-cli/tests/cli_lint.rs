@@ -317,7 +317,8 @@ fn json_output_follows_the_contract() {
     "errors": 1,
     "warnings": 0,
     "notes": 3
-  }
+  },
+  "allowed": []
 }
 "#
     );

@@ -3,8 +3,7 @@
 //! comments): no input may make the scan or its application panic, and every
 //! allowance is located inside its file, in the object it covers.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use std::path::PathBuf;
 

@@ -1,6 +1,7 @@
 //! The README is the product's front door, so it is kept true mechanically:
 //! every command in it runs from a clone, and every output it shows is what
-//! the command prints.
+//! the command prints. The same holds for the guide its reference material
+//! moved to, `docs/GUIDE.md`.
 //!
 //! - A ```` ```console ```` block is a session: `$ COMMAND` lines, each
 //!   followed by the output it prints (stdout, then stderr). A line `...`
@@ -10,12 +11,17 @@
 //! - A ```` ```sh ```` block lists commands without their output: each must
 //!   run without a usage or input error (exit 0, or 1 for findings).
 //!
+//! A `$ cd DIR` line (no output) runs the block's later commands in DIR, as
+//! a shell session would; every block starts at the root again.
+//!
 //! Commands run through `sh` in a scratch copy of the files the README
 //! names (`fixtures/`, `crates/kompat-k8s/data/`), with the built `kompat` first on
 //! `PATH`, so `kompat gen` in the README writes into the copy. `cargo run --`
 //! is the same binary; `cargo install` and `cargo test` are the two commands
-//! this test does not run (the first needs the network, the second is the
-//! test suite itself).
+//! this test does not run: a release build of the whole binary, or the
+//! network, for the first (`cli_adoption.rs` checks with `cargo metadata`
+//! that each install line names the package holding `kompat`, and that it
+//! may be published), the test suite itself for the second.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,6 +35,8 @@ fn repo_root() -> PathBuf {
 #[derive(Debug)]
 struct Example {
     line: usize,
+    /// The fenced block the command is in, counted from 0.
+    block: usize,
     command: String,
     expected: Option<Vec<String>>,
 }
@@ -37,18 +45,20 @@ struct Example {
 fn examples(markdown: &str) -> Vec<Example> {
     let mut out = Vec::new();
     let mut fence: Option<&str> = None;
+    let mut block = 0;
     for (idx, line) in markdown.lines().enumerate() {
         let number = idx + 1;
         match fence {
             None => {
                 if let Some(info) = line.strip_prefix("```") {
                     fence = Some(info.trim());
+                    block += 1;
                 }
             }
             Some(_) if line.starts_with("```") => fence = None,
             Some("console") => {
                 if let Some(command) = line.strip_prefix("$ ") {
-                    out.push(Example { line: number, command: command.to_string(), expected: Some(Vec::new()) });
+                    out.push(Example { line: number, block, command: command.to_string(), expected: Some(Vec::new()) });
                 } else {
                     let last = out.last_mut().and_then(|e| e.expected.as_mut());
                     let last = last.unwrap_or_else(|| panic!("README.md:{number}: output before any `$ ` command"));
@@ -64,7 +74,7 @@ fn examples(markdown: &str) -> Vec<Example> {
                 if command.is_empty() || command.starts_with('#') {
                     continue;
                 }
-                out.push(Example { line: number, command: command.to_string(), expected: None });
+                out.push(Example { line: number, block, command: command.to_string(), expected: None });
             }
             Some(_) => {}
         }
@@ -86,7 +96,7 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
 /// (with the reason).
 fn plan(command: &str) -> Result<String, &'static str> {
     if command.starts_with("cargo install ") {
-        return Err("installs from the network");
+        return Err("a release build, or the network; checked by cli_adoption.rs");
     }
     if command == "cargo test" {
         return Err("the test suite itself");
@@ -145,32 +155,62 @@ fn run(dir: &Path, command: &str) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-#[test]
-fn every_readme_command_runs_and_prints_what_the_readme_shows() {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
-    let examples = examples(&readme);
-    assert!(examples.len() >= 10, "too few commands found: {examples:#?}");
+/// Runs every command of `file` (relative to the repository root) in a
+/// scratch copy; the failures, and how many commands ran.
+fn check_file(file: &str) -> (Vec<String>, usize) {
+    let text = std::fs::read_to_string(repo_root().join(file)).unwrap_or_else(|err| panic!("{file}: {err}"));
+    let examples = examples(&text);
+    assert!(examples.len() >= 10, "{file}: too few commands found: {examples:#?}");
     let dir = scratch();
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut cwd = (0, dir.path().to_path_buf());
     for example in &examples {
+        if cwd.0 != example.block {
+            cwd = (example.block, dir.path().to_path_buf());
+        }
+        if let Some(sub) = example.command.strip_prefix("cd ") {
+            let sub = sub.split(" #").next().unwrap_or_default().trim();
+            cwd.1 = cwd.1.join(sub);
+            let shown = example.expected.as_ref().is_some_and(|e| !e.is_empty());
+            if !cwd.1.is_dir() || shown {
+                failures.push(format!(
+                    "{file}:{}: `{}`: no such directory, or output shown",
+                    example.line, example.command
+                ));
+            }
+            continue;
+        }
         let Ok(command) = plan(&example.command) else { continue };
         ran += 1;
-        let (code, output) = run(dir.path(), &command);
+        let (code, output) = run(&cwd.1, &command);
         let actual: Vec<&str> = output.lines().collect();
         match &example.expected {
             Some(expected) if !matches(expected, &actual) => failures.push(format!(
-                "README.md:{}: `{}` printed (exit {code}):\n{output}\nthe README shows:\n{}\n",
+                "{file}:{}: `{}` printed (exit {code}):\n{output}\nthe file shows:\n{}\n",
                 example.line,
                 example.command,
                 expected.join("\n")
             )),
             None if code != 0 && code != 1 => {
-                failures.push(format!("README.md:{}: `{}` exited {code}:\n{output}", example.line, example.command))
+                failures.push(format!("{file}:{}: `{}` exited {code}:\n{output}", example.line, example.command))
             }
             _ => {}
         }
     }
+    (failures, ran)
+}
+
+#[test]
+fn every_readme_command_runs_and_prints_what_the_readme_shows() {
+    let (failures, ran) = check_file("README.md");
+    assert!(ran >= 10, "ran only {ran} commands");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_guide_command_runs_and_prints_what_the_guide_shows() {
+    let (failures, ran) = check_file("docs/GUIDE.md");
     assert!(ran >= 10, "ran only {ran} commands");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -13,7 +13,10 @@ fn shared(rel: &str) -> Option<PathBuf> {
     if path.is_file() {
         Some(path)
     } else {
-        eprintln!("skipping: {} not found (the ../shared data set is absent)", path.display());
+        eprintln!(
+            "skipping: {} not found: this test reads the real Kubernetes and Kueue declaration sets from `shared/data` beside the clone (CONTRIBUTING.md), and checks nothing without them",
+            path.display()
+        );
         None
     }
 }

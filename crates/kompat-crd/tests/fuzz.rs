@@ -2,8 +2,7 @@
 //! conversions parsers: no input may make them (or the checks run on what
 //! they accept) panic, and every error is located in the input.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use kompat_crd::{check_crd, check_upgrade, migration_plan, parse_conversions, parse_manifests};
 use kompat_formats::ParseError;

@@ -1,13 +1,15 @@
 //! Alias bombs end in a located error within a few MB, measured in-process:
 //! this test binary counts every allocation (the counting global allocator
-//! of `counting_alloc/`) and records the peak of live bytes while each bomb
+//! of `kompat_testkit::counting_alloc`) and records the peak of live bytes while each bomb
 //! is parsed.
 //!
 //! Each test holds `SERIAL` throughout, so no other test allocates while one
 //! measures.
 
-mod counting_alloc;
-use counting_alloc::{peak_of, SERIAL};
+use kompat_testkit::counting_alloc::{peak_of, Counting, SERIAL};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 /// The most any bomb may hold live at once, beyond what was live before.
 const CAP: usize = 4 << 20;

@@ -7,7 +7,7 @@ const YAML_SEED: &str = "# header\n\n- name: WatchList\n  versionedSpecs:\n  - d
 
 const TOML_SEED: &str = "[[feature]]\nname = \"WatchList\"\ndescription = \"d\"\ndependencies = [\"KMSv1\"]\nratchet = { tolerated_since = \"1.31\" }\nspecs = [\n  { version = \"1.27\", stage = \"Alpha\", default = false },\n  { version = \"1.32\", stage = \"Beta\", default = true, lockToDefault = true, minCompatibilityVersion = \"1.31\" },\n]\n\n[[feature]]\nname = \"KMSv1\"\nspecs = []\n";
 
-mod mutate;
+use kompat_testkit::mutate;
 
 use mutate::{mutate, Rng};
 

@@ -7,7 +7,7 @@ use kompat_formats::plan::{parse_plan, PlanFile};
 use kompat_formats::ParseError;
 use kompat_span::LineIndex;
 
-mod mutate;
+use kompat_testkit::mutate;
 
 fn parse(text: &str) -> Result<PlanFile, Vec<ParseError>> {
     parse_plan(text)

@@ -4,8 +4,7 @@
 //! parses still folds and validates; read with unversioned maps too, the
 //! same holds.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use std::collections::BTreeSet;
 

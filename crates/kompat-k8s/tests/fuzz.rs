@@ -2,8 +2,7 @@
 //! parser: no input may make it panic, and every error is located. (The
 //! generators' readers are fuzzed beside them, `crates/xtask/tests/fuzz.rs`.)
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use kompat_formats::ParseError;
 use mutate::{mutate, Rng};

@@ -18,7 +18,7 @@ use kompat_derive_internals::ast::{ApiInput, Input};
 use kompat_derive_internals::ctxt::Ctxt;
 use kompat_derive_internals::valid;
 
-use crate::fallback::{self, krate};
+use crate::fallback::{self, inherent_items, krate};
 
 /// `#[derive(FeatureGates)]`.
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -67,6 +67,7 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
         None => quote!(__kompat::None),
     }));
     let by_name = by_name(&names);
+    let inherent = inherent_items(input);
     Ok(quote! {
         const _: () = {
             use #krate::__private as __kompat;
@@ -124,6 +125,8 @@ fn impl_enum(input: &Input, validated: &Validated) -> syn::Result<TokenStream> {
                     )
                 }
             }
+
+            #inherent
         };
     })
 }

@@ -5,8 +5,7 @@
 //! mutation tests are `kompat-rust`'s). And `kompat.toml`: every error
 //! located, no panic.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use mutate::{mutate, Rng};
 

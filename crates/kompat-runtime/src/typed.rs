@@ -294,7 +294,7 @@ pub mod __private {
     pub use crate::api::{ApiEntry, ApiLifecycle, StaticGvk};
     pub use crate::feature::{FeatureSpec, Ratchet, Stage};
     pub use crate::gate::FeatureSet;
-    pub use crate::typed::{build_feature_set, FeatureGates};
+    pub use crate::typed::{build_feature_set, FeatureGates, TypedGate};
     pub use crate::version::Version;
     pub use std::clone::Clone;
     pub use std::option::Option::{self, None, Some};

@@ -4,8 +4,7 @@
 //! positions included; a file the first read of a walk releases with every
 //! name ruled out references none.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use kompat_rust::memory::{Text, Texts};
 use kompat_rust::{first_read_rules_out, scan_with, Parse};

@@ -42,8 +42,9 @@ mod shadowed {
 
 #[test]
 fn expansion_compiles_without_the_prelude_and_with_shadowed_names() {
-    use kompat::FeatureGates;
+    // The inherent items and the trait's, without importing the trait.
     assert_eq!(shadowed::Feature::NAMES, ["Alpha1", "Beta1"]);
+    assert_eq!(<shadowed::Feature as kompat::FeatureGates>::NAMES, ["Alpha1", "Beta1"]);
     assert_eq!(shadowed::Feature::from_name("Beta1").map(|f| f as usize), Some(1));
     let gate = kompat::TypedGate::<shadowed::Feature>::new(kompat::Version::new(1, 30), None);
     assert_eq!((gate.enabled(shadowed::Feature::Alpha1), gate.enabled(shadowed::Feature::Beta1)), (false, true));

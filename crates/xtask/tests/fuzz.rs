@@ -2,8 +2,7 @@
 //! prerelease-lifecycle-gen output and package files, and the supplement,
 //! never panic, locate every error, and bound their recursion.
 
-#[path = "../../kompat-formats/tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 use kompat_formats::ParseError;
 use mutate::{mutate, Rng};

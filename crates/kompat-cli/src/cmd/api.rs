@@ -12,7 +12,7 @@ use kompat_engine::api::{
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 use serde::Serialize;
 
-use super::{load_project, print_stdout, render_table, resolve_versions, to_json};
+use super::{load_project, print_stdout, render_table, resolve_versions, to_json, write_or_print};
 use crate::cli::{ApiFormat, ApisArgs, DeclArgs, HashArgs, StorageArgs};
 
 #[derive(Serialize)]
@@ -121,7 +121,7 @@ pub fn run_apis(args: ApisArgs) -> Result<ExitCode> {
             render_table(&["GROUP", "VERSION", "RESOURCE"], &cells)
         }
     };
-    print_stdout(&text)?;
+    write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -163,7 +163,7 @@ pub fn run_storage(args: StorageArgs) -> Result<ExitCode> {
             render_table(&["GROUP", "RESOURCE", "KIND", "STORAGE VERSION", "HASH", "CHOSEN BY", "DECODABLE"], &cells)
         }
     };
-    print_stdout(&text)?;
+    write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }
 

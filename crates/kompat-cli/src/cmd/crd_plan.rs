@@ -17,7 +17,7 @@ use kompat_crd::{migration_plan, Crd, PlanError};
 use kompat_diag::Diagnostic;
 use kompat_project::{Error, Result, SourceFile};
 
-use super::print_stdout;
+use super::write_or_print;
 use crate::cli::{CrdPlanArgs, PlanFormat};
 
 pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
@@ -49,7 +49,7 @@ pub fn run(args: CrdPlanArgs) -> Result<ExitCode> {
             args.old.display()
         ));
     }
-    print_stdout(&text.join("\n"))?;
+    write_or_print(args.output.as_deref(), text.join("\n"))?;
     Ok(ExitCode::SUCCESS)
 }
 

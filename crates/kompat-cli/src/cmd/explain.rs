@@ -7,6 +7,7 @@ use kompat_project::{Error, Result};
 use super::print_stdout;
 use crate::cli::ExplainArgs;
 use kompat_cli::rules;
+use kompat_diag::Rule;
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     let Some(rule) = rules::find(&args.code) else {
@@ -16,8 +17,14 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
             args.code
         )));
     };
-    print_stdout(&format!("# {} ({})\n\n{}\n\n{}", rule.code, rule.severity.as_str(), rule.summary, rule.doc_text()))?;
+    print_stdout(&text(rule))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A rule's documentation as `kompat explain` prints it (Markdown, which
+/// reads as plain text too): also the `help` of the rule in SARIF.
+pub fn text(rule: &Rule) -> String {
+    format!("# {} ({})\n\n{}\n\n{}", rule.code, rule.severity.as_str(), rule.summary, rule.doc_text())
 }
 
 pub fn list() -> Result<ExitCode> {

@@ -10,7 +10,7 @@ use kompat_project::config::OutputKind;
 use kompat_project::{Error, Result};
 use serde::Serialize;
 
-use super::{load_project, print_stdout, to_json, Project};
+use super::{load_project, to_json, write_or_print, Project};
 use crate::cli::{ExportArgs, ExportFormat};
 
 #[derive(Serialize)]
@@ -56,7 +56,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
         ExportFormat::Rust => generated(&project, &features, &validated.set, OutputKind::Rust, "rust")?,
         ExportFormat::Toml => toml(&project, &features),
     };
-    print_stdout(&text)?;
+    write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }
 

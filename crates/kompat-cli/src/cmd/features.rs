@@ -8,7 +8,7 @@ use kompat_engine::FeatureGate;
 use kompat_project::{Error, Result};
 use serde::Serialize;
 
-use super::{load_project, print_stdout, resolve_versions, to_json};
+use super::{load_project, resolve_versions, to_json, write_or_print};
 use crate::cli::{FeaturesArgs, FeaturesFormat};
 
 #[derive(Serialize)]
@@ -70,7 +70,7 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
             svg(&gate, &versions, window)
         }
     };
-    print_stdout(&text)?;
+    write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
 }
 

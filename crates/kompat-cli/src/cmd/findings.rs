@@ -19,13 +19,13 @@ use crate::report;
 
 /// Renders the outcome of a lint run in `args.format` and picks the exit
 /// code: 0 clean, 1 with an error-level finding, 2 on input errors. The
-/// findings allowances suppressed are shown in SARIF only.
+/// findings allowances suppressed are shown in SARIF and JSON only.
 pub fn report(args: &LintArgs, outcome: Result<Linted>) -> Result<ExitCode> {
     let (diags, allowed) = match outcome.and_then(|l| Ok((apply_levels(args, l.findings)?, l.suppressed))) {
         Ok(linted) => linted,
-        Err(err) => return input_error(args.format, &err),
+        Err(err) => return input_error(args, &err),
     };
-    let Some(path) = &args.suppressions else { return emit(args.format, &diags, &allowed, 0) };
+    let Some(path) = &args.suppressions else { return emit(args, &diags, &allowed, 0) };
     if args.write_suppressions {
         let text = Suppressions::of(&diags).to_json()?;
         super::write_file(path, text)?;
@@ -34,12 +34,12 @@ pub fn report(args: &LintArgs, outcome: Result<Linted>) -> Result<ExitCode> {
     }
     let recorded = match Suppressions::read(path) {
         Ok(recorded) => recorded,
-        Err(err) => return input_error(args.format, &err),
+        Err(err) => return input_error(args, &err),
     };
     let (kept, mut suppressed) = recorded.split(diags, path);
     let recorded_count = suppressed.len();
     suppressed.extend(allowed);
-    emit(args.format, &kept, &suppressed, recorded_count)
+    emit(args, &kept, &suppressed, recorded_count)
 }
 
 /// `-A`, `-W` and `-D` over the findings; unknown codes are usage errors.
@@ -74,18 +74,22 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
         .collect())
 }
 
-/// Prints `diags` (and, in SARIF, the suppressed ones) in `format`;
-/// `recorded` of the suppressed ones are recorded findings (counted in the
-/// summary line).
-fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
-    match format {
-        LintFormat::Json => print_stdout(&output::json(diags)?)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(diags, suppressed, &rules::all())?)?,
-        LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
-        LintFormat::Short => eprint!("{}", output::short(diags)),
-        LintFormat::Human => eprint!("{}", kompat_diag::render(diags, report::stderr_color())),
-    }
-    if matches!(format, LintFormat::Human | LintFormat::Short) {
+/// Prints `diags` (and, in SARIF and JSON, the suppressed ones) in the
+/// format asked for, or writes them to `--output`; `recorded` of the
+/// suppressed ones are recorded findings (counted in the summary line).
+/// People's formats go to stderr, as rustc's diagnostics do, and end with a
+/// summary line; with `--output` the file holds the report and the summary
+/// line is printed too.
+fn emit(args: &LintArgs, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
+    let text = match args.format {
+        LintFormat::Json => output::json(diags, suppressed)?,
+        LintFormat::Sarif => output::sarif(diags, suppressed, &rules::all())?,
+        LintFormat::RustcJson => output::rustc_json(diags),
+        LintFormat::Short => output::short(diags),
+        LintFormat::Human => kompat_diag::render(diags, args.output.is_none() && report::stderr_color()),
+    };
+    let people = matches!(args.format, LintFormat::Human | LintFormat::Short);
+    let summary = people.then(|| {
         let summary = output::summary(diags);
         let mut line = format!(
             "kompat lint: {}, {}, {}",
@@ -96,20 +100,32 @@ fn emit(format: LintFormat, diags: &[Diagnostic], suppressed: &[Suppressed], rec
         if recorded > 0 {
             line.push_str(&format!(" ({} not shown)", count(recorded, "recorded finding")));
         }
-        eprintln!("{line}");
+        line + "\n"
+    });
+    match &args.output {
+        Some(path) => {
+            super::write_file(path, text + summary.as_deref().unwrap_or_default())?;
+            eprint!("{}", summary.unwrap_or_default());
+        }
+        None if people => eprint!("{text}{}", summary.unwrap_or_default()),
+        None => print_stdout(&text)?,
     }
     Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// An input error: on stderr as always, and in machine formats also as one
-/// valid document on stdout, so that a SARIF upload shows the problem.
-fn input_error(format: LintFormat, err: &Error) -> Result<ExitCode> {
+/// valid document (on stdout, or in `--output`), so that a SARIF upload
+/// shows the problem. People's formats write no file: the error is on stderr.
+fn input_error(args: &LintArgs, err: &Error) -> Result<ExitCode> {
     let diags = &err.diagnostics;
-    match format {
-        LintFormat::Json => print_stdout(&output::json(diags)?)?,
-        LintFormat::Sarif => print_stdout(&output::sarif(diags, &[], &rules::all())?)?,
-        LintFormat::RustcJson => print_stdout(&output::rustc_json(diags))?,
-        LintFormat::Human | LintFormat::Short => (),
+    let document = match args.format {
+        LintFormat::Json => Some(output::json(diags, &[])?),
+        LintFormat::Sarif => Some(output::sarif(diags, &[], &rules::all())?),
+        LintFormat::RustcJson => Some(output::rustc_json(diags)),
+        LintFormat::Human | LintFormat::Short => None,
+    };
+    if let Some(document) = document {
+        super::write_or_print(args.output.as_deref(), document)?;
     }
     report::print_error(err);
     Ok(ExitCode::from(2))

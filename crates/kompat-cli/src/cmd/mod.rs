@@ -3,7 +3,7 @@
 mod api;
 mod complete;
 mod crd_plan;
-mod explain;
+pub mod explain;
 mod export;
 mod features;
 mod findings;
@@ -19,7 +19,7 @@ use kompat_diag::Diagnostic;
 use kompat_engine::{Version, WindowPolicy};
 use kompat_project::{Config, Decls, Error, Result};
 
-use kompat_cli::io::{flag_version, print_stdout, write_file};
+use kompat_cli::io::{flag_version, print_stdout, write_file, write_or_print};
 
 use crate::cli::{Cli, Command, DeclArgs, VersionArgs};
 

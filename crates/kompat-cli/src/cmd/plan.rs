@@ -14,7 +14,7 @@ use kompat_diag::Diagnostic;
 use kompat_engine::plan::simulate;
 use kompat_project::{Error, Result, SourceFile};
 
-use super::print_stdout;
+use super::write_or_print;
 use crate::cli::{PlanArgs, UpgradePlanFormat};
 
 pub fn run(args: PlanArgs) -> Result<ExitCode> {
@@ -69,6 +69,6 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         UpgradePlanFormat::Json => render::json(&name, &report)?,
         UpgradePlanFormat::Markdown => render::markdown(&name, &report),
     };
-    print_stdout(&text)?;
+    write_or_print(args.output.as_deref(), text)?;
     Ok(if report.is_safe() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

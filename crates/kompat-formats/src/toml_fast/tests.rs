@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use super::parse;
 use crate::kompat_toml::parse_toml_general;
 
-#[path = "../../tests/mutate/mod.rs"]
-mod mutate;
+use kompat_testkit::mutate;
 
 /// Whether the fast path read `text`; fails when it returned anything but
 /// the general reader's file.

@@ -1,9 +1,23 @@
 //! A counting global allocator for tests that enforce a memory cap
 //! in-process: it records the live bytes and their peak, and [`peak_of`]
 //! measures the peak above the starting point while a closure runs. A test
-//! binary that includes this module (`mod counting_alloc;`, or from another
-//! crate by `#[path]`) counts every allocation it makes; tests that measure
-//! hold [`SERIAL`] throughout, so no other test allocates meanwhile.
+//! binary that installs it counts every allocation it makes:
+//!
+//! ```
+//! use kompat_testkit::counting_alloc::{peak_of, Counting, SERIAL};
+//!
+//! #[global_allocator]
+//! static ALLOCATOR: Counting = Counting;
+//!
+//! let _serial = SERIAL.lock();
+//! let (v, peak) = peak_of(|| vec![1u8; 4096]);
+//! assert!(peak >= 4096, "{peak}");
+//! # drop(v);
+//! ```
+//!
+//! (installed by the test binary itself, so that a test that only mutates
+//! inputs does not count). Tests that measure hold [`SERIAL`] throughout, so
+//! no other test allocates meanwhile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,9 +45,6 @@ unsafe impl GlobalAlloc for Counting {
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 }
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 /// Held by every test that measures.
 pub static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
