@@ -294,24 +294,25 @@ fn read_package(pkg: &mut dyn PackageFiles, release: Option<Version>, generator:
         None => None,
     };
     let dir_name = pkg.dir_name();
-    let (group, version) = match package_group_version(register.as_ref(), doc_group.as_ref(), &dir_name) {
-        Ok(pair) => pair,
-        // Without a lifecycle file, a package that names no group is not an API package.
-        Err(GroupVersionProblem::Unknown) if sources.is_empty() => return Ok(false),
-        Err(problem) => return Err(match (problem, &doc_source) {
-            (GroupVersionProblem::Conflict { doc, register }, Some(source)) => Error::at(
-                source.locate(doc.span.start, doc.span.end),
-                format!(
+    let (group, version) =
+        match package_group_version(register.as_ref(), doc_group.as_ref(), &dir_name) {
+            Ok(pair) => pair,
+            // Without a lifecycle file, a package that names no group is not an API package.
+            Err(GroupVersionProblem::Unknown) if sources.is_empty() => return Ok(false),
+            Err(problem) => return Err(match (problem, &doc_source) {
+                (GroupVersionProblem::Conflict { doc, register }, Some(source)) => Error::at(
+                    source.locate(doc.span.start, doc.span.end),
+                    format!(
                     "+groupName={} differs from the group {register:?} that register.go's SchemeGroupVersion registers",
                     doc.value
                 ),
-            ),
-            _ => Error::in_file(
-                &pkg.display(LIFECYCLE_FILE),
-                "cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go",
-            ),
-        }),
-    };
+                ),
+                _ => Error::in_file(
+                    &pkg.display(LIFECYCLE_FILE),
+                    "cannot tell the package's group: no SchemeGroupVersion in register.go and no +groupName in doc.go",
+                ),
+            }),
+        };
     let all: Vec<_> = kinds.iter().map(|(kind, _)| kind.clone()).collect();
     if generator.new_kinds(&group, &version, &all).is_empty() && release.is_none() {
         return Ok(true);

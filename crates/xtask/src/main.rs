@@ -55,8 +55,9 @@ struct K8sApisArgs {
 
 #[derive(Debug, Args)]
 struct K8sRemovedFeaturesArgs {
-    /// One release's feature gates: `1.34=DIR` (Go feature files, read as `--decls` reads them)
-    /// or any other declaration input; repeatable, consecutive minors. The newest is the reference list.
+    /// One release's feature gates: `1.34=DIR` (Go feature files, read as `--decls` reads them),
+    /// Kubernetes' `versioned_feature_list.yaml` of that release, or any other declaration input;
+    /// repeatable, consecutive minors. The newest is the reference list.
     #[arg(long, value_name = "VERSION=PATH", required = true)]
     release: Vec<String>,
     /// Write the table here (atomically) instead of to stdout.

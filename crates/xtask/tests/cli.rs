@@ -1,7 +1,8 @@
 //! The maintainers' generators end to end: `cargo xtask k8s-apis` on our own
 //! fixture tree (`fixtures/k8s/`, written in the shapes of kubernetes/api and
-//! of a Go module cache), and `cargo xtask k8s-removed-features` on Go feature
-//! files release by release (`fixtures/k8s/removed-features/`).
+//! of a Go module cache) and on a Git directory with release tags made here,
+//! and `cargo xtask k8s-removed-features` on Go feature files release by
+//! release (`fixtures/k8s/removed-features/`) and on `versioned_feature_list.yaml`s.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -411,4 +412,43 @@ fn generates_from_release_tags_of_a_git_directory() {
     let (code, _, stderr) = xtask_in(&repo(), &["k8s-apis", "--git", git_arg, "--since", "1.30"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("has no release tag kubernetes-1.N.P from 1.30 on"), "{stderr}");
+}
+
+/// One gate of a `versioned_feature_list.yaml`, at `(version, stage, default)` specs.
+fn feature_list_gate(name: &str, specs: &[(&str, &str, bool)]) -> String {
+    let mut out = format!("- name: {name}\n  versionedSpecs:\n");
+    for (version, stage, default) in specs {
+        out.push_str(&format!(
+            "  - default: {default}\n    lockToDefault: false\n    preRelease: {stage}\n    version: \"{version}\"\n"
+        ));
+    }
+    out
+}
+
+/// Kubernetes' own `versioned_feature_list.yaml` of each release (ours, small):
+/// a gate present in releases N and N+1 and absent from N+2 is removed in
+/// N+2, with its N+1 specs; one absent from N+1 on is removed in N+1; one
+/// that stays is not removed.
+#[test]
+fn removed_features_from_feature_lists_n_n1_n2() {
+    let kept = feature_list_gate("Kept", &[("1.30", "Alpha", false)]);
+    let two = feature_list_gate("TwoReleases", &[("1.31", "Alpha", false)]);
+    let two_beta = feature_list_gate("TwoReleases", &[("1.31", "Alpha", false), ("1.33", "Beta", true)]);
+    let one = feature_list_gate("OneRelease", &[("1.32", "Beta", true)]);
+    let dir = dir_with(&[
+        ("1.32/versioned_feature_list.yaml", &format!("{kept}{one}{two}")),
+        ("1.33/versioned_feature_list.yaml", &format!("{kept}{two_beta}")),
+        ("1.34/versioned_feature_list.yaml", &kept),
+    ]);
+    let arg = |n: &str| format!("--release={n}={}", dir.path().join(n).join("versioned_feature_list.yaml").display());
+    let (code, stdout, stderr) = xtask_in(&repo(), &["k8s-removed-features", &arg("1.32"), &arg("1.33"), &arg("1.34")]);
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.ends_with("xtask k8s-removed-features: 2 removed gates\n"), "{stderr}");
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}\n{stdout}"));
+    let got: Vec<String> = gates.iter().map(|g| format!("{} {} {}", g.name, g.removed, g.last_state())).collect();
+    assert_eq!(
+        got,
+        ["OneRelease 1.33 Beta, on by default since 1.32", "TwoReleases 1.34 Beta, on by default since 1.33"]
+    );
+    assert!(stdout.contains("# release 1.32: 3 gates (versioned_feature_list.yaml)\n"), "{stdout}");
 }
