@@ -151,3 +151,97 @@ fn landmarks() {
         assert!(set.find_kind(&gvk.group, &gvk.version, &gvk.kind).is_none(), "{gvk} is declared");
     }
 }
+
+/// Every removal the Kubernetes deprecation guide names ("Deprecated API
+/// Migration Guide", kubernetes.io/docs/reference/using-api/deprecation-guide/,
+/// "Removed APIs by release"): group/version, kinds, and the release that
+/// stopped serving them.
+const DEPRECATION_GUIDE: &[(&str, &[&str], &str)] = &[
+    ("flowcontrol.apiserver.k8s.io/v1beta3", &["FlowSchema", "PriorityLevelConfiguration"], "1.32"),
+    ("flowcontrol.apiserver.k8s.io/v1beta2", &["FlowSchema", "PriorityLevelConfiguration"], "1.29"),
+    ("storage.k8s.io/v1beta1", &["CSIStorageCapacity"], "1.27"),
+    ("flowcontrol.apiserver.k8s.io/v1beta1", &["FlowSchema", "PriorityLevelConfiguration"], "1.26"),
+    ("autoscaling/v2beta2", &["HorizontalPodAutoscaler"], "1.26"),
+    ("batch/v1beta1", &["CronJob"], "1.25"),
+    ("discovery.k8s.io/v1beta1", &["EndpointSlice"], "1.25"),
+    ("events.k8s.io/v1beta1", &["Event"], "1.25"),
+    ("autoscaling/v2beta1", &["HorizontalPodAutoscaler"], "1.25"),
+    ("policy/v1beta1", &["PodDisruptionBudget", "PodSecurityPolicy"], "1.25"),
+    ("node.k8s.io/v1beta1", &["RuntimeClass"], "1.25"),
+    (
+        "admissionregistration.k8s.io/v1beta1",
+        &["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"],
+        "1.22",
+    ),
+    ("apiextensions.k8s.io/v1beta1", &["CustomResourceDefinition"], "1.22"),
+    ("apiregistration.k8s.io/v1beta1", &["APIService"], "1.22"),
+    ("authentication.k8s.io/v1beta1", &["TokenReview"], "1.22"),
+    (
+        "authorization.k8s.io/v1beta1",
+        &["LocalSubjectAccessReview", "SelfSubjectAccessReview", "SubjectAccessReview"],
+        "1.22",
+    ),
+    ("certificates.k8s.io/v1beta1", &["CertificateSigningRequest"], "1.22"),
+    ("coordination.k8s.io/v1beta1", &["Lease"], "1.22"),
+    ("extensions/v1beta1", &["Ingress"], "1.22"),
+    ("networking.k8s.io/v1beta1", &["Ingress", "IngressClass"], "1.22"),
+    ("rbac.authorization.k8s.io/v1beta1", &["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"], "1.22"),
+    ("scheduling.k8s.io/v1beta1", &["PriorityClass"], "1.22"),
+    ("storage.k8s.io/v1beta1", &["CSIDriver", "CSINode", "StorageClass", "VolumeAttachment"], "1.22"),
+    ("extensions/v1beta1", &["DaemonSet", "Deployment", "NetworkPolicy", "PodSecurityPolicy", "ReplicaSet"], "1.16"),
+    ("apps/v1beta1", &["Deployment", "StatefulSet"], "1.16"),
+    ("apps/v1beta2", &["DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"], "1.16"),
+];
+
+#[test]
+fn every_removal_of_the_deprecation_guide() {
+    let set = apis();
+    let mut wrong = Vec::new();
+    for &(group_version, kinds, removed) in DEPRECATION_GUIDE {
+        let (group, version) = group_version.split_once('/').unwrap_or(("", group_version));
+        for kind in kinds {
+            match set.find_kind(group, version, kind) {
+                None => wrong.push(format!("{group_version} {kind}: not declared")),
+                Some(api) if api.lifecycle.removed != Some(v(removed)) => wrong.push(format!(
+                    "{group_version} {kind}: removed {:?}, the guide says {removed}",
+                    api.lifecycle.removed
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The guide also lists ReplicaSet under apps/v1beta1, which never had it:
+    // k8s.io/api apps/v1beta1 defines no ReplicaSet in any release.
+    assert!(set.find_kind("apps", "v1beta1", "ReplicaSet").is_none());
+}
+
+/// Kinds that no prerelease-lifecycle file states, from the releases of
+/// k8s.io/api that define them: (group/version/kind, introduced, removed).
+const FROM_RELEASES: &[(&str, &str, Option<&str>)] = &[
+    ("auditregistration.k8s.io/v1alpha1/AuditSink", "1.16", Some("1.19")),
+    ("settings.k8s.io/v1alpha1/PodPreset", "1.16", Some("1.20")),
+    ("batch/v2alpha1/CronJob", "1.16", Some("1.21")),
+    ("discovery.k8s.io/v1alpha1/EndpointSlice", "1.16", Some("1.21")),
+    ("resource.k8s.io/v1alpha1/ResourceClaim", "1.26", Some("1.27")),
+    ("resource.k8s.io/v1alpha2/ResourceClaimParameters", "1.30", Some("1.31")),
+    ("scheduling.k8s.io/v1alpha1/Workload", "1.35", Some("1.36")),
+    ("scheduling.k8s.io/v1alpha2/Workload", "1.36", None),
+    ("rbac.authorization.k8s.io/v1alpha1/ClusterRole", "1.16", None),
+];
+
+#[test]
+fn kinds_without_a_lifecycle_file() {
+    let set = apis();
+    for &(gvk, introduced, removed) in FROM_RELEASES {
+        let gvk = GroupVersionKind::split(gvk).expect("a GVK literal of this test");
+        let api = set.find_kind(&gvk.group, &gvk.version, &gvk.kind).unwrap_or_else(|| panic!("{gvk} is not declared"));
+        assert_eq!(api.lifecycle.introduced, v(introduced), "{gvk} introduced");
+        if let Some(removed) = removed {
+            assert_eq!(api.lifecycle.removed, Some(v(removed)), "{gvk} removed");
+        }
+        assert!(!api.enabled_by_default, "{gvk}: an alpha version is off by default");
+    }
+    let plural = set.find_kind("resource.k8s.io", "v1alpha2", "ResourceClaimParameters").map(|a| a.resource.clone());
+    assert_eq!(plural.as_deref(), Some("resourceclaimparameters"));
+}

@@ -21,7 +21,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Generate the kompat API table of Kubernetes' built-in APIs from prerelease-lifecycle-gen output.
+    /// Generate the kompat API table of Kubernetes' built-in APIs from Kubernetes' API repositories at their release tags.
     #[command(name = "k8s-apis")]
     K8sApis(K8sApisArgs),
     /// Generate the table of Kubernetes' removed feature gates from its feature gates release by release.
@@ -34,8 +34,17 @@ struct K8sApisArgs {
     /// A Go module (a checkout of kubernetes/api, …; `NAME@vX.Y.Z` directories are that release)
     /// or a Go module cache holding k8s.io/api, apiextensions-apiserver and kube-aggregator
     /// versions; repeatable. The newest version that has a group/version/kind wins.
-    #[arg(long, value_name = "PATH", required = true)]
+    #[arg(long, value_name = "PATH", required_unless_present = "git")]
     source: Vec<PathBuf>,
+    /// A Git directory of one of Kubernetes' published API repositories (kubernetes/api,
+    /// apiextensions-apiserver, kube-aggregator; a bare mirror will do), read at the newest
+    /// patch tag `kubernetes-1.N.P` of each release from `--since` on; repeatable. Kinds no
+    /// prerelease-lifecycle file states get their lifecycle from the releases that define them.
+    #[arg(long, value_name = "GIT_DIR")]
+    git: Vec<PathBuf>,
+    /// The first release read from `--git` directories (default 1.16).
+    #[arg(long, value_name = "VERSION")]
+    since: Option<String>,
     /// Declared facts no generated file states (resource names, enablement), each with its source.
     #[arg(long, value_name = "FILE")]
     supplement: Option<PathBuf>,
@@ -46,8 +55,9 @@ struct K8sApisArgs {
 
 #[derive(Debug, Args)]
 struct K8sRemovedFeaturesArgs {
-    /// One release's feature gates: `1.34=DIR` (Go feature files, read as `--decls` reads them)
-    /// or any other declaration input; repeatable, consecutive minors. The newest is the reference list.
+    /// One release's feature gates: `1.34=DIR` (Go feature files, read as `--decls` reads them),
+    /// Kubernetes' `versioned_feature_list.yaml` of that release, or any other declaration input;
+    /// repeatable, consecutive minors. The newest is the reference list.
     #[arg(long, value_name = "VERSION=PATH", required = true)]
     release: Vec<String>,
     /// Write the table here (atomically) instead of to stdout.

@@ -1,7 +1,8 @@
 //! The maintainers' generators end to end: `cargo xtask k8s-apis` on our own
 //! fixture tree (`fixtures/k8s/`, written in the shapes of kubernetes/api and
-//! of a Go module cache), and `cargo xtask k8s-removed-features` on Go feature
-//! files release by release (`fixtures/k8s/removed-features/`).
+//! of a Go module cache) and on a Git directory with release tags made here,
+//! and `cargo xtask k8s-removed-features` on Go feature files release by
+//! release (`fixtures/k8s/removed-features/`) and on `versioned_feature_list.yaml`s.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -313,4 +314,148 @@ fn removed_features_input_errors() {
         assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
         assert!(!out.path().join("removed.toml").exists(), "{args:?}: a file was written");
     }
+}
+
+/// Runs git in `dir` (no user configuration), which must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .args(["-c", "user.name=kompat", "-c", "user.email=kompat@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Commits the tree of `dir` as it is now and tags the commit.
+fn commit_and_tag(dir: &Path, tag: &str) {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", tag]);
+    git(dir, &["tag", tag]);
+}
+
+const GADGETS_REGISTER: &str = "package v1alpha1\n\nconst GroupName = \"gadgets.example.io\"\n\nvar SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: \"v1alpha1\"}\n";
+const GADGETS_TYPES: &str = "package v1alpha1\n\n// +genclient\n\n// Gadget has no lifecycle tags.\ntype Gadget struct{}\n\n// GadgetList is a list.\ntype GadgetList struct{}\n\n// +genclient\n// +genclient:nonNamespaced\n// +resourceName=doohickeys\n\n// Doohickey comes in 1.21.\ntype Doohickey struct{}\n";
+
+/// `--git`: the newest patch tag of each release from `--since` on is read;
+/// kinds with a prerelease-lifecycle file keep it, the others are introduced
+/// in the first release that defines them and removed in the first that no
+/// longer does; the tags read are in the header.
+#[test]
+fn generates_from_release_tags_of_a_git_directory() {
+    let fixture = repo().join("fixtures/k8s/modcache/k8s.io/api@v0.30.0");
+    let work = tempfile::tempdir().expect("tempdir");
+    let dir = work.path();
+    git(dir, &["init", "-q"]);
+    std::fs::write(dir.join("go.mod"), "module k8s.io/api\n\ngo 1.22\n").expect("write");
+    // 1.19: before --since, not read.
+    std::fs::create_dir_all(dir.join("old/v1alpha1")).expect("mkdir");
+    std::fs::write(dir.join("old/v1alpha1/register.go"), GADGETS_REGISTER.replace("gadgets", "old")).expect("write");
+    std::fs::write(dir.join("old/v1alpha1/types.go"), GADGETS_TYPES).expect("write");
+    commit_and_tag(dir, "kubernetes-1.19.0");
+    std::fs::remove_dir_all(dir.join("old")).expect("rm");
+    // 1.20: a package with a lifecycle file and one without.
+    copy_dir(&fixture.join("widgets"), &dir.join("widgets"));
+    std::fs::create_dir_all(dir.join("gadgets/v1alpha1")).expect("mkdir");
+    std::fs::write(dir.join("gadgets/v1alpha1/register.go"), GADGETS_REGISTER).expect("write");
+    let only_gadget = GADGETS_TYPES.split("// +genclient\n// +genclient:nonNamespaced").next().unwrap_or_default();
+    std::fs::write(dir.join("gadgets/v1alpha1/types.go"), only_gadget).expect("write");
+    // Not API packages: test data, and a directory not named as a version.
+    std::fs::create_dir_all(dir.join("testdata/v1")).expect("mkdir");
+    std::fs::write(dir.join("testdata/v1/register.go"), GADGETS_REGISTER.replace("gadgets", "testdata"))
+        .expect("write");
+    std::fs::write(dir.join("testdata/v1/types.go"), GADGETS_TYPES).expect("write");
+    commit_and_tag(dir, "kubernetes-1.20.0");
+    commit_and_tag(dir, "kubernetes-1.20.1");
+    // 1.21 (patch 2 is the newest), with a release candidate of 1.22 that is not read.
+    std::fs::write(dir.join("gadgets/v1alpha1/types.go"), GADGETS_TYPES).expect("write");
+    commit_and_tag(dir, "kubernetes-1.21.0");
+    commit_and_tag(dir, "kubernetes-1.21.2");
+    std::fs::remove_dir_all(dir.join("gadgets")).expect("rm");
+    commit_and_tag(dir, "kubernetes-1.22.0-rc.0");
+    // 1.22: v1alpha1 is gone.
+    commit_and_tag(dir, "kubernetes-1.22.0");
+
+    let git_dir = dir.join(".git");
+    let git_arg = git_dir.to_str().expect("a UTF-8 path");
+    let (code, stdout, stderr) = xtask_in(&repo(), &["k8s-apis", "--git", git_arg, "--since", "1.20"]);
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.starts_with("xtask k8s-apis: 4 API types from 1 Git directories ("), "{stderr}");
+    assert!(stderr.contains("xtask k8s-apis: 1.21: 4 kinds in 2 group-versions defined; 4 in 2 listed"), "{stderr}");
+    assert!(stdout.contains("# source: k8s.io/api (3 tags): kubernetes-1.20.1 kubernetes-1.21.2 kubernetes-1.22.0\n"));
+    let table = kompat_formats::parse_toml(&stdout).unwrap_or_else(|errors| panic!("{errors:?}\n{stdout}"));
+    let found: Vec<String> = table
+        .apis
+        .config()
+        .apis
+        .iter()
+        .map(|a| {
+            let v = |v: Option<Version>| v.map_or("-".to_owned(), |v| v.to_string());
+            let introduced = v(a.introduced);
+            format!(
+                "{}/{}/{} {} {introduced} {} {}",
+                a.group,
+                a.version,
+                a.kind,
+                a.resource,
+                v(a.deprecated),
+                v(a.removed)
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "gadgets.example.io/v1alpha1/Doohickey doohickeys 1.21 1.22 1.22",
+            "gadgets.example.io/v1alpha1/Gadget gadgets 1.20 1.22 1.22",
+            // From the lifecycle file, not from the releases.
+            "widgets.example.io/v1beta1/Gizmo gizmoes 1.21 1.24 1.27",
+            "widgets.example.io/v1beta1/Widget widgets 1.20 1.26 1.29",
+        ]
+    );
+    // No release tag at or after --since.
+    let (code, _, stderr) = xtask_in(&repo(), &["k8s-apis", "--git", git_arg, "--since", "1.30"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("has no release tag kubernetes-1.N.P from 1.30 on"), "{stderr}");
+}
+
+/// One gate of a `versioned_feature_list.yaml`, at `(version, stage, default)` specs.
+fn feature_list_gate(name: &str, specs: &[(&str, &str, bool)]) -> String {
+    let mut out = format!("- name: {name}\n  versionedSpecs:\n");
+    for (version, stage, default) in specs {
+        out.push_str(&format!(
+            "  - default: {default}\n    lockToDefault: false\n    preRelease: {stage}\n    version: \"{version}\"\n"
+        ));
+    }
+    out
+}
+
+/// Kubernetes' own `versioned_feature_list.yaml` of each release (ours, small):
+/// a gate present in releases N and N+1 and absent from N+2 is removed in
+/// N+2, with its N+1 specs; one absent from N+1 on is removed in N+1; one
+/// that stays is not removed.
+#[test]
+fn removed_features_from_feature_lists_n_n1_n2() {
+    let kept = feature_list_gate("Kept", &[("1.30", "Alpha", false)]);
+    let two = feature_list_gate("TwoReleases", &[("1.31", "Alpha", false)]);
+    let two_beta = feature_list_gate("TwoReleases", &[("1.31", "Alpha", false), ("1.33", "Beta", true)]);
+    let one = feature_list_gate("OneRelease", &[("1.32", "Beta", true)]);
+    let dir = dir_with(&[
+        ("1.32/versioned_feature_list.yaml", &format!("{kept}{one}{two}")),
+        ("1.33/versioned_feature_list.yaml", &format!("{kept}{two_beta}")),
+        ("1.34/versioned_feature_list.yaml", &kept),
+    ]);
+    let arg = |n: &str| format!("--release={n}={}", dir.path().join(n).join("versioned_feature_list.yaml").display());
+    let (code, stdout, stderr) = xtask_in(&repo(), &["k8s-removed-features", &arg("1.32"), &arg("1.33"), &arg("1.34")]);
+    assert_eq!(code, 0, "stderr:\n{stderr}");
+    assert!(stderr.ends_with("xtask k8s-removed-features: 2 removed gates\n"), "{stderr}");
+    let gates = kompat_k8s::removed::parse(&stdout).unwrap_or_else(|errors| panic!("{errors:?}\n{stdout}"));
+    let got: Vec<String> = gates.iter().map(|g| format!("{} {} {}", g.name, g.removed, g.last_state())).collect();
+    assert_eq!(
+        got,
+        ["OneRelease 1.33 Beta, on by default since 1.32", "TwoReleases 1.34 Beta, on by default since 1.33"]
+    );
+    assert!(stdout.contains("# release 1.32: 3 gates (versioned_feature_list.yaml)\n"), "{stdout}");
 }

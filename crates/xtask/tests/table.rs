@@ -31,11 +31,29 @@ fn header_is_current() {
     let sources: Vec<&str> = header.iter().filter_map(|l| l.strip_prefix("# source: ")).collect();
     let modules: Vec<&str> = sources.iter().map(|s| s.split(' ').next().unwrap_or_default()).collect();
     assert_eq!(modules, ["k8s.io/api", "k8s.io/apiextensions-apiserver", "k8s.io/kube-aggregator"]);
+    let mut newest = Vec::new();
     for source in &sources {
-        // `k8s.io/api v0.19.0..v0.36.3 (265 versions)`: every release since v0.19.0.
-        let range = source.split(' ').nth(1).unwrap_or_default();
-        assert!(range.starts_with("v0.19.0.."), "{source}: not read from v0.19.0 on");
-        assert!(source.ends_with(" versions)"), "{source}");
+        // `k8s.io/api (21 tags): kubernetes-1.16.15 kubernetes-1.17.17 ...`: one
+        // release tag per minor, every minor from 1.16 on.
+        let (_, tags) = source.split_once("): ").unwrap_or_else(|| panic!("{source}: no tags"));
+        let minors: Vec<u64> = tags
+            .split(' ')
+            .map(|tag| {
+                let release = tag.strip_prefix("kubernetes-1.").unwrap_or_else(|| panic!("{source}: {tag}"));
+                release.split('.').next().and_then(|m| m.parse().ok()).unwrap_or_else(|| panic!("{source}: {tag}"))
+            })
+            .collect();
+        assert_eq!(minors.first(), Some(&16), "{source}: not read from 1.16 on");
+        let expected: Vec<u64> = (16..=*minors.last().unwrap_or(&0)).collect();
+        assert_eq!(minors, expected, "{source}: not one tag per release");
+        assert!(source.contains(&format!("({} tags)", minors.len())), "{source}");
+        newest.push(*minors.last().unwrap_or(&0));
+    }
+    assert!(newest.iter().all(|m| *m == newest[0]), "the repositories were read up to different releases: {newest:?}");
+    // A size line per release read.
+    for minor in 16..=newest[0] {
+        let prefix = format!("#   1.{minor}: ");
+        assert!(header.iter().any(|l| l.starts_with(&prefix) && l.ends_with(" listed")), "no size line for 1.{minor}");
     }
     let digest: String = Sha256::digest(SUPPLEMENT_TOML.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
     let supplement = header.iter().find_map(|l| l.strip_prefix("# supplement: ")).expect("a supplement line");

@@ -4,6 +4,7 @@
 //! every module version read (`generate`).
 
 pub mod generate;
+pub mod git;
 mod go;
 pub mod lifecycle;
 pub mod package;
