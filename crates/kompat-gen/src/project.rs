@@ -115,12 +115,32 @@ pub fn render_outputs(
 /// read (unversioned `FeatureSpec` maps, maps inside function bodies), which
 /// a k8s-yaml list leaves out as the tool does.
 pub fn read_by_k8s_tool(features: &[kompat_engine::FeatureDecl], decls: &Decls) -> Vec<kompat_engine::FeatureDecl> {
-    let unread = decls.go().map(|g| g.unread_by_tool());
-    features.iter().filter(|f| !unread.is_some_and(|u| u.contains(&f.name))).cloned().collect()
+    features.iter().filter(|f| !unread_by_tool(decls, &f.name)).cloned().collect()
+}
+
+/// Whether `name` is a Go gate the tool does not read.
+#[cfg(feature = "go")]
+fn unread_by_tool(decls: &Decls, name: &str) -> bool {
+    decls.go().is_some_and(|g| g.unread_by_tool().contains(name))
+}
+
+/// Without Go declarations (the `go` feature), every gate is one the tool reads.
+#[cfg(not(feature = "go"))]
+fn unread_by_tool(_decls: &Decls, _name: &str) -> bool {
+    false
+}
+
+/// The note for a k8s-yaml list that leaves Go gates out
+/// ([`read_by_k8s_tool`]), if it leaves any out (never, without the `go`
+/// feature).
+#[cfg(not(feature = "go"))]
+pub fn k8s_yaml_note(_decls: &Decls) -> Option<String> {
+    None
 }
 
 /// The note for a k8s-yaml list that leaves Go gates out
 /// ([`read_by_k8s_tool`]), if it leaves any out.
+#[cfg(feature = "go")]
 pub fn k8s_yaml_note(decls: &Decls) -> Option<String> {
     let unread = decls.go()?.unread_by_tool();
     if unread.is_empty() {

@@ -49,10 +49,18 @@ fn write_crate(dir: &Path, files: &[(String, String)]) {
     for (name, text) in files {
         let mut text = text.clone();
         if name == "Cargo.toml" {
-            for (dep, path) in [("kompat-gen", "crates/kompat-gen"), ("kompat", "crates/kompat")] {
-                let from = format!("\n{dep} = \"0.1\"\n");
-                assert!(text.contains(&from), "the recipe depends on {dep} = \"0.1\"");
-                text = text.replace(&from, &format!("\n{dep} = {{ path = {:?} }}\n", ws.join(path)));
+            for (dep, path, written, extra) in [
+                (
+                    "kompat-gen",
+                    "crates/kompat-gen",
+                    "{ version = \"0.1\", default-features = false }",
+                    ", default-features = false",
+                ),
+                ("kompat", "crates/kompat", "\"0.1\"", ""),
+            ] {
+                let from = format!("\n{dep} = {written}\n");
+                assert!(text.contains(&from), "the recipe depends on {dep} = {written}");
+                text = text.replace(&from, &format!("\n{dep} = {{ path = {:?}{extra} }}\n", ws.join(path)));
             }
             text.push_str("\n[workspace]\n");
         }
@@ -62,6 +70,14 @@ fn write_crate(dir: &Path, files: &[(String, String)]) {
     }
     // The workspace's versions, so the build needs nothing new offline.
     std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).expect("copy Cargo.lock");
+}
+
+/// The standard output of `cargo ARGS` in `dir`, which must succeed.
+fn cargo(dir: &Path, args: &[&str]) -> String {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo).current_dir(dir).args(args).output().expect("run cargo");
+    assert!(out.status.success(), "cargo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// `cargo build` of the crate in `dir`: (success, stderr).
@@ -89,6 +105,10 @@ fn the_documented_recipe_builds_and_reports_mistakes_located() {
     write_crate(good.path(), &files);
     let (ok, stderr) = build(good.path());
     assert!(ok, "the recipe of docs/gen.md does not build:\n{stderr}");
+    // A build script without Go declarations builds no tree-sitter (no C).
+    let tree = cargo(good.path(), &["tree", "--offline", "-e", "normal,build", "--prefix", "none"]);
+    assert!(tree.contains("kompat-gen"), "{tree}");
+    assert!(!tree.contains("tree-sitter"), "the recipe builds tree-sitter:\n{tree}");
 
     // The same crate with `Alpha` misspelt: the build fails with the text
     // the page shows after `--- stderr`.

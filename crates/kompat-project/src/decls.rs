@@ -17,6 +17,7 @@ use kompat_formats::FeatureFile;
 use kompat_rust::RustScan;
 
 use crate::error::{Error, Result};
+#[cfg(feature = "go")]
 use crate::go::GoScan;
 use crate::inputs::{Input, Kind};
 use crate::source::{Read, RustFiles, SourceFile};
@@ -46,6 +47,7 @@ pub struct Decls {
     rust: Option<RustScan>,
     /// What the Go sources among the inputs say besides declarations (the
     /// files and declaring packages references are looked for with).
+    #[cfg(feature = "go")]
     go: Option<GoScan>,
     /// `(group, kind)` of every CustomResourceDefinition in the CRD
     /// manifests among the inputs.
@@ -69,13 +71,14 @@ impl Decls {
         &self.stored_before_written
     }
 
-    /// What the Rust sources among the inputs say (their declarations are in
-    /// [`Decls::features`]; references to gates and suppressions here).
     /// What the Go sources among the inputs say besides declarations.
+    #[cfg(feature = "go")]
     pub fn go(&self) -> Option<&GoScan> {
         self.go.as_ref()
     }
 
+    /// What the Rust sources among the inputs say (their declarations are in
+    /// [`Decls::features`]; references to gates and suppressions here).
     pub fn rust(&self) -> Option<&RustScan> {
         self.rust.as_ref()
     }
@@ -366,6 +369,9 @@ impl Decls {
                 Err(failed) => failures.extend(failed),
             }
         }
+        #[cfg(not(feature = "go"))]
+        failures.extend(go_sources.iter().filter_map(|path| without_go(path)));
+        #[cfg(feature = "go")]
         if !go_sources.is_empty() {
             match crate::go::scan(go_sources) {
                 Ok((mut scan, declared)) => {
@@ -462,4 +468,16 @@ pub fn load(paths: &[PathBuf]) -> Result<Decls> {
             Err(Error { diagnostics: failures })
         }
     }
+}
+
+/// Without the `go` feature, a Go source that names the featuregate package
+/// may declare gates this build cannot read: an error, never a silent pass.
+#[cfg(not(feature = "go"))]
+fn without_go(path: &std::path::Path) -> Option<Diagnostic> {
+    let text = std::fs::read(path).ok()?;
+    memchr::memmem::find(&text, b"k8s.io/component-base/featuregate")?;
+    Some(Diagnostic::error(format!(
+        "{} declares feature gates in Go, which this build of kompat-project reads only with its `go` feature",
+        path.display()
+    )))
 }

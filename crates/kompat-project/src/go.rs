@@ -118,21 +118,6 @@ impl GoScan {
     }
 }
 
-/// True for a Go file the tool reads: `.go`, not `_test.go`, not
-/// `zz_generated*`.
-pub fn is_go_source(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    name.ends_with(".go") && !name.ends_with("_test.go") && !name.starts_with("zz_generated")
-}
-
-/// True when `file`, found by walking `root`, lies below a `vendor` or
-/// `testdata` directory under `root` (skipped unless named).
-pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
-    let relative = file.strip_prefix(root).unwrap_or(file);
-    let dirs = relative.parent().map(|p| p.components().collect::<Vec<_>>()).unwrap_or_default();
-    dirs.iter().any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "testdata")))
-}
-
 /// The gates one Go file declares: first the `read_by_tool` that Kubernetes'
 /// `compatibility_lifecycle` tool reads, then the others (unversioned
 /// `FeatureSpec` maps, maps inside function bodies).
@@ -471,18 +456,5 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(module_directive(text).as_deref(), expected, "{text:?}");
         }
-    }
-
-    #[test]
-    fn skipped_directories_and_files() {
-        let root = Path::new("/repo");
-        assert!(is_skipped_dir(root, Path::new("/repo/vendor/k8s.io/x/a.go")));
-        assert!(is_skipped_dir(root, Path::new("/repo/pkg/testdata/a.go")));
-        assert!(!is_skipped_dir(Path::new("/repo/vendor/k8s.io/x"), Path::new("/repo/vendor/k8s.io/x/a.go")));
-        assert!(!is_skipped_dir(root, Path::new("/repo/pkg/vendor.go")));
-        assert!(is_go_source(Path::new("a/kube_features.go")));
-        assert!(!is_go_source(Path::new("a/kube_features_test.go")));
-        assert!(!is_go_source(Path::new("a/zz_generated.deepcopy.go")));
-        assert!(!is_go_source(Path::new("a/features.rs")));
     }
 }

@@ -371,7 +371,7 @@ impl Gathered<'_> {
         }
         let path = entry.into_path();
         if is_go(&path) {
-            if crate::go::is_go_source(&path) && !crate::go::is_skipped_dir(dir, &path) {
+            if is_go_source(&path) && !is_skipped_dir(dir, &path) {
                 match crate::source::readable(&path) {
                     Ok(()) => self.batch.go.push(path),
                     Err(err) => self.batch.failures.push((path, err)),
@@ -550,6 +550,21 @@ fn is_structured(path: &Path) -> bool {
     is_yaml(path) || is_json(path) || is_stdin(path)
 }
 
+/// True for a Go file the tool reads: `.go`, not `_test.go`, not
+/// `zz_generated*`.
+pub fn is_go_source(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    name.ends_with(".go") && !name.ends_with("_test.go") && !name.starts_with("zz_generated")
+}
+
+/// True when `file`, found by walking `root`, lies below a `vendor` or
+/// `testdata` directory under `root` (skipped unless named).
+pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
+    let relative = file.strip_prefix(root).unwrap_or(file);
+    let dirs = relative.parent().map(|p| p.components().collect::<Vec<_>>()).unwrap_or_default();
+    dirs.iter().any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "testdata")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -626,5 +641,18 @@ mod tests {
         check("myvalues.yaml", false);
         check("kind.yaml", false);
         check("values", false);
+    }
+
+    #[test]
+    fn skipped_directories_and_files() {
+        let root = Path::new("/repo");
+        assert!(is_skipped_dir(root, Path::new("/repo/vendor/k8s.io/x/a.go")));
+        assert!(is_skipped_dir(root, Path::new("/repo/pkg/testdata/a.go")));
+        assert!(!is_skipped_dir(Path::new("/repo/vendor/k8s.io/x"), Path::new("/repo/vendor/k8s.io/x/a.go")));
+        assert!(!is_skipped_dir(root, Path::new("/repo/pkg/vendor.go")));
+        assert!(is_go_source(Path::new("a/kube_features.go")));
+        assert!(!is_go_source(Path::new("a/kube_features_test.go")));
+        assert!(!is_go_source(Path::new("a/zz_generated.deepcopy.go")));
+        assert!(!is_go_source(Path::new("a/features.rs")));
     }
 }

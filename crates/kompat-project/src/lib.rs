@@ -18,6 +18,7 @@
 pub mod config;
 pub mod decls;
 pub mod error;
+#[cfg(feature = "go")]
 pub mod go;
 pub mod inputs;
 pub mod source;

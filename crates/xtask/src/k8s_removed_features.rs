@@ -88,7 +88,7 @@ fn read_unversioned(path: &Path, release: &str) -> Result<Vec<FeatureDecl>> {
     let mut features = Vec::new();
     let mut diagnostics = Vec::new();
     for file in files {
-        if !kompat_project::go::is_go_source(&file) || kompat_project::go::is_skipped_dir(path, &file) {
+        if !kompat_project::inputs::is_go_source(&file) || kompat_project::inputs::is_skipped_dir(path, &file) {
             continue;
         }
         let source = SourceFile::read(&file)?;
