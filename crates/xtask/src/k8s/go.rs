@@ -14,15 +14,15 @@ use tree_sitter::{Node, Parser, Tree};
 pub const MAX_FILE_BYTES: usize = 32 << 20;
 
 /// A parsed Go file.
-pub struct GoFile<'t> {
+pub struct GoTree<'t> {
     pub text: &'t str,
     pub tree: Tree,
 }
 
-impl<'t> GoFile<'t> {
+impl<'t> GoTree<'t> {
     /// Parses `text`; a file with syntax errors is rejected, each error
     /// located (at most a handful are reported).
-    pub fn parse(text: &'t str) -> Result<GoFile<'t>, Vec<ParseError>> {
+    pub fn parse(text: &'t str) -> Result<GoTree<'t>, Vec<ParseError>> {
         if text.len() > MAX_FILE_BYTES {
             return Err(vec![ParseError {
                 span: None,
@@ -36,7 +36,7 @@ impl<'t> GoFile<'t> {
         let Some(tree) = parser.parse(text, None) else {
             return Err(vec![ParseError { span: None, message: "the Go parser gave up on this file".to_owned() }]);
         };
-        let file = GoFile { text, tree };
+        let file = GoTree { text, tree };
         let errors = file.syntax_errors();
         if errors.is_empty() {
             Ok(file)
@@ -109,7 +109,7 @@ pub fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
 
 /// The value of a Go string literal (interpreted or raw). Kubernetes' names
 /// need no escapes, so an escape sequence is reported rather than decoded.
-pub fn string_literal(file: &GoFile<'_>, node: Node<'_>) -> Result<String, ParseError> {
+pub fn string_literal(file: &GoTree<'_>, node: Node<'_>) -> Result<String, ParseError> {
     let text = file.text_of(node);
     match node.kind() {
         "raw_string_literal" => Ok(text.trim_matches('`').to_owned()),
@@ -126,7 +126,7 @@ pub fn string_literal(file: &GoFile<'_>, node: Node<'_>) -> Result<String, Parse
 }
 
 /// The value of a decimal Go integer literal.
-pub fn int_literal(file: &GoFile<'_>, node: Node<'_>) -> Result<u32, ParseError> {
+pub fn int_literal(file: &GoTree<'_>, node: Node<'_>) -> Result<u32, ParseError> {
     if node.kind() != "int_literal" {
         return Err(ParseError::at(
             span(node),
@@ -139,7 +139,7 @@ pub fn int_literal(file: &GoFile<'_>, node: Node<'_>) -> Result<u32, ParseError>
 
 /// The `Key: value` elements of a composite literal's body, in order; an
 /// element without a key is an error.
-pub fn keyed_elements<'a>(file: &GoFile<'_>, literal: Node<'a>) -> Result<Vec<(String, Node<'a>)>, ParseError> {
+pub fn keyed_elements<'a>(file: &GoTree<'_>, literal: Node<'a>) -> Result<Vec<(String, Node<'a>)>, ParseError> {
     let Some(body) = literal.child_by_field_name("body") else {
         return Err(ParseError::at(span(literal), "composite literal without a body"));
     };

@@ -21,7 +21,7 @@ use kompat_formats::ParseError;
 use kompat_span::Span;
 use tree_sitter::Node;
 
-use super::go::{describe, int_literal, keyed_elements, named_children, span, string_literal, GoFile};
+use super::go::{describe, int_literal, keyed_elements, named_children, span, string_literal, GoTree};
 
 /// The lifecycle of one kind, as its generated methods return it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,7 @@ struct Partial {
 }
 
 /// A problem in one of several files: the file's index, and the problem.
-pub type FileError = (usize, ParseError);
+pub type PackageFileError = (usize, ParseError);
 
 /// Reads every kind's lifecycle from a prerelease-lifecycle-gen file, in
 /// the order the kinds first appear.
@@ -73,11 +73,11 @@ pub fn parse_lifecycle(text: &str) -> Result<Vec<KindLifecycle>, Vec<ParseError>
 /// core/v1 `Endpoints`' deprecation in 1.33). Each kind comes with the index
 /// of the file of its first method, each error with the index of its file; a
 /// method repeated in another file is an error as within one.
-pub fn parse_lifecycle_package(texts: &[&str]) -> Result<Vec<(KindLifecycle, usize)>, Vec<FileError>> {
+pub fn parse_lifecycle_package(texts: &[&str]) -> Result<Vec<(KindLifecycle, usize)>, Vec<PackageFileError>> {
     let mut kinds: Vec<Partial> = Vec::new();
     let mut errors = Vec::new();
     for (index, text) in texts.iter().enumerate() {
-        let file = match GoFile::parse(text) {
+        let file = match GoTree::parse(text) {
             Ok(file) => file,
             Err(parse_errors) => {
                 errors.extend(parse_errors.into_iter().map(|e| (index, e)));
@@ -128,7 +128,7 @@ pub fn parse_lifecycle_package(texts: &[&str]) -> Result<Vec<(KindLifecycle, usi
 }
 
 fn read_method(
-    file: &GoFile<'_>,
+    file: &GoTree<'_>,
     file_index: usize,
     method: Node<'_>,
     which: &str,
@@ -150,7 +150,7 @@ fn read_method(
 }
 
 fn read_value(
-    file: &GoFile<'_>,
+    file: &GoTree<'_>,
     method: Node<'_>,
     which: &str,
     kind: &str,
@@ -188,7 +188,7 @@ fn read_value(
 }
 
 /// `(in *Kind)` → `Kind`.
-fn receiver_kind(file: &GoFile<'_>, method: Node<'_>) -> Result<(String, Span), ParseError> {
+fn receiver_kind(file: &GoTree<'_>, method: Node<'_>) -> Result<(String, Span), ParseError> {
     let receiver = method.child_by_field_name("receiver");
     let param = receiver.and_then(|r| named_children(r).into_iter().find(|n| n.kind() == "parameter_declaration"));
     let ty = param.and_then(|p| p.child_by_field_name("type"));
@@ -206,7 +206,7 @@ fn receiver_kind(file: &GoFile<'_>, method: Node<'_>) -> Result<(String, Span), 
 }
 
 /// The expressions of the body's only statement, `return ...`.
-fn single_return<'a>(file: &GoFile<'_>, method: Node<'a>) -> Result<(Span, Vec<Node<'a>>), ParseError> {
+fn single_return<'a>(file: &GoTree<'_>, method: Node<'a>) -> Result<(Span, Vec<Node<'a>>), ParseError> {
     let body = method.child_by_field_name("body");
     let statements: Vec<Node<'a>> = body
         .and_then(|b| named_children(b).into_iter().find(|n| n.kind() == "statement_list"))
@@ -227,7 +227,7 @@ fn single_return<'a>(file: &GoFile<'_>, method: Node<'a>) -> Result<(Span, Vec<N
 }
 
 /// `return 1, 25` → 1.25.
-fn major_minor(file: &GoFile<'_>, at: Span, returned: Vec<Node<'_>>) -> Result<Version, ParseError> {
+fn major_minor(file: &GoTree<'_>, at: Span, returned: Vec<Node<'_>>) -> Result<Version, ParseError> {
     match returned.as_slice() {
         [major, minor] => {
             let (major_value, minor_value) = (int_literal(file, *major)?, int_literal(file, *minor)?);
@@ -238,7 +238,7 @@ fn major_minor(file: &GoFile<'_>, at: Span, returned: Vec<Node<'_>>) -> Result<V
 }
 
 /// `return schema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "CronJob"}`.
-fn group_version_kind(file: &GoFile<'_>, at: Span, returned: Vec<Node<'_>>) -> Result<GroupVersionKind, ParseError> {
+fn group_version_kind(file: &GoTree<'_>, at: Span, returned: Vec<Node<'_>>) -> Result<GroupVersionKind, ParseError> {
     let [literal] = returned.as_slice() else {
         return Err(ParseError::at(at, "expected `return schema.GroupVersionKind{...}`"));
     };

@@ -6,7 +6,7 @@ use kompat_formats::ParseError;
 use kompat_span::Span;
 use tree_sitter::Node;
 
-use super::go::{comment_lines, keyed_elements, named_children, span, string_literal, GoFile};
+use super::go::{comment_lines, keyed_elements, named_children, span, string_literal, GoTree};
 
 /// A located string value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct Register {
 
 /// Reads `GroupName` and `SchemeGroupVersion` from a `register.go`.
 pub fn parse_register(text: &str) -> Result<Register, Vec<ParseError>> {
-    let file = GoFile::parse(text)?;
+    let file = GoTree::parse(text)?;
     let mut register = Register::default();
     let mut scheme: Option<Node<'_>> = None;
     for node in file.top_level() {
@@ -95,7 +95,7 @@ pub fn parse_register(text: &str) -> Result<Register, Vec<ParseError>> {
 /// The `+groupName=` tag of a `doc.go`'s package comment, as the Kubernetes
 /// code generators read it.
 pub fn parse_doc_group(text: &str) -> Result<Option<Located>, Vec<ParseError>> {
-    let file = GoFile::parse(text)?;
+    let file = GoTree::parse(text)?;
     let mut found = None;
     for node in file.top_level() {
         if node.kind() == "package_clause" {
@@ -128,7 +128,7 @@ pub struct TypeTags {
 /// declaration (both comment blocks gengo reads, up to the previous
 /// declaration).
 pub fn parse_type_tags(text: &str) -> Result<Vec<TypeTags>, Vec<ParseError>> {
-    let file = GoFile::parse(text)?;
+    let file = GoTree::parse(text)?;
     let mut out = Vec::new();
     let mut comments: Vec<Node<'_>> = Vec::new();
     for node in file.top_level() {
