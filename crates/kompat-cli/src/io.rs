@@ -2,8 +2,8 @@
 //! maintainers' `xtask`): printing to stdout, writing a file atomically,
 //! collecting every error of a list of inputs, reading a version flag.
 
-use kompat_engine::Version;
 use kompat_project::{Error, Result};
+use kompat_runtime::Version;
 
 /// Applies `f` to every item and keeps going after a failure, so that one
 /// run reports every bad argument: all the results, or the diagnostics of

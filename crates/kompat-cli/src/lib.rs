@@ -20,10 +20,11 @@ use std::path::PathBuf;
 
 use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStorage, ServeOptions};
-use kompat_engine::{validate, Validated, Version, WindowPolicy};
+use kompat_engine::{validate, Validated};
 use kompat_formats::deploy::GateSetting;
 use kompat_formats::manifest::ManifestObject;
 use kompat_project::{Config, Decls};
+use kompat_runtime::{Version, WindowPolicy};
 
 /// Everything the rules look at.
 pub struct Context<'a> {

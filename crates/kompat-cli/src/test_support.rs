@@ -249,7 +249,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         baseline: baseline.as_ref(),
         binary: config.as_ref().and_then(|c| c.binary_version),
         kubernetes,
-        window: config.as_ref().map_or(kompat_engine::WindowPolicy::DEFAULT, |c| c.window),
+        window: config.as_ref().map_or(kompat_runtime::WindowPolicy::DEFAULT, |c| c.window),
         crds: &crds,
         settings: &settings,
         manifests: &manifests,

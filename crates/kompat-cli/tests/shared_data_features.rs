@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kompat_engine::{spec_at, validate, FeatureGate, Stage, Version, WindowPolicy};
+use kompat_engine::validate;
+use kompat_runtime::{spec_at, FeatureGate, Stage, Version, WindowPolicy};
 
 fn shared(rel: &str) -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel);

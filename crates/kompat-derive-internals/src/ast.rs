@@ -7,7 +7,8 @@
 //! lint them as declarations.
 
 use kompat_engine::api::ApiDecl;
-use kompat_engine::{FeatureDecl, Ratchet, SpecDecl};
+use kompat_engine::{FeatureDecl, SpecDecl};
+use kompat_runtime::Ratchet;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Data, DeriveInput, Fields, Ident};
@@ -124,7 +125,7 @@ impl Variant<'_> {
                 version: s.version.as_ref().map(|v| v.value.clone()),
                 default: s.default.as_ref().is_some_and(|b| b.value),
                 lock_to_default: s.locked.as_ref().is_some_and(|b| b.value),
-                stage: s.stage.as_ref().map_or(kompat_engine::Stage::Alpha, |s| s.value),
+                stage: s.stage.as_ref().map_or(kompat_runtime::Stage::Alpha, |s| s.value),
                 min_compatibility_version: s.min_compatibility.as_ref().map(|v| v.value.clone()),
             })
             .collect();

@@ -24,7 +24,8 @@ use std::sync::Arc;
 
 use divan::black_box;
 use kompat::{FeatureGates, TypedGate};
-use kompat_engine::{spec_at, validate, FeatureDecl, FeatureGate, FeatureSet, SpecDecl, Stage, Version, VersionLit};
+use kompat_engine::{validate, FeatureDecl, SpecDecl};
+use kompat_runtime::{spec_at, FeatureGate, FeatureSet, Stage, Version, VersionLit};
 
 fn main() {
     divan::main();

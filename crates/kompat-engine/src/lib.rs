@@ -7,7 +7,7 @@
 //! gate, the typed gate and the API traits) is `kompat-runtime`'s, named by
 //! its own paths (`kompat_runtime::gate::FeatureGate`, ...); this crate
 //! re-exports only the model's most used types at its root
-//! (`kompat_engine::Version`, ...), never the runtime's modules.
+//! (`kompat_runtime::Version`, ...), never the runtime's modules.
 //!
 //! Registration validation and API declarations are always built; serving,
 //! storage, the agreement, the hash and plans need the `analysis` feature (on
@@ -25,13 +25,5 @@ mod kinds;
 pub mod plan;
 pub mod validate;
 
-pub use api::{ApiEntry, ApiLifecycle};
 pub use feature::{FeatureDecl, SpecDecl, StoredBeforeWritten};
-pub use kompat_runtime::effective::{EffectiveVersion, WindowPolicy};
-pub use kompat_runtime::feature::{spec_at, FeatureSpec, Ratchet, Stage};
-pub use kompat_runtime::gate::{
-    Feature, FeatureGate, FeatureSet, FeatureSetError, FeatureState, GateError, UnknownFeature,
-};
-pub use kompat_runtime::typed::{FeatureGates, GateFlags, TypedGate};
-pub use kompat_runtime::version::{Version, VersionError, VersionLit};
 pub use validate::{validate, Field, Problem, ProblemKind, Validated};

@@ -18,7 +18,7 @@ use kompat_engine::api::{
 fn check_defaults(version: &str, introduced: &str, deprecated: &str, removed: &str, expected: &str) {
     let opt = |s: &str| (s != "-").then(|| v(s));
     let l = complete_lifecycle(version, v(introduced), opt(deprecated), opt(removed));
-    let show = |o: Option<kompat_engine::Version>| o.map_or("none".to_owned(), |v| v.to_string());
+    let show = |o: Option<kompat_runtime::Version>| o.map_or("none".to_owned(), |v| v.to_string());
     let got = format!("{} / {} / {}", l.introduced, show(l.deprecated), show(l.removed));
     assert_eq!(got, expected, "{version} introduced={introduced} deprecated={deprecated} removed={removed}");
 }

@@ -11,7 +11,7 @@ use kompat_engine::api::{
     ApiServer, ConditionStatus, GroupResource, ServerStorageVersion,
 };
 use kompat_engine::api::{storage_version_for, ApiSet};
-use kompat_engine::EffectiveVersion;
+use kompat_runtime::EffectiveVersion;
 
 /// Prints the storage of `group/resource` at (emulation, min-compatibility) as
 /// `VERSION (source)`, with ` [kind missing]` when the chosen version lacks the

@@ -5,7 +5,8 @@ mod common;
 
 use std::sync::Arc;
 
-use kompat_engine::{validate, FeatureGate, Version};
+use kompat_engine::validate;
+use kompat_runtime::{FeatureGate, Version};
 
 const DECLS: &str = "
     AlphaOne: 1.30 Alpha f

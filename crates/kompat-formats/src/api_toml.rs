@@ -27,7 +27,7 @@
 use std::collections::BTreeMap;
 
 use kompat_engine::api::{ApiConfig, ApiDecl, ApiField, ApiProblem, ApiSet};
-use kompat_engine::Version;
+use kompat_runtime::Version;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
@@ -305,7 +305,7 @@ pub(crate) fn parse_overrides(overrides: &Spanned<DeValue<'_>>, file: &mut ApiFi
                     Some(v) => version = Some(v.to_owned()),
                     None => errors.push(type_error(&format!("{what}.version"), "a string", field_value)),
                 },
-                "until" => match field_value.get_ref().as_str().map(kompat_engine::Version::parse) {
+                "until" => match field_value.get_ref().as_str().map(kompat_runtime::Version::parse) {
                     Some(Ok(v)) => until = Some(v),
                     Some(Err(err)) => errors.push(ParseError::at(span(field_value), err.to_string())),
                     None => errors.push(type_error(&format!("{what}.until"), "a version string", field_value)),

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use kompat_engine::{FeatureDecl, Ratchet, SpecDecl, Stage, StoredBeforeWritten, Version, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl, StoredBeforeWritten};
+use kompat_runtime::{Ratchet, Stage, Version, VersionLit};
 use serde::Deserialize;
 use toml::de::{DeValue, ValueDeserializer};
 use toml::Spanned;

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use kompat_engine::{FeatureDecl, SpecDecl, Stage, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl};
+use kompat_runtime::{Stage, VersionLit};
 
 use crate::span::{unknown_key_message, ParseError};
 use crate::yaml::{parse_documents, Node};

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use kompat_engine::api::GroupResource;
 use kompat_engine::plan::{FlagChange, InitialPersisted, Plan, PlanServer, PlanStep, ServerChange, ServerFlags};
-use kompat_engine::{Version, WindowPolicy};
+use kompat_runtime::{Version, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -2,7 +2,7 @@
 //! a profile (`kubernetes` or `default`), optionally with the skew and the
 //! floor overridden.
 
-use kompat_engine::{Version, WindowPolicy};
+use kompat_runtime::{Version, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 

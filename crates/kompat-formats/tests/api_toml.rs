@@ -3,9 +3,9 @@
 //! fixture.
 
 use kompat_engine::api::{served_apis, storage_versions, ApiSet, ServeOptions};
-use kompat_engine::Version;
 use kompat_formats::api_toml::ApiFile;
 use kompat_formats::parse_toml;
+use kompat_runtime::Version;
 
 fn parse_api_toml(text: &str) -> Result<ApiFile, Vec<kompat_formats::ParseError>> {
     parse_toml(text).map(|file| file.apis)

@@ -2,9 +2,9 @@
 //! column, and bounded mutation fuzzing of the walkthrough plan.
 
 use kompat_engine::plan::{FlagChange, InitialPersisted};
-use kompat_engine::{Version, WindowPolicy};
 use kompat_formats::plan::{parse_plan, PlanFile};
 use kompat_formats::ParseError;
+use kompat_runtime::{Version, WindowPolicy};
 use kompat_span::LineIndex;
 
 use kompat_testkit::mutate;

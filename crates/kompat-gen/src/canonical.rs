@@ -3,7 +3,8 @@
 //! choice among repeated declarations ([`crate::model`]) are based on it; the
 //! JSON output ([`crate::json`]) tests that the two agree.
 
-use kompat_engine::{FeatureDecl, VersionLit};
+use kompat_engine::FeatureDecl;
+use kompat_runtime::VersionLit;
 
 /// One declaration as compact JSON: the canonical form the input digest and
 /// the choice among repeated declarations are based on.

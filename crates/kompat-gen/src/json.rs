@@ -2,7 +2,8 @@
 //! for tools that do not link kompat. The schema is documented in
 //! `docs/gen.md`; object keys come in a fixed order, arrays sorted by name.
 
-use kompat_engine::{FeatureDecl, SpecDecl, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl};
+use kompat_runtime::VersionLit;
 use serde::Serialize;
 
 use crate::model::Model;
@@ -210,7 +211,8 @@ fn spec(spec: &SpecDecl) -> Spec<'_> {
 
 #[cfg(test)]
 mod tests {
-    use kompat_engine::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit};
+    use kompat_engine::{FeatureDecl, SpecDecl};
+    use kompat_runtime::{Ratchet, Stage, Version, VersionLit};
 
     use super::feature;
     use crate::canonical::write_canonical_decl;

@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use kompat_engine::{FeatureSpec, Stage, Version};
+use kompat_runtime::{FeatureSpec, Stage, Version};
 
 use crate::model::{Model, ModelFeature};
 use crate::Provenance;

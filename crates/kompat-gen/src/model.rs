@@ -7,10 +7,10 @@
 
 use std::collections::HashMap;
 
-use kompat_engine::api::{
-    served_apis, storage_versions, ApiConfig, ApiSet, GroupVersion, ResourceStorage, ServeOptions,
-};
-use kompat_engine::{validate, FeatureDecl, FeatureSet, FeatureSpec, Version, WindowPolicy};
+use kompat_engine::api::{served_apis, storage_versions, ApiConfig, ApiSet, ResourceStorage, ServeOptions};
+use kompat_engine::{validate, FeatureDecl};
+use kompat_runtime::GroupVersion;
+use kompat_runtime::{FeatureSet, FeatureSpec, Version, WindowPolicy};
 use sha2::{Digest, Sha256};
 
 use crate::canonical;
@@ -210,8 +210,10 @@ fn resolve_tables(features: &[ModelFeature], binary: Version, window: WindowPoli
         steps.sort();
         steps.dedup();
         for min_compatibility in steps {
-            let specs =
-                features.iter().map(|f| kompat_engine::spec_at(&f.specs, emulation, Some(min_compatibility))).collect();
+            let specs = features
+                .iter()
+                .map(|f| kompat_runtime::spec_at(&f.specs, emulation, Some(min_compatibility)))
+                .collect();
             tables.push(Table { emulation, min_compatibility, specs });
         }
     }

@@ -9,8 +9,8 @@ use std::path::Path;
 
 use common::{feature, provenance};
 use kompat_engine::api::{ApiConfig, ApiDecl};
-use kompat_engine::{Version, WindowPolicy};
 use kompat_gen::{check_files, render_json, render_markdown, render_rust, write_files, GeneratedFile, Model};
+use kompat_runtime::{Version, WindowPolicy};
 
 #[allow(dead_code)]
 mod golden {

@@ -1,5 +1,5 @@
 //! The checked-in Rust tables of the demo fixture compile against the facade
-//! crate alone, and hold what `kompat_engine::spec_at` resolves.
+//! crate alone, and hold what `kompat_runtime::spec_at` resolves.
 
 #[allow(dead_code)]
 mod features {

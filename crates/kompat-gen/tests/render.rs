@@ -4,8 +4,9 @@
 mod common;
 
 use common::{demo_features, feature, model, provenance};
-use kompat_engine::{FeatureDecl, SpecDecl, Stage, VersionLit, WindowPolicy};
+use kompat_engine::{FeatureDecl, SpecDecl};
 use kompat_gen::{render_json, render_markdown, render_rust, Model};
+use kompat_runtime::{Stage, VersionLit, WindowPolicy};
 
 /// Renders one feature in the Markdown table and compares its row.
 #[track_caller]
@@ -113,7 +114,7 @@ fn tables_per_emulation_and_min_compatibility_step() {
 #[test]
 fn invalid_declarations_are_errors() {
     let features = [feature("F", &["1.31 Beta false", "1.30 GA true"])];
-    let got = Model::new(&features, kompat_engine::Version::new(1, 37), WindowPolicy::DEFAULT).map(|_| ());
+    let got = Model::new(&features, kompat_runtime::Version::new(1, 37), WindowPolicy::DEFAULT).map(|_| ());
     assert_eq!(got, Err(vec!["feature \"F\" lists version transitions in decreasing order (1.30 < 1.31)".to_owned()]));
 }
 
@@ -172,8 +173,8 @@ fn decls_from_json(text: &str) -> Vec<FeatureDecl> {
             name: str_of(&f["name"]).unwrap_or_default(),
             description: str_of(&f["description"]),
             dependencies: f["dependencies"].as_array().into_iter().flatten().filter_map(str_of).collect(),
-            ratchet: f["ratchet"]["tolerated_since"].as_str().map(|v| kompat_engine::Ratchet {
-                tolerated_since: kompat_engine::Version::parse(v).expect("version"),
+            ratchet: f["ratchet"]["tolerated_since"].as_str().map(|v| kompat_runtime::Ratchet {
+                tolerated_since: kompat_runtime::Version::parse(v).expect("version"),
             }),
             specs: f["specs"]
                 .as_array()

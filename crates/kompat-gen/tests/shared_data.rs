@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use kompat_engine::{Version, WindowPolicy};
 use kompat_gen::{render_json, render_markdown, render_rust, Model, Provenance};
+use kompat_runtime::{Version, WindowPolicy};
 
 #[test]
 fn kubernetes_feature_list() {

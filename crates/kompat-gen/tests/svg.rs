@@ -9,11 +9,11 @@ use std::path::Path;
 
 use common::{feature, model, provenance};
 use kompat_engine::api::{ApiConfig, ApiDecl, ApiSet};
-use kompat_engine::{Version, WindowPolicy};
 use kompat_gen::svg::{
     api_timeline, gate_timeline, render_timeline, Band, Cell, GateTimeline, LegendEntry, Row, RowGroup, Timeline, Tone,
 };
 use kompat_gen::{render_apis_svg, render_gates_svg, Model};
+use kompat_runtime::{Version, WindowPolicy};
 
 fn v(text: &str) -> Version {
     text.parse().expect("version")
@@ -172,7 +172,7 @@ fn gate_cells_follow_the_specs() {
 #[test]
 fn gate_band_is_the_emulation_window() {
     let model = small_gates();
-    let gates: Vec<(&str, &[kompat_engine::FeatureSpec])> =
+    let gates: Vec<(&str, &[kompat_runtime::FeatureSpec])> =
         model.features.iter().map(|f| (f.name.as_str(), f.specs.as_slice())).collect();
     let timeline =
         gate_timeline(&GateTimeline { gates: &gates, binary: v("1.37"), floor: v("1.34"), marked: v("1.36") });

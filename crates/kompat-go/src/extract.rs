@@ -9,8 +9,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kompat_engine::{FeatureDecl, SpecDecl, Stage, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl};
 use kompat_formats::{FeatureSpans, ParseError, SpecSpans};
+use kompat_runtime::{Stage, VersionLit};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::{

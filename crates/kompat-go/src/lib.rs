@@ -16,8 +16,8 @@ mod merge;
 mod refs;
 mod syntax;
 
-use kompat_engine::VersionLit;
 use kompat_formats::{FeatureFile, ParseError};
+use kompat_runtime::VersionLit;
 use kompat_span::Span;
 
 pub use merge::{merge, Conflict};

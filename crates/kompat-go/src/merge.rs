@@ -74,7 +74,7 @@ pub fn merge(files: &[&GoFile]) -> (Vec<FeatureFile>, Vec<Conflict>) {
 /// Go's `%v` of the tool's `[]featureSpec` (`{Default LockToDefault PreRelease
 /// Version}`), with a fifth field when a min-compatibility version is set.
 fn go_specs(specs: &[SpecDecl]) -> String {
-    let lit = |v: &Option<kompat_engine::VersionLit>| {
+    let lit = |v: &Option<kompat_runtime::VersionLit>| {
         v.as_ref().map(|v| v.components().iter().map(u32::to_string).collect::<Vec<_>>().join(".")).unwrap_or_default()
     };
     let items: Vec<String> = specs

@@ -19,7 +19,7 @@ fn extract(text: &str) -> String {
                         .specs
                         .iter()
                         .map(|s| {
-                            let v = |v: &Option<kompat_engine::VersionLit>| {
+                            let v = |v: &Option<kompat_runtime::VersionLit>| {
                                 v.as_ref().map_or("-".to_owned(), |v| {
                                     v.components().iter().map(u32::to_string).collect::<Vec<_>>().join(".")
                                 })

@@ -56,7 +56,7 @@ fn go_reader_never_panics() {
     };
     let mut rng = Rng(0x6b6f_6d70_6174_0601);
     let (mut parsed, mut with_features, mut with_unversioned) = (0, 0, 0);
-    let release = kompat_engine::VersionLit::parse("1.31").unwrap_or_else(|err| panic!("{err}"));
+    let release = kompat_runtime::VersionLit::parse("1.31").unwrap_or_else(|err| panic!("{err}"));
     for _ in 0..2000 {
         let input = mutate(SEED, &mut rng);
         match kompat_go::parse_file(&input) {
@@ -98,7 +98,7 @@ fn go_reader_never_panics() {
         // As component-base registers: every map, unversioned specs at 0.0.
         match kompat_go::parse_declarations(&input) {
             Ok(file) => {
-                let zero = kompat_engine::VersionLit::parse("0.0").ok();
+                let zero = kompat_runtime::VersionLit::parse("0.0").ok();
                 assert!(file.unversioned.features().iter().all(|f| f.specs.len() == 1 && f.specs[0].version == zero));
             }
             Err(errors) => {

@@ -3,8 +3,8 @@
 //! state at the given release, one small Go file per case; `parse_file`
 //! ignores them, as Kubernetes' tool does.
 
-use kompat_engine::VersionLit;
 use kompat_formats::FeatureFile;
+use kompat_runtime::VersionLit;
 use kompat_span::LineIndex;
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";

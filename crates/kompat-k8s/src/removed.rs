@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use kompat_engine::{FeatureDecl, SpecDecl, Stage, Version, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl};
 use kompat_formats::ParseError;
+use kompat_runtime::{Stage, Version, VersionLit};
 use kompat_span::Span;
 use serde::Deserialize;
 use toml::Spanned;

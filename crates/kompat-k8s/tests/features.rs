@@ -4,8 +4,9 @@
 //! exactly the export of Kubernetes' YAML is checked, when the YAML is at
 //! hand, by `crates/kompat-cli/tests/shared_data_k8s.rs`.
 
-use kompat_engine::{spec_at, validate, Stage, Version};
+use kompat_engine::validate;
 use kompat_k8s::{feature_file, features, FEATURES_TOML};
+use kompat_runtime::{spec_at, Stage, Version};
 
 #[test]
 fn parses_and_validates() {

@@ -3,9 +3,9 @@
 //! and in canonical form; `removed_gates` finds each gate's removal on small
 //! release lists of our own.
 
-use kompat_engine::{Stage, Version};
 use kompat_k8s::removed::{add_unversioned, parse, removed_gates, render_gates, Release, ReleasesProblem, RemovedGate};
 use kompat_k8s::{features, removed_feature, removed_features, REMOVED_FEATURES_TOML};
+use kompat_runtime::{Stage, Version};
 
 fn version(text: &str) -> Version {
     Version::parse(text).unwrap_or_else(|err| panic!("{text}: {err}"))

@@ -3,9 +3,10 @@
 //! generator's canonical form with a current `@generated` header is checked
 //! beside the generator (`crates/xtask/tests/table.rs`).
 
-use kompat_engine::api::{parse_replacement, GroupVersionKind};
-use kompat_engine::Version;
+use kompat_engine::api::parse_replacement;
 use kompat_k8s::{api_config, api_file, apis};
+use kompat_runtime::GroupVersionKind;
+use kompat_runtime::Version;
 
 fn v(text: &str) -> Version {
     Version::parse(text).expect("a version literal of this test")

@@ -7,7 +7,8 @@
 //! error plus the stub impl of `fallback.rs`, so users see no follow-on errors.
 
 use kompat_engine::api::{Api, ApiDecl};
-use kompat_engine::{FeatureSpec, Validated, Version};
+use kompat_engine::Validated;
+use kompat_runtime::{FeatureSpec, Version};
 use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};

@@ -53,8 +53,8 @@
 
 use std::path::{Path, PathBuf};
 
-use kompat_engine::{Version, WindowPolicy};
 use kompat_formats::window::WindowTable;
+use kompat_runtime::{Version, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 

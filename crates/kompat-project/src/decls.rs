@@ -219,9 +219,7 @@ impl Decls {
         // group of a priority, or the key of an override.
         for ((_, diag), problem) in problems.iter_mut().rev().zip(found.iter().rev()) {
             diag.subject = match (&problem.field, problem.index.and_then(|i| config.apis.get(i))) {
-                (_, Some(d)) => {
-                    Some(kompat_engine::api::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string())
-                }
+                (_, Some(d)) => Some(kompat_runtime::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string()),
                 (ApiField::Priority { group, .. }, None) => Some(group.clone()),
                 (ApiField::StorageOverride { key }, None) => Some(key.clone()),
                 _ => None,

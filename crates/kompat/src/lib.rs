@@ -29,7 +29,7 @@ pub use kompat_runtime::__private;
 /// The analysis engine, `kompat-engine` (feature `engine`): registration
 /// validation, which API versions a server serves and stores, the
 /// StorageVersion API's agreement, the discovery hash and upgrade-plan
-/// simulation. It re-exports the runtime items at the same paths.
+/// simulation. The runtime items it works with are this crate's own (`kompat::Version`, ...).
 #[cfg(feature = "engine")]
 pub use kompat_engine as engine;
 

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use kompat_engine::FeatureDecl;
-use kompat_engine::VersionLit;
 use kompat_k8s::removed::{add_unversioned, removed_gates, render, Release};
 use kompat_project::{Error, Result, SourceFile};
+use kompat_runtime::VersionLit;
 
 use crate::K8sRemovedFeaturesArgs;
 use kompat_cli::io::{flag_version, try_each, write_or_print};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use kompat_engine::api::{served_apis, ServeOptions};
-use kompat_engine::Version;
+use kompat_runtime::Version;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

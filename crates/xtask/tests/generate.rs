@@ -1,8 +1,8 @@
 //! The union's rules on values: release versions, a package's group and
 //! version, newest-first precedence, what is a declaration, enablement.
 
-use kompat_engine::api::GroupVersionKind;
-use kompat_engine::Version;
+use kompat_runtime::GroupVersionKind;
+use kompat_runtime::Version;
 use kompat_span::Span;
 use xtask::k8s::generate::{package_group_version, Generator, GroupVersionProblem, ModuleVersion};
 use xtask::k8s::lifecycle::KindLifecycle;

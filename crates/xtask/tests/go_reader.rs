@@ -22,7 +22,7 @@ fn check_lifecycle(body: &str, expected: &str) {
         Ok(kinds) => kinds
             .iter()
             .map(|k| {
-                let show = |v: Option<kompat_engine::Version>| v.map_or("-".to_owned(), |v| v.to_string());
+                let show = |v: Option<kompat_runtime::Version>| v.map_or("-".to_owned(), |v| v.to_string());
                 let replacement = k.replacement.as_ref().map_or("-".to_owned(), |r| r.to_string());
                 let list = if k.is_list() { " (list)" } else { "" };
                 format!("{} {} {} {} {replacement}{list}", k.kind, k.introduced, show(k.deprecated), show(k.removed))

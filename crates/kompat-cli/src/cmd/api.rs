@@ -6,10 +6,9 @@ use std::process::ExitCode;
 
 use kompat_diag::Diagnostic;
 use kompat_engine::api::ApiSet;
-use kompat_engine::api::{
-    served_apis, storage_version_hash, storage_versions, GroupVersionKind, RuntimeConfig, ServeOptions,
-};
+use kompat_engine::api::{served_apis, storage_version_hash, storage_versions, RuntimeConfig, ServeOptions};
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
+use kompat_runtime::GroupVersionKind;
 use serde::Serialize;
 
 use super::{load_project, print_stdout, render_table, resolve_versions, to_json, write_or_print};

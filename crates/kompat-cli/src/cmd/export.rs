@@ -5,9 +5,10 @@ use std::collections::HashSet;
 use std::process::ExitCode;
 
 use kompat_diag::Diagnostic;
-use kompat_engine::{FeatureDecl, FeatureSet, WindowPolicy};
+use kompat_engine::FeatureDecl;
 use kompat_project::config::OutputKind;
 use kompat_project::{Error, Result};
+use kompat_runtime::{FeatureSet, WindowPolicy};
 use serde::Serialize;
 
 use super::{load_project, to_json, write_or_print, Project};

@@ -4,8 +4,8 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use kompat_engine::FeatureGate;
 use kompat_project::{Error, Result};
+use kompat_runtime::FeatureGate;
 use serde::Serialize;
 
 use super::{load_project, resolve_versions, to_json, write_or_print};
@@ -66,7 +66,7 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
         FeaturesFormat::Json => to_json(&rows)?,
         FeaturesFormat::Table => table(&rows),
         FeaturesFormat::Svg => {
-            let window = project.config.as_ref().map_or(kompat_engine::WindowPolicy::DEFAULT, |c| c.window);
+            let window = project.config.as_ref().map_or(kompat_runtime::WindowPolicy::DEFAULT, |c| c.window);
             svg(&gate, &versions, window)
         }
     };
@@ -79,10 +79,10 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
 /// column of the emulation version showing each gate as resolved there: at
 /// the min-compatibility version given and with `--feature-gates` applied
 /// (`set` where that changed the default).
-fn svg(gate: &FeatureGate, versions: &super::Versions, window: kompat_engine::WindowPolicy) -> String {
+fn svg(gate: &FeatureGate, versions: &super::Versions, window: kompat_runtime::WindowPolicy) -> String {
     use kompat_gen::svg::{gate_cell, gate_timeline, render_timeline, GateTimeline};
     let features = gate.feature_set().features();
-    let gates: Vec<(&str, &[kompat_engine::FeatureSpec])> =
+    let gates: Vec<(&str, &[kompat_runtime::FeatureSpec])> =
         features.iter().map(|f| (f.name.as_str(), f.specs.as_slice())).collect();
     let binary = versions.binary.unwrap_or(versions.emulation);
     let mut timeline = gate_timeline(&GateTimeline {

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
 use kompat_diag::Diagnostic;
 use kompat_engine::api::{RuntimeConfig, ServeOptions};
-use kompat_engine::{Version, WindowPolicy};
 use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
+use kompat_runtime::{Version, WindowPolicy};
 use kompat_rust::Rereads;
 
 use super::flag_version;

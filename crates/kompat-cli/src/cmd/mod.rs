@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use kompat_diag::Diagnostic;
-use kompat_engine::{Version, WindowPolicy};
 use kompat_project::{Config, Decls, Error, Result};
+use kompat_runtime::{Version, WindowPolicy};
 
 use kompat_cli::io::{flag_version, print_stdout, write_file, write_or_print};
 

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use kompat_crd::Crd;
 use kompat_diag::declare_rule;
 use kompat_engine::api::{Api, ApiField};
-use kompat_engine::Version;
+use kompat_runtime::Version;
 use kompat_project::Decls;
 
 use super::crd::CrdInput;

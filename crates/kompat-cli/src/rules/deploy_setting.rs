@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use kompat_diag::declare_rule;
 use kompat_engine::api::{served_apis, RuntimeConfig, ServeOptions};
-use kompat_engine::{FeatureGate, Stage, Version};
+use kompat_runtime::{FeatureGate, Stage, Version};
 use kompat_formats::deploy::{GateSetting, SettingKind};
 
 use super::Pass;

@@ -1,7 +1,7 @@
 //! `deprecated-api-version`: a manifest object of an API version the target
 //! server still serves but has deprecated.
 
-use kompat_engine::api::is_deprecated;
+use kompat_runtime::is_deprecated;
 
 use super::Pass;
 use crate::sources::manifests::replacement;
@@ -46,7 +46,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         // Kubernetes' `deprecation.WarningMessage`.
         let Some(warning) =
-            kompat_engine::api::warning_message(&c.api.gvk, c.api.lifecycle.deprecated, c.api.lifecycle.removed, None)
+            kompat_runtime::warning_message(&c.api.gvk, c.api.lifecycle.deprecated, c.api.lifecycle.removed, None)
         else {
             continue;
         };

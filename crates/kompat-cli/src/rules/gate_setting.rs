@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use kompat_engine::{FeatureGate, Stage};
+use kompat_runtime::{FeatureGate, Stage};
 
 use super::Pass;
 use crate::Context;

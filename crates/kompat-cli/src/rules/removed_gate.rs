@@ -1,7 +1,8 @@
 //! `removed-gate`: a gate of the baseline that is gone, checked against
 //! Kubernetes' removal rules (`verifyFeatureRemoval`).
 
-use kompat_engine::{Field, Stage, Version};
+use kompat_engine::Field;
+use kompat_runtime::{Stage, Version};
 
 use super::Pass;
 use crate::Context;

@@ -1,7 +1,8 @@
 //! `rewritten-history`: specs of released versions that differ from the
 //! baseline.
 
-use kompat_engine::{FeatureDecl, Field, SpecDecl, Version};
+use kompat_engine::{FeatureDecl, Field, SpecDecl};
+use kompat_runtime::Version;
 
 use super::Pass;
 use crate::Context;

@@ -1,7 +1,8 @@
 //! `unsafe-ratchet`: a gate that writes data older readers cannot read is on
 //! by default while the min-compatibility version still admits such readers.
 
-use kompat_engine::{spec_at, Field, Version};
+use kompat_engine::Field;
+use kompat_runtime::{spec_at, Version};
 
 use super::Pass;
 use crate::Context;

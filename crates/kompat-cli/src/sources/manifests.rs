@@ -13,9 +13,9 @@ use std::collections::BTreeSet;
 
 use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
-use kompat_engine::Version;
 use kompat_formats::manifest::ManifestObject;
 use kompat_project::Error;
+use kompat_runtime::Version;
 
 /// An object whose group, version and kind the API set knows, and whether
 /// the server serves it. Objects of group-versions or kinds the set does

@@ -2,7 +2,7 @@
 //! enum, and on each variant `name`, `spec(...)`, `depends_on(...)`,
 //! `ratchet(...)`, `allow(...)` and the doc comment.
 
-use kompat_engine::Version;
+use kompat_runtime::Version;
 use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::punctuated::Punctuated;

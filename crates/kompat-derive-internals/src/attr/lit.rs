@@ -2,7 +2,7 @@
 //! nested lists, and a key that may be given once ([`Once`]). Every mistake is
 //! recorded in the [`Ctxt`] at the offending token and the value is skipped.
 
-use kompat_engine::{Stage, Version, VersionLit};
+use kompat_runtime::{Stage, Version, VersionLit};
 use proc_macro2::{Group, TokenStream};
 use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;

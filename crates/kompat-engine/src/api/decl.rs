@@ -8,8 +8,9 @@ use crate::kinds::kinds;
 use kompat_runtime::gofmt::go_quote;
 use kompat_runtime::version::Version;
 
-use super::names::{GroupResource, GroupVersion, GroupVersionKind};
+use super::names::GroupResource;
 use super::order::{is_ga, sort_kube_aware};
+use kompat_runtime::{GroupVersion, GroupVersionKind};
 
 /// One declared API version of a kind, as written (`[[api]]` in TOML).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -36,8 +36,7 @@ pub use decl::{
 };
 #[cfg(feature = "analysis")]
 pub use hash::storage_version_hash;
-pub use kompat_runtime::api::typed::{is_deprecated, warning_message, ApiEntry, ApiLifecycle, StaticGvk};
-pub use names::{kube_plural, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource};
+pub use names::{kube_plural, GroupResource, GroupVersionResource};
 pub use order::{compare_kube_aware, is_alpha, is_beta, is_ga, sort_kube_aware, KubeVersion, Stability};
 #[cfg(feature = "analysis")]
 pub use serving::{served_apis, RuntimeConfig, ServeError, ServeOptions, Served};

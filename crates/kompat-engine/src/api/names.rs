@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-pub use kompat_runtime::api::names::{GroupVersion, GroupVersionKind};
+use kompat_runtime::api::names::GroupVersion;
 
 /// A group, version and resource. Displays as Go's
 /// `schema.GroupVersionResource.String()` (`apps/v1, Resource=deployments`),

@@ -16,8 +16,9 @@ use kompat_runtime::gofmt::{go_aggregate, go_quote};
 use kompat_runtime::version::Version;
 
 use super::decl::ApiSet;
-use super::names::{GroupVersion, GroupVersionResource};
+use super::names::GroupVersionResource;
 use super::order::{is_alpha, is_beta, is_ga, sort_kube_aware};
+use kompat_runtime::GroupVersion;
 
 const API_ALL: &str = "api/all";
 const API_GA: &str = "api/ga";

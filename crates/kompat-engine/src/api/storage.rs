@@ -7,7 +7,8 @@ use kompat_runtime::version::Version;
 
 use super::decl::ApiSet;
 use super::hash::storage_version_hash;
-use super::names::{GroupResource, GroupVersion, GroupVersionKind};
+use super::names::GroupResource;
+use kompat_runtime::{GroupVersion, GroupVersionKind};
 
 /// How the storage version was chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

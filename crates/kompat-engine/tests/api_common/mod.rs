@@ -9,7 +9,7 @@
 #![allow(dead_code)]
 
 use kompat_engine::api::{ApiConfig, ApiDecl, ApiSet};
-use kompat_engine::Version;
+use kompat_runtime::Version;
 
 pub fn v(s: &str) -> Version {
     Version::parse(s).expect("version")

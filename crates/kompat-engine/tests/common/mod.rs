@@ -4,7 +4,8 @@
 //! `VERSION STAGE DEFAULT [locked] [mcv=X.Y]`, `VERSION` may be `-` for a
 //! missing version and DEFAULT is `t` or `f`.
 
-use kompat_engine::{FeatureDecl, SpecDecl, Stage, VersionLit};
+use kompat_engine::{FeatureDecl, SpecDecl};
+use kompat_runtime::{Stage, VersionLit};
 
 pub fn decls(text: &str) -> Vec<FeatureDecl> {
     text.lines().map(str::trim).filter(|l| !l.is_empty()).map(parse_feature).collect()

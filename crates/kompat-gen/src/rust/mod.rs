@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use kompat_engine::{Stage, Version};
+use kompat_runtime::{Stage, Version};
 
 use crate::model::{ApiModel, Model, Table};
 use crate::Provenance;

@@ -3,7 +3,7 @@
 //! kompat runs (`super`) writes the same text directly; `super::tests`
 //! compares the two on many models, so the layout stays prettyplease's.
 
-use kompat_engine::{Stage, Version};
+use kompat_runtime::{Stage, Version};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 

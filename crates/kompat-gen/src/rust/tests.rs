@@ -4,7 +4,8 @@
 //! lines, windows of one to six versions, min-compatibility steps, APIs.
 
 use kompat_engine::api::{ApiConfig, ApiDecl};
-use kompat_engine::{FeatureDecl, SpecDecl, Stage, Version, VersionLit, WindowPolicy};
+use kompat_engine::{FeatureDecl, SpecDecl};
+use kompat_runtime::{Stage, Version, VersionLit, WindowPolicy};
 
 use super::{reference, render_rust, string};
 use crate::{Model, Provenance};

@@ -8,7 +8,7 @@
 //! the resource is served.
 
 use kompat_engine::api::{compare_kube_aware, storage_versions, Api, ApiSet};
-use kompat_engine::Version;
+use kompat_runtime::Version;
 
 use super::timeline::{Band, Cell, LegendEntry, Row, RowGroup, Timeline, Tone};
 

@@ -3,7 +3,7 @@
 //! each cell the gate as resolved at that release (`spec_at`, min-compatibility
 //! one minor below), the emulation window of the binary version shaded.
 
-use kompat_engine::{FeatureSpec, Stage, Version};
+use kompat_runtime::{FeatureSpec, Stage, Version};
 
 use super::timeline::{Band, Cell, LegendEntry, Row, RowGroup, Timeline, Tone};
 
@@ -40,7 +40,7 @@ pub fn gate_timeline(input: &GateTimeline<'_>) -> Timeline {
             label: (*name).to_owned(),
             cells: columns
                 .iter()
-                .map(|(release, _)| gate_cell(&kompat_engine::spec_at(specs, *release, None)))
+                .map(|(release, _)| gate_cell(&kompat_runtime::spec_at(specs, *release, None)))
                 .collect(),
         })
         .collect();

@@ -11,7 +11,7 @@ pub use apis::api_timeline;
 pub use gates::{gate_cell, gate_timeline, GateTimeline};
 pub use timeline::{render_timeline, Band, Cell, LegendEntry, Row, RowGroup, Timeline, Tone};
 
-use kompat_engine::Version;
+use kompat_runtime::Version;
 
 use crate::model::Model;
 use crate::Provenance;
@@ -19,7 +19,7 @@ use crate::Provenance;
 /// The gate timeline of a generation run: every feature of the model, the
 /// window of its binary version shaded, with the `@generated` header.
 pub fn render_gates_svg(model: &Model, provenance: &Provenance) -> String {
-    let gates: Vec<(&str, &[kompat_engine::FeatureSpec])> =
+    let gates: Vec<(&str, &[kompat_runtime::FeatureSpec])> =
         model.features.iter().map(|f| (f.name.as_str(), f.specs.as_slice())).collect();
     let mut timeline = gate_timeline(&GateTimeline {
         gates: &gates,

@@ -3,8 +3,9 @@
 
 #![allow(dead_code)]
 
-use kompat_engine::{FeatureDecl, Ratchet, SpecDecl, Stage, Version, VersionLit, WindowPolicy};
+use kompat_engine::{FeatureDecl, SpecDecl};
 use kompat_gen::{Model, Provenance};
+use kompat_runtime::{Ratchet, Stage, Version, VersionLit, WindowPolicy};
 
 /// A spec: `"1.36 Beta true locked mc=1.36"`; `locked` and `mc=` are optional.
 pub fn spec(text: &str) -> SpecDecl {

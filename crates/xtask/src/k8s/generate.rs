@@ -19,8 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use kompat_engine::api::{compare_kube_aware, is_beta, is_ga, kube_plural, ApiDecl};
-use kompat_engine::Version;
 use kompat_formats::ParseError;
+use kompat_runtime::Version;
 
 use super::lifecycle::KindLifecycle;
 use super::package::{Located, Register, TypeTags};

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use kompat_engine::Version;
+use kompat_runtime::Version;
 
 /// A release tag: `kubernetes-1.N.P`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -15,9 +15,9 @@
 //! `APILifecycle*` method of another shape, a repeated method, or a kind
 //! without `APILifecycleIntroduced` is an error at its place in the file.
 
-use kompat_engine::api::GroupVersionKind;
-use kompat_engine::Version;
 use kompat_formats::ParseError;
+use kompat_runtime::GroupVersionKind;
+use kompat_runtime::Version;
 use kompat_span::Span;
 use tree_sitter::Node;
 

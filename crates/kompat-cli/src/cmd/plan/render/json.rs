@@ -5,7 +5,7 @@ use kompat_diag::{Diagnostic, Severity};
 use kompat_engine::plan::{PlanFinding, ResourceState, StepState, UndecodableSource};
 
 use super::Report;
-use kompat_engine::FeatureSpec;
+use kompat_runtime::FeatureSpec;
 use serde::Serialize;
 
 #[derive(Serialize)]

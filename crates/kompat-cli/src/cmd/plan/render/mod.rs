@@ -15,7 +15,7 @@ pub use markdown::markdown;
 
 use kompat_diag::{Diagnostic, Severity};
 use kompat_engine::plan::{FindingKind, MigrationStatus, PlanFinding, ResourceState, Simulation, StepState};
-use kompat_engine::FeatureSpec;
+use kompat_runtime::FeatureSpec;
 
 /// A simulation with each finding as the one diagnostic type: built through
 /// its rule (`kompat_cli::rules::plan`), at the rule's severity or what
