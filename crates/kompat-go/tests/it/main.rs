@@ -1,0 +1,9 @@
+//! The integration tests of `kompat-go`, one test binary (each module was
+//! its own binary; one links once). Run one module with
+//! `cargo test -p kompat-go --test it MODULE::`.
+
+mod declarations;
+mod extract;
+mod fuzz;
+mod refs;
+mod unversioned;
