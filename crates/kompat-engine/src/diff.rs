@@ -25,6 +25,11 @@ pub struct GateInput<'a> {
     pub name: &'a str,
     pub specs: &'a [FeatureSpec],
     pub removed: Option<Version>,
+    /// The release from which the specs are known: a gate read from a
+    /// release that declared it without versions has one spec, at that
+    /// release, whatever it was before. Changes up to and including it are
+    /// not reported.
+    pub known_since: Option<Version>,
 }
 
 /// What happened to a gate. The order is the order of the release notes'
@@ -194,7 +199,8 @@ pub fn diff_gates(gates: &[GateInput<'_>], from: Version, to: Version) -> Result
                 break;
             }
             let after = spec_at(gate.specs, release, None);
-            for kind in step_kinds(&before, &after) {
+            let known = gate.known_since.is_none_or(|since| release > since);
+            for kind in step_kinds(&before, &after).into_iter().filter(|_| known) {
                 out.push(change(gate.name, kind, release, before, Some(after)));
             }
             before = after;
@@ -330,23 +336,35 @@ mod tests {
         changes.iter().map(|c| format!("{} {} {}\n", c.release, c.kind.name(), c.name)).collect()
     }
 
-    /// Gates as `Name[-removed]: specs`, one a line; `from..to`.
+    /// Gates as `Name [removed X] [known Y]: specs`, one a line; `from..to`.
     #[track_caller]
     fn check_gates(gates: &str, range: &str, expected: &str) {
-        let parsed: Vec<(String, Vec<FeatureSpec>, Option<Version>)> = gates
+        type Parsed = (String, Vec<FeatureSpec>, Option<Version>, Option<Version>);
+        let parsed: Vec<Parsed> = gates
             .lines()
             .filter(|l| !l.trim().is_empty())
             .map(|line| {
                 let (head, rest) = line.split_once(':').unwrap();
-                let (name, removed) = match head.trim().split_once(" removed ") {
-                    Some((name, removed)) => (name, Some(v(removed))),
+                let (head, known_since) = match head.trim().split_once(" known ") {
+                    Some((head, since)) => (head, Some(v(since))),
                     None => (head.trim(), None),
                 };
-                (name.to_owned(), specs(rest), removed)
+                let (name, removed) = match head.split_once(" removed ") {
+                    Some((name, removed)) => (name, Some(v(removed))),
+                    None => (head, None),
+                };
+                (name.to_owned(), specs(rest), removed, known_since)
             })
             .collect();
-        let inputs: Vec<GateInput<'_>> =
-            parsed.iter().map(|(name, specs, removed)| GateInput { name, specs, removed: *removed }).collect();
+        let inputs: Vec<GateInput<'_>> = parsed
+            .iter()
+            .map(|(name, specs, removed, known_since)| GateInput {
+                name,
+                specs,
+                removed: *removed,
+                known_since: *known_since,
+            })
+            .collect();
         let (from, to) = range.split_once("..").unwrap();
         let changes = diff_gates(&inputs, v(from), v(to)).unwrap();
         assert_eq!(render_gates(&changes), expected);
@@ -384,6 +402,13 @@ mod tests {
         check_gates("A removed 1.31: 1.20 GA on locked", "1.25..1.30", "");
         // Changes after the removal are not reported.
         check_gates("A removed 1.27: 1.20 Beta on; 1.28 GA on locked", "1.25..1.30", "1.27 removed A\n");
+        // Specs known only from a release: nothing up to it is reported.
+        check_gates("A removed 1.31 known 1.30: 1.30 GA on locked", "1.25..1.31", "1.31 removed A\n");
+        check_gates(
+            "A known 1.27: 1.27 Beta on; 1.29 GA on locked",
+            "1.25..1.30",
+            "1.29 locked A\n1.29 stage-changed A\n",
+        );
         // Sorted by kind, then release, then name.
         check_gates(
             "B: 1.27 Alpha off\nA: 1.27 Alpha off\nC: 1.26 Alpha off\nD removed 1.30: 1.20 GA on locked",
