@@ -45,6 +45,8 @@ pub enum Command {
     Lint(LintArgs),
     /// Print a lint rule's documentation.
     Explain(ExplainArgs),
+    /// The gate and API changes between two versions, as release notes list them.
+    Diff(DiffArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(CompletionsArgs),
     /// Print kompat's man page (roff), or write one page per subcommand.
@@ -183,6 +185,35 @@ pub struct ExplainArgs {
     /// List every rule.
     #[arg(long)]
     pub list: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The older version (`1.24`).
+    #[arg(value_name = "FROM")]
+    pub from: String,
+    /// The newer version (`1.25`).
+    #[arg(value_name = "TO")]
+    pub to: String,
+    /// The project's declarations (repeatable): compare them at the project's
+    /// own versions instead of Kubernetes' gates and built-in APIs.
+    #[arg(long = "decls", value_name = "PATH")]
+    pub decls: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+    /// Write the output to FILE (replaced whole, never left half-written) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum DiffFormat {
+    Human,
+    Json,
+    /// A release-notes-like list.
+    Markdown,
+    /// A lifecycle timeline of the gates that changed, as one SVG document.
+    Svg,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! kompat's analysis engine: registration validation of feature declarations,
 //! API declarations and which versions a server serves and stores, the
-//! StorageVersion API's agreement, the discovery hash, and upgrade-plan
-//! simulation.
+//! StorageVersion API's agreement, the discovery hash, upgrade-plan
+//! simulation, and the changes between two versions (`diff`).
 //!
 //! The model these work on (versions, stages, specs, the runtime feature
 //! gate, the typed gate and the API traits) is `kompat-runtime`'s, named by
@@ -10,7 +10,7 @@
 //! (`kompat_runtime::Version`, ...), never the runtime's modules.
 //!
 //! Registration validation and API declarations are always built; serving,
-//! storage, the agreement, the hash and plans need the `analysis` feature (on
+//! storage, the agreement, the hash, plans and diffs need the `analysis` feature (on
 //! by default), which `kompat-macros` leaves off so that the derive's
 //! dependency chain stays short (no sha2; issue 18).
 //!
@@ -19,6 +19,8 @@
 //! are values (never panics) that carry Kubernetes' exact message texts.
 
 pub mod api;
+#[cfg(feature = "analysis")]
+pub mod diff;
 pub mod feature;
 mod kinds;
 #[cfg(feature = "analysis")]

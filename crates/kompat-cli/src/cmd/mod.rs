@@ -3,6 +3,7 @@
 mod api;
 mod complete;
 mod crd_plan;
+mod diff;
 pub mod explain;
 mod export;
 mod features;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::CrdPlan(args) => crd_plan::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Lint(args) => lint::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Explain(args) if args.list => explain::list(),
         Command::Explain(args) => explain::run(args),
         Command::Completions(args) => complete::completions(args),
