@@ -16,7 +16,8 @@ use std::fmt;
 use kompat_runtime::feature::{spec_at, FeatureSpec, Stage};
 use kompat_runtime::version::Version;
 
-use crate::api::{served_apis, ApiSet, GroupVersionKind, ServeError, ServeOptions};
+use crate::api::{served_apis, ApiSet, ServeError, ServeOptions};
+use kompat_runtime::GroupVersionKind;
 
 /// One gate to compare: its completed specs and, when it was removed, the
 /// first release without it.

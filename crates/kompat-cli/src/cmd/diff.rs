@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use kompat_engine::api::ApiSet;
 use kompat_engine::diff::{ApiChange, ApiChangeKind, Diff, GateChange, GateChangeKind, GateInput};
-use kompat_engine::{FeatureSpec, Stage, Version};
 use kompat_project::{Error, Result};
+use kompat_runtime::{FeatureSpec, Stage, Version};
 use serde::Serialize;
 
 use super::{to_json, write_or_print};
@@ -361,7 +361,7 @@ fn svg(report: &Report<'_>, gates: &[Gate]) -> String {
                 .iter()
                 .map(|&release| match gate.removed {
                     Some(removed) if removed <= release => Cell::new(Tone::Removed, "removed"),
-                    _ => gate_cell(&kompat_engine::spec_at(&gate.specs, release, None)),
+                    _ => gate_cell(&kompat_runtime::spec_at(&gate.specs, release, None)),
                 })
                 .collect(),
         })

@@ -11,6 +11,7 @@ mod cli_ci;
 mod cli_cluster;
 mod cli_config;
 mod cli_crd_plan;
+mod cli_diff;
 mod cli_features;
 mod cli_gen;
 mod cli_go;

@@ -2,9 +2,7 @@
 //! declarations, landmarks of Kubernetes' own data, the output formats and
 //! the errors.
 
-mod common;
-
-use common::{dir_with, kompat_in};
+use crate::common::{dir_with, kompat_in};
 
 /// Runs kompat in a directory holding `files`; checks the exit code and
 /// stdout (on success) or stderr (on failure).
