@@ -183,6 +183,61 @@ fn directories_lists_json_and_custom_resources() {
     );
 }
 
+const V1BETA1_CRD: &str = "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.io\nspec:\n  group: example.io\n  version: v1\n  names: {kind: Gadget, plural: gadgets}\n  scope: Namespaced\n";
+
+#[test]
+fn v1beta1_crds_are_judged_at_the_target() {
+    let dir = dir_with(&[("crds/gadget.yaml", V1BETA1_CRD)]);
+    let lint = |version: &str| {
+        kompat_in(dir.path(), &["lint", "crds/gadget.yaml", "--kubernetes-version", version, "--format", "json"])
+    };
+    // Served (deprecated since 1.16) up to 1.21, removed in 1.22.
+    let (code, stdout, stderr) = lint("1.21");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        ["deprecated-api-version apiextensions.k8s.io/v1beta1/CustomResourceDefinition crds/gadget.yaml:1:13"]
+    );
+    let (code, stdout, stderr) = lint("1.22");
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        ["removed-api-version apiextensions.k8s.io/v1beta1/CustomResourceDefinition crds/gadget.yaml:1:13"]
+    );
+}
+
+#[test]
+fn the_old_crd_code_is_an_alias_of_removed_api_version() {
+    let levels = "[lint.levels]\nremoved-crd-api-version = \"warn\"\n";
+    let dir = dir_with(&[("kompat.toml", levels), ("crds/gadget.yaml", V1BETA1_CRD)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "crds/gadget.yaml", "--kubernetes-version", "1.22"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("warning[removed-api-version]"), "{stderr}");
+    assert!(
+        stderr.contains("[lint.levels] in kompat.toml: `removed-crd-api-version` is now `removed-api-version`"),
+        "{stderr}"
+    );
+    // `-A`, `-W` and `-D` accept it too.
+    let dir = dir_with(&[("crds/gadget.yaml", V1BETA1_CRD)]);
+    let lint = |flags: &[&str]| {
+        let mut args = vec!["lint", "crds/gadget.yaml", "--kubernetes-version", "1.22", "--format", "json"];
+        args.extend(flags);
+        kompat_in(dir.path(), &args)
+    };
+    let (code, stdout, stderr) = lint(&["-A", "removed-crd-api-version"]);
+    assert_eq!((code, findings(&stdout)), (0, Vec::<String>::new()), "{stderr}");
+    let (code, _, stderr) = lint(&["-W", "removed-crd-api-version"]);
+    assert_eq!(code, 0, "{stderr}");
+    // `kompat explain` names the code it is now.
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["explain", "removed-crd-api-version"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("`removed-crd-api-version` is now `removed-api-version`"), "{stdout}");
+    assert!(stdout.contains("# removed-api-version (error)"), "{stdout}");
+    // It is no code of its own.
+    let (_, list, _) = kompat_in(dir.path(), &["explain", "--list"]);
+    assert!(!list.contains("removed-crd-api-version"), "{list}");
+}
+
 #[test]
 fn declared_apis_are_used_for_their_groups() {
     let apis = "[[api]]\ngroup = \"example.com\"\nversion = \"v1alpha1\"\nkind = \"Widget\"\nresource = \"widgets\"\nintroduced = \"1.30\"\nremoved = \"1.33\"\n";
