@@ -102,7 +102,7 @@ fn every_format_and_exit_code() {
     assert_eq!(findings(&stdout), ["missing-input kubernetes-version -:null:null"]);
     let (code, _, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "short"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run"), "{stderr}");
+    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run"), "{stderr}");
     std::fs::write(dir.path().join("kompat.toml"), "[lint]\nrequire = [\"kubernetes-version\"]\n").expect("write");
     let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "sarif"]);
     assert_eq!(code, 1, "{stderr}");
@@ -236,6 +236,43 @@ fn the_old_crd_code_is_an_alias_of_removed_api_version() {
     // It is no code of its own.
     let (_, list, _) = kompat_in(dir.path(), &["explain", "--list"]);
     assert!(!list.contains("removed-crd-api-version"), "{list}");
+}
+
+#[test]
+fn unknown_kinds_of_builtin_groups_are_errors() {
+    let dir = dir_with(&[(
+        "deploy/app.yaml",
+        "apiVersion: apps/v1\nkind: Deploymnet\n---\napiVersion: apps/v1beta1\nkind: ReplicaSet\n---\napiVersion: example.com/v1\nkind: Deploymnet\n---\napiVersion: v1\nkind: List\nitems: []\n",
+    )]);
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["lint", "deploy", "--kubernetes-version", "1.35", "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        [
+            "unknown-api-kind apps/v1/Deploymnet deploy/app.yaml:1:13",
+            "unknown-api-kind apps/v1beta1/ReplicaSet deploy/app.yaml:4:13",
+        ]
+    );
+    let (_, _, human) = kompat_in(dir.path(), &["lint", "deploy", "--kubernetes-version", "1.35"]);
+    assert!(
+        human.contains("error[unknown-api-kind]: no matches for kind \"Deploymnet\" in version \"apps/v1\" on Kubernetes 1.35: apps/v1 has no kind Deploymnet (did you mean `Deployment`?)"),
+        "{human}"
+    );
+}
+
+#[test]
+fn a_kubernetes_version_past_the_data_is_said_once() {
+    let dir = dir_with(&[("web.yaml", "apiVersion: apps/v1\nkind: Deployment\n"), ("ingress.yaml", INGRESS)]);
+    let (code, _, stderr) =
+        kompat_in(dir.path(), &["lint", "web.yaml", "ingress.yaml", "--kubernetes-version", "1.40"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("note[missing-input]: no Kubernetes data after 1.37").count(), 1, "{stderr}");
+    assert!(stderr.contains("APIs removed after Kubernetes 1.37 are not known"), "{stderr}");
+    assert!(stderr.contains("error[removed-api-version]"), "{stderr}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "web.yaml", "--kubernetes-version", "1.37"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("no Kubernetes data after"), "{stderr}");
 }
 
 #[test]

@@ -65,6 +65,7 @@ passes![
     removed_api_version,
     deprecated_api_version,
     unserved_api_version,
+    unknown_api_kind,
     unused_allowance,
     missing_input,
     inline_allow,
