@@ -34,6 +34,9 @@ pub struct LintPolicy {
     require: Vec<String>,
     levels: BTreeMap<String, Level>,
     allows: Vec<Allowance>,
+    /// For codes `[lint]` names through an alias (`crate::rules::ALIASES`):
+    /// the notes the findings of the new code carry.
+    renamed: BTreeMap<String, Vec<String>>,
 }
 
 struct Allowance {
@@ -66,28 +69,38 @@ impl LintPolicy {
                 .at(Some(config.source.locate(span.start, span.end))),
             );
         }
-        let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| {
-            if !codes.contains(&code) {
+        let mut renamed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut check_code = |code: &str, span: &std::ops::Range<usize>, place: &str| -> String {
+            let canonical = crate::rules::canonical(code);
+            if !codes.contains(&canonical) {
                 let hint = crate::rules::code_hint(code);
                 failures.push(
                     Diagnostic::error(format!("unknown lint code `{code}` in {place}{hint}"))
                         .at(Some(config.source.locate(span.start, span.end))),
                 );
+            } else if let Some(note) = crate::rules::alias_note(code) {
+                let notes = renamed.entry(canonical.to_owned()).or_default();
+                let note = format!("{place} in kompat.toml: {note}");
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
             }
+            canonical.to_owned()
         };
         for level in &lint.levels {
-            check_code(&level.code, &level.code_span, "[lint.levels]");
-            out.levels.insert(level.code.clone(), level.level);
+            let code = check_code(&level.code, &level.code_span, "[lint.levels]");
+            out.levels.insert(code, level.level);
         }
         for allow in &lint.allow {
-            check_code(&allow.code, &allow.code_span, "[[lint.allow]]");
+            let code = check_code(&allow.code, &allow.code_span, "[[lint.allow]]");
             out.allows.push(Allowance {
-                code: allow.code.clone(),
+                code,
                 subject: allow.subject.clone(),
                 reason: allow.reason.clone(),
                 location: Some(config.source.locate(allow.span.start, allow.span.end)),
             });
         }
+        out.renamed = renamed;
         if failures.is_empty() {
             Ok(out)
         } else {
@@ -119,6 +132,9 @@ impl LintPolicy {
         let subjects: Vec<(&'static str, String)> =
             diags.iter().filter_map(|d| Some((d.code?, d.subject.clone()?))).collect();
         for mut d in diags {
+            if let Some(notes) = self.renamed.get(d.code()) {
+                d.notes.extend(notes.iter().cloned());
+            }
             // A required input's absence is an error, whatever the levels
             // and allowances say.
             if d.code() == MISSING_INPUT.code && d.subject.as_ref().is_some_and(|s| self.require.contains(s)) {
@@ -171,7 +187,9 @@ pub fn apply_source_allows(
     let mut out = Vec::new();
     let mut suppressed = Vec::new();
     for d in diags {
-        let hit = allows.iter().position(|a| d.code() == a.code && d.subject.as_deref() == Some(a.gate.as_str()));
+        let hit = allows.iter().position(|a| {
+            d.code() == crate::rules::canonical(&a.code) && d.subject.as_deref() == Some(a.gate.as_str())
+        });
         match hit {
             Some(i) => {
                 used[i] = true;
@@ -181,13 +199,12 @@ pub fn apply_source_allows(
             None => out.push(d),
         }
     }
-    let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
     for (allow, used) in allows.iter().zip(used) {
         if used {
             continue;
         }
         let (gate, code) = (&allow.gate, &allow.code);
-        out.push(if codes.contains(&code.as_str()) {
+        out.push(if crate::rules::known(code, known) {
             unused_source_allow(gate, code, None, allow.location.clone())
         } else {
             let hint = crate::rules::code_hint(code);

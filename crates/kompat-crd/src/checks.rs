@@ -20,16 +20,10 @@ use kompat_span::Span;
 pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
     let mut out = Vec::new();
     let id = crd.id();
+    // `apiextensions.k8s.io/v1beta1` CRDs are checked as manifest objects,
+    // against the target version (`removed-api-version`,
+    // `deprecated-api-version`); nothing else is checked about them.
     if crd.api_version.value == V1BETA1 {
-        out.push(finding(
-            CrdRule::RemovedCrdApiVersion,
-            format!("`{V1BETA1}` CustomResourceDefinitions are not served since Kubernetes 1.22"),
-            Some(crd.api_version.span),
-            id,
-            vec![
-                "use `apiextensions.k8s.io/v1`: a structural schema per version in `spec.versions[*].schema.openAPIV3Schema`, with `served` and `storage` on every version".to_owned(),
-            ],
-        ));
         return out;
     }
 

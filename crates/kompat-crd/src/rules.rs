@@ -409,36 +409,6 @@ declare_rules! {
         PreserveUnknownFieldsTrue: Error, "spec.preserveUnknownFields is true",
 
         /// ### What it does
-        /// Reports `apiextensions.k8s.io/v1beta1` CustomResourceDefinitions. kompat
-        /// checks nothing else about them.
-        ///
-        /// ### Why is this bad?
-        /// `apiextensions.k8s.io/v1beta1` is not served since Kubernetes 1.22: the
-        /// manifest cannot be applied.
-        ///
-        /// ### Example
-        /// ```yaml
-        /// apiVersion: apiextensions.k8s.io/v1beta1
-        /// kind: CustomResourceDefinition
-        /// spec:
-        ///   version: v1
-        ///   validation: {openAPIV3Schema: {type: object}}
-        /// ```
-        ///
-        /// ### Use instead
-        /// ```yaml
-        /// apiVersion: apiextensions.k8s.io/v1
-        /// kind: CustomResourceDefinition
-        /// spec:
-        ///   versions:
-        ///   - name: v1
-        /// served: true
-        /// storage: true
-        /// schema: {openAPIV3Schema: {type: object}}
-        /// ```
-        RemovedCrdApiVersion: Error, "the CRD uses apiextensions.k8s.io/v1beta1",
-
-        /// ### What it does
         /// Reports a change between `Namespaced` and `Cluster` scope.
         ///
         /// ### Why is this bad?

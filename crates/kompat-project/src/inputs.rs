@@ -162,19 +162,18 @@ impl Input {
     /// located by its `apiVersion` value. Templated YAML that does not parse
     /// has no objects; YAML beyond the parser's limits is a located error, and
     /// so is standard input that does not parse (it is manifests by intent).
-    /// The CustomResourceDefinitions of a CRD manifest are left out: the CRD
-    /// checks (`kompat-crd`, `removed-crd-api-version` among them) are theirs.
+    /// The CustomResourceDefinitions of a CRD manifest are objects too: their
+    /// `apiVersion` is checked at the target version like any other's
+    /// (`apiextensions.k8s.io/v1beta1` is served up to 1.21).
     pub fn manifest_objects(&self) -> Result<Vec<ManifestObject<Location>>> {
         let Some(source) = self.source() else { return Ok(Vec::new()) };
         if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&source.path) {
             return Ok(Vec::new());
         }
         match self.documents() {
-            Ok(docs) => Ok(objects_in(docs)
-                .into_iter()
-                .filter(|o| !(self.kind == Kind::CrdManifest && is_crd_object(o)))
-                .map(|o| o.map_location(|s| source.locate(s.start, s.end)))
-                .collect()),
+            Ok(docs) => {
+                Ok(objects_in(docs).into_iter().map(|o| o.map_location(|s| source.locate(s.start, s.end))).collect())
+            }
             Err(err) if kompat_formats::yaml::is_limit_error(err) || is_stdin(&source.path) => {
                 Err(source.parse_errors(vec![err.clone()]))
             }
@@ -523,10 +522,6 @@ fn may_name_api_version(text: &str) -> bool {
 
 fn is_yaml(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
-}
-
-fn is_crd_object<L>(object: &ManifestObject<L>) -> bool {
-    object.group == "apiextensions.k8s.io" && object.kind == "CustomResourceDefinition"
 }
 
 fn is_json(path: &Path) -> bool {

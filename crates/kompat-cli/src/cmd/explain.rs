@@ -17,7 +17,10 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
             args.code
         )));
     };
-    print_stdout(&text(rule))?;
+    match rules::alias_note(&args.code) {
+        Some(note) => print_stdout(&format!("{note}.\n\n{}", text(rule)))?,
+        None => print_stdout(&text(rule))?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -57,7 +57,7 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
         return Err(error);
     }
     let named = |list: &[String], d: &Diagnostic| {
-        list.iter().any(|c| c == d.code() || (c == "warnings" && d.severity == Severity::Warning))
+        list.iter().any(|c| rules::canonical(c) == d.code() || (c == "warnings" && d.severity == Severity::Warning))
     };
     Ok(diags
         .into_iter()

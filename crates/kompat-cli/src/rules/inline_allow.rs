@@ -99,7 +99,7 @@ impl InlineAllow {
     fn covers(&self, d: &Diagnostic) -> bool {
         let Some(location) = &d.location else { return false };
         let Some(range) = location.range() else { return false };
-        d.code() == self.code && location.path() == self.path && self.scope.contains(&range.start)
+        d.code() == super::canonical(&self.code) && location.path() == self.path && self.scope.contains(&range.start)
     }
 }
 
@@ -232,12 +232,11 @@ fn comments(text: &str) -> Vec<Comment> {
 /// `allow-without-reason` and `unused-allowance` findings about the
 /// allowances) and those allowed, with their reasons.
 pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) -> (Vec<Diagnostic>, Vec<Suppressed>) {
-    let codes: Vec<&str> = known.iter().map(|r| r.code).collect();
     let mut out = Vec::new();
     // Allowances that can allow: a reason and a known code.
     let mut valid = Vec::new();
     for allow in allows {
-        if !codes.contains(&allow.code.as_str()) {
+        if !super::known(&allow.code, known) {
             let hint = super::code_hint(&allow.code);
             out.push(
                 UNUSED_ALLOWANCE
@@ -269,7 +268,7 @@ pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) ->
     // binary search, so many allowances and findings stay linear-logarithmic.
     let mut index: BTreeMap<(&Path, &str), Vec<usize>> = BTreeMap::new();
     for (i, allow) in valid.iter().enumerate() {
-        index.entry((allow.path.as_path(), allow.code.as_str())).or_default().push(i);
+        index.entry((allow.path.as_path(), super::canonical(&allow.code))).or_default().push(i);
     }
     for list in index.values_mut() {
         list.sort_by_key(|&i| (valid[i].scope.start, i));

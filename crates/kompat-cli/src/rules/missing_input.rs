@@ -16,6 +16,7 @@ use super::storage_not_decodable::STORAGE_NOT_DECODABLE;
 use super::storage_override_expired::STORAGE_OVERRIDE_EXPIRED;
 use super::storage_version_without_kind::STORAGE_VERSION_WITHOUT_KIND;
 use super::stored_before_written::STORED_BEFORE_WRITTEN;
+use super::unknown_api_kind::UNKNOWN_API_KIND;
 use super::unserved_api_version::UNSERVED_API_VERSION;
 use super::Pass;
 use crate::Context;
@@ -25,7 +26,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded. The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded. The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
     ///
     /// ### Why is this bad?
     ///
@@ -111,7 +112,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         skipped("baseline", all(&[REMOVED_GATE.code, REWRITTEN_HISTORY.code]), "");
     }
     if cx.manifests.is_none() && cx.manifest_objects > 0 {
-        let rules = all(&[REMOVED_API_VERSION.code, DEPRECATED_API_VERSION.code, UNSERVED_API_VERSION.code]);
+        let rules = all(&[
+            REMOVED_API_VERSION.code,
+            DEPRECATED_API_VERSION.code,
+            UNSERVED_API_VERSION.code,
+            UNKNOWN_API_KIND.code,
+        ]);
         skipped("kubernetes-version", rules, "Kubernetes manifests are not checked; ");
     }
     if cx.code.is_none() && own_features {
@@ -131,6 +137,25 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !kinds.is_empty() {
             let consequence = format!("the lifecycles of {} are not compared with a CRD; ", kinds.join(", "));
             skipped("crd-manifest", all(&[CRD_LIFECYCLE_MISMATCH.code]), &consequence);
+        }
+    }
+    // A target past the built-in API data: what was removed after its
+    // newest release is not known.
+    let newest = crate::sources::manifests::newest_known_release();
+    if let (Some(manifests), Some(newest)) = (cx.manifests, newest) {
+        let target = manifests.serve.binary.unwrap_or(manifests.serve.emulation).max(manifests.serve.emulation);
+        if target > newest && cx.manifest_objects > 0 {
+            out.push(
+                MISSING_INPUT
+                    .diag(
+                        format!(
+                            "no Kubernetes data after {newest}: the manifests are checked at {}, and APIs removed after Kubernetes {newest} are not known",
+                            manifests.target()
+                        ),
+                        None,
+                    )
+                    .with_subject("kubernetes-data"),
+            );
         }
     }
     if crate::uses_builtin_gates(cx.decls, cx.settings) {
@@ -236,7 +261,7 @@ featureGates:
         check(
             r##"
 //- deploy.yaml
-#!! note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run
+#!! note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run
 apiVersion: extensions/v1beta1
 kind: Ingress
 metadata:
@@ -276,6 +301,32 @@ binary_version = "1.37"
 #[kube(group = "example.io", version = "v1", kind = "Widget")]
 #[kompat(api(introduced = "1.35"))]
 pub struct WidgetSpec {}
+"##,
+        );
+    }
+
+    #[test]
+    fn a_kubernetes_version_past_the_data() {
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.40"
+//- deploy/web.yaml
+#!! note[missing-input]: no Kubernetes data after 1.37: the manifests are checked at Kubernetes 1.40, and APIs removed after Kubernetes 1.37 are not known
+apiVersion: apps/v1
+kind: Deployment
+"##,
+        );
+        // Within the data: no note.
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.37"
+//- deploy/web.yaml
+apiVersion: apps/v1
+kind: Deployment
 "##,
         );
     }

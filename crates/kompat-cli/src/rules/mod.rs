@@ -65,6 +65,7 @@ passes![
     removed_api_version,
     deprecated_api_version,
     unserved_api_version,
+    unknown_api_kind,
     unused_allowance,
     missing_input,
     inline_allow,
@@ -90,9 +91,39 @@ pub fn hint(suggestion: Option<&str>) -> String {
     suggestion.map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 
-/// The rule with `code`.
+/// The rule with `code`, or with the code an alias in [`ALIASES`] now
+/// stands for.
 pub fn find(code: &str) -> Option<&'static Rule> {
+    let code = canonical(code);
     PASSES.iter().flat_map(|p| p.rules.iter().copied()).find(|r| r.code == code)
+}
+
+/// Codes kompat reported once and no longer does, each with the code that
+/// reports the same findings now: configuration that names an old code
+/// (`[lint.levels]`, `[[lint.allow]]`, `-A`/`-W`/`-D`, inline and Rust
+/// allowances, `kompat explain`) applies to the new one.
+pub const ALIASES: &[(&str, &str)] = &[
+    // `apiextensions.k8s.io/v1beta1` CRDs are manifest objects like any
+    // other, checked at the target version.
+    ("removed-crd-api-version", "removed-api-version"),
+];
+
+/// `code`, or the code it is an alias of.
+pub fn canonical(code: &str) -> &str {
+    ALIASES.iter().find(|(old, _)| *old == code).map_or(code, |(_, new)| new)
+}
+
+/// True when `code` names a rule, directly or through an alias.
+pub fn known(code: &str, rules: &[&Rule]) -> bool {
+    let code = canonical(code);
+    rules.iter().any(|r| r.code == code)
+}
+
+/// The note on an alias: `` `OLD` is now `NEW` ``, `None` for a code that
+/// is no alias.
+pub fn alias_note(code: &str) -> Option<String> {
+    let new = canonical(code);
+    (new != code).then(|| format!("`{code}` is now `{new}`: the same findings, under the code kompat reports"))
 }
 
 /// True when `decls` declares gate `name` only in unversioned Go
@@ -175,6 +206,20 @@ mod tests {
             }
         }
         assert!(singles > 20, "the declared rules are found ({singles})");
+    }
+
+    #[test]
+    fn aliases_name_no_rule_and_stand_for_one() {
+        for (old, new) in ALIASES {
+            assert!(all().iter().all(|r| r.code != *old), "`{old}` is an alias and a rule");
+            assert_eq!(find(old).map(|r| r.code), Some(*new));
+            assert_eq!(canonical(old), *new);
+            assert!(alias_note(old).is_some_and(|n| n.contains(new)));
+        }
+        assert_eq!(canonical("removed-gate"), "removed-gate");
+        assert_eq!(alias_note("removed-gate"), None);
+        assert!(known("removed-crd-api-version", &all()));
+        assert!(!known("removed-crd-api-versions", &all()));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks every object of the Kubernetes manifests linted (YAML and JSON files, `kind: List` items, `helm template` output on standard input) against Kubernetes' built-in API lifecycles, and reports objects whose `apiVersion` was removed at or before the target version (`--emulation-version`, else the binary version), with the release that removed it and the replacement.
+    /// Checks every object of the Kubernetes manifests linted (YAML and JSON files, `kind: List` items, `helm template` output on standard input) against Kubernetes' built-in API lifecycles, and reports objects whose `apiVersion` was removed at or before the target version (`--emulation-version`, else the binary version), with the release that removed it and the replacement. The CustomResourceDefinitions of CRD manifests are objects too: an `apiextensions.k8s.io/v1beta1` CRD is served up to 1.21 and reported from 1.22. Configuration that names the code this had once, `removed-crd-api-version`, applies to this one.
     ///
     /// ### Why is this bad?
     ///
@@ -99,6 +99,107 @@ binary_version = "1.32"
 apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "FlowSchema" in version "flowcontrol.apiserver.k8s.io/v1beta3" on Kubernetes 1.32: removed in 1.32; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
 kind: FlowSchema
+"##,
+        );
+    }
+
+    #[test]
+    fn v1beta1_crds_at_the_target() {
+        // apiextensions.k8s.io/v1beta1 is served (deprecated) up to 1.21 and
+        // removed in 1.22: the CRD is a manifest object like any other.
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.21"
+//- crds/gadget.yaml
+apiVersion: apiextensions.k8s.io/v1beta1
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: apiextensions.k8s.io/v1beta1 CustomResourceDefinition is deprecated in v1.16+, unavailable in v1.22+; use apiextensions.k8s.io/v1 CustomResourceDefinition
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  version: v1
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+"##,
+        );
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.22"
+//- crds/gadget.yaml
+apiVersion: apiextensions.k8s.io/v1beta1
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" on Kubernetes 1.22: removed in 1.22; use apiextensions.k8s.io/v1 CustomResourceDefinition
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  version: v1
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+"##,
+        );
+    }
+
+    #[test]
+    fn the_old_crd_code_is_an_alias() {
+        // `removed-crd-api-version` in configuration applies to
+        // `removed-api-version`: levels, allowances and inline allowances.
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.22"
+[lint.levels]
+removed-crd-api-version = "warn"
+//- crds/gadget.yaml
+apiVersion: apiextensions.k8s.io/v1beta1
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[removed-api-version]: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" on Kubernetes 1.22: removed in 1.22; use apiextensions.k8s.io/v1 CustomResourceDefinition
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  version: v1
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+"##,
+        );
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.22"
+[[lint.allow]]
+code = "removed-crd-api-version"
+reason = "the chart supports 1.21 clusters until March"
+//- crds/gadget.yaml
+apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  version: v1
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+"##,
+        );
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.22"
+//- crds/gadget.yaml
+# kompat:allow(removed-crd-api-version) installed on 1.21 clusters only
+apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  version: v1
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
 "##,
         );
     }

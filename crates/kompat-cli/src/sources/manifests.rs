@@ -6,7 +6,9 @@
 //! The serving question is `kompat_engine::api::served_apis`' (KEP-4330's
 //! rules, `--runtime-config` and the forward-compatibility flags), asked
 //! once per run; the rules `removed-api-version`, `deprecated-api-version`
-//! and `unserved-api-version` only read the answers.
+//! and `unserved-api-version` only read the answers. Objects of Kubernetes'
+//! own groups whose version or kind no release of the data has are kept
+//! apart, for `unknown-api-kind`.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -15,7 +17,7 @@ use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
 use kompat_formats::manifest::ManifestObject;
 use kompat_project::Error;
-use kompat_runtime::Version;
+use kompat_runtime::{GroupVersion, Version};
 
 /// An object whose group, version and kind the API set knows, and whether
 /// the server serves it. Objects of group-versions or kinds the set does
@@ -34,6 +36,10 @@ pub struct Checked {
 pub struct Manifests {
     pub serve: ServeOptions,
     pub checked: Vec<Checked>,
+    /// Objects of one of Kubernetes' built-in groups whose version or kind
+    /// the API set does not have (no release of the data serves them), but
+    /// for lists (`*List` kinds): custom groups are left alone.
+    pub unknown: Vec<ManifestObject<Location>>,
 }
 
 impl Manifests {
@@ -47,7 +53,7 @@ impl Manifests {
         serve: &ServeOptions,
     ) -> Result<Manifests, Error> {
         if objects.is_empty() {
-            return Ok(Manifests { serve: serve.clone(), checked: Vec::new() });
+            return Ok(Manifests { serve: serve.clone(), checked: Vec::new(), unknown: Vec::new() });
         }
         let set: Cow<'_, ApiSet> = match project {
             Some(project) => Cow::Owned(with_project(project)?),
@@ -57,12 +63,18 @@ impl Manifests {
             .map_err(|err| Error { diagnostics: err.messages.into_iter().map(Diagnostic::error).collect() })?;
         let served: BTreeSet<&GroupVersionResource> = served.resources.iter().collect();
         let mut checked = Vec::new();
+        let mut unknown = Vec::new();
         for object in objects {
-            let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else { continue };
+            let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
+                if is_builtin_unknown(object) {
+                    unknown.push(object.clone());
+                }
+                continue;
+            };
             let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
             checked.push(Checked { object: object.clone(), api: api.clone(), served: served.contains(&gvr) });
         }
-        Ok(Manifests { serve: serve.clone(), checked })
+        Ok(Manifests { serve: serve.clone(), checked, unknown })
     }
 
     /// The version whose rules the server follows.
@@ -80,6 +92,35 @@ impl Manifests {
             _ => format!("Kubernetes {}", self.serve.emulation),
         }
     }
+}
+
+/// Client-side kinds of Kubernetes' own groups that are written as YAML
+/// files and never sent to a server: a kubeconfig is `v1 Config`.
+const CLIENT_KINDS: &[(&str, &str, &str)] = &[("", "v1", "Config")];
+
+/// True for an object of one of Kubernetes' built-in groups that is not a
+/// list (`List`, `*List`: their items are the objects) nor a client-side
+/// file ([`CLIENT_KINDS`]); the caller has found no API for it.
+fn is_builtin_unknown(object: &ManifestObject<Location>) -> bool {
+    kompat_k8s::apis().is_group_registered(&object.group)
+        && !object.kind.ends_with("List")
+        && !CLIENT_KINDS.contains(&(object.group.as_str(), object.version.as_str(), object.kind.as_str()))
+}
+
+/// The newest Kubernetes release kompat's data knows: the last `k8s.io/api`
+/// tag the built-in API table records having read (whose
+/// prerelease-lifecycle files also state the removals planned for the next
+/// release), or the newest release of Kubernetes' feature list, whichever
+/// is newer. Removals decided after it are not known.
+pub fn newest_known_release() -> Option<Version> {
+    let line = kompat_k8s::APIS_TOML.lines().find(|l| l.starts_with("# source: k8s.io/api "))?;
+    let tags = line.split_whitespace().filter_map(|tag| tag.strip_prefix("kubernetes-")).filter_map(|v| {
+        let mut parts = v.split('.');
+        Some(Version::new(parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+    });
+    let features =
+        kompat_k8s::features().iter().flat_map(|f| &f.specs).filter_map(|s| Some(s.version.as_ref()?.major_minor()));
+    tags.max().max(features.max())
 }
 
 /// Kubernetes' built-in API declarations and the project's, as one set.
@@ -106,7 +147,13 @@ fn with_project(project: &ApiConfig) -> Result<ApiSet, Error> {
 /// `kind "K" in version "G/V"`, as Kubernetes' `no matches for kind` error
 /// names an object's type.
 pub fn no_matches(checked: &Checked) -> String {
-    format!("no matches for kind {:?} in version {:?}", checked.api.kind(), checked.api.group_version().to_string())
+    no_matches_for(checked.api.group(), checked.api.version(), checked.api.kind())
+}
+
+/// [`no_matches`] for a group, version and kind.
+pub fn no_matches_for(group: &str, version: &str, kind: &str) -> String {
+    let gv = GroupVersion { group: group.to_owned(), version: version.to_owned() };
+    format!("no matches for kind {kind:?} in version {:?}", gv.to_string())
 }
 
 /// `; use G/V Kind` when the API names a replacement (the suffix of
@@ -115,5 +162,21 @@ pub fn replacement(api: &Api) -> String {
     match &api.replacement {
         Some(r) => format!("; use {} {}", r.group_version(), r.kind),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_known_release_is_read_from_the_table() {
+        let newest = newest_known_release().expect("apis.toml records its k8s.io/api tags");
+        // The API table reads release tags up to 1.36; the feature list is
+        // Kubernetes' development branch (1.37).
+        assert!(newest >= Version::new(1, 37), "{newest}");
+        // The table has an API introduced in that release or one before it.
+        let latest_introduced = kompat_k8s::apis().apis().iter().map(|a| a.lifecycle.introduced).max();
+        assert!(latest_introduced.is_some_and(|v| v <= newest), "{latest_introduced:?}");
     }
 }

@@ -100,7 +100,7 @@ fn every_format_and_exit_code() {
     assert_eq!(findings(&stdout), ["missing-input kubernetes-version -:null:null"]);
     let (code, _, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "short"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unserved-api-version` did not run"), "{stderr}");
+    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run"), "{stderr}");
     std::fs::write(dir.path().join("kompat.toml"), "[lint]\nrequire = [\"kubernetes-version\"]\n").expect("write");
     let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "sarif"]);
     assert_eq!(code, 1, "{stderr}");
@@ -179,6 +179,98 @@ fn directories_lists_json_and_custom_resources() {
             "removed-api-version policy/v1beta1/PodDisruptionBudget deploy/b.json:1:16",
         ]
     );
+}
+
+const V1BETA1_CRD: &str = "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.io\nspec:\n  group: example.io\n  version: v1\n  names: {kind: Gadget, plural: gadgets}\n  scope: Namespaced\n";
+
+#[test]
+fn v1beta1_crds_are_judged_at_the_target() {
+    let dir = dir_with(&[("crds/gadget.yaml", V1BETA1_CRD)]);
+    let lint = |version: &str| {
+        kompat_in(dir.path(), &["lint", "crds/gadget.yaml", "--kubernetes-version", version, "--format", "json"])
+    };
+    // Served (deprecated since 1.16) up to 1.21, removed in 1.22.
+    let (code, stdout, stderr) = lint("1.21");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        ["deprecated-api-version apiextensions.k8s.io/v1beta1/CustomResourceDefinition crds/gadget.yaml:1:13"]
+    );
+    let (code, stdout, stderr) = lint("1.22");
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        ["removed-api-version apiextensions.k8s.io/v1beta1/CustomResourceDefinition crds/gadget.yaml:1:13"]
+    );
+}
+
+#[test]
+fn the_old_crd_code_is_an_alias_of_removed_api_version() {
+    let levels = "[lint.levels]\nremoved-crd-api-version = \"warn\"\n";
+    let dir = dir_with(&[("kompat.toml", levels), ("crds/gadget.yaml", V1BETA1_CRD)]);
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "crds/gadget.yaml", "--kubernetes-version", "1.22"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("warning[removed-api-version]"), "{stderr}");
+    assert!(
+        stderr.contains("[lint.levels] in kompat.toml: `removed-crd-api-version` is now `removed-api-version`"),
+        "{stderr}"
+    );
+    // `-A`, `-W` and `-D` accept it too.
+    let dir = dir_with(&[("crds/gadget.yaml", V1BETA1_CRD)]);
+    let lint = |flags: &[&str]| {
+        let mut args = vec!["lint", "crds/gadget.yaml", "--kubernetes-version", "1.22", "--format", "json"];
+        args.extend(flags);
+        kompat_in(dir.path(), &args)
+    };
+    let (code, stdout, stderr) = lint(&["-A", "removed-crd-api-version"]);
+    assert_eq!((code, findings(&stdout)), (0, Vec::<String>::new()), "{stderr}");
+    let (code, _, stderr) = lint(&["-W", "removed-crd-api-version"]);
+    assert_eq!(code, 0, "{stderr}");
+    // `kompat explain` names the code it is now.
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["explain", "removed-crd-api-version"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("`removed-crd-api-version` is now `removed-api-version`"), "{stdout}");
+    assert!(stdout.contains("# removed-api-version (error)"), "{stdout}");
+    // It is no code of its own.
+    let (_, list, _) = kompat_in(dir.path(), &["explain", "--list"]);
+    assert!(!list.contains("removed-crd-api-version"), "{list}");
+}
+
+#[test]
+fn unknown_kinds_of_builtin_groups_are_errors() {
+    let dir = dir_with(&[(
+        "deploy/app.yaml",
+        "apiVersion: apps/v1\nkind: Deploymnet\n---\napiVersion: apps/v1beta1\nkind: ReplicaSet\n---\napiVersion: example.com/v1\nkind: Deploymnet\n---\napiVersion: v1\nkind: List\nitems: []\n",
+    )]);
+    let (code, stdout, stderr) =
+        kompat_in(dir.path(), &["lint", "deploy", "--kubernetes-version", "1.35", "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        [
+            "unknown-api-kind apps/v1/Deploymnet deploy/app.yaml:1:13",
+            "unknown-api-kind apps/v1beta1/ReplicaSet deploy/app.yaml:4:13",
+        ]
+    );
+    let (_, _, human) = kompat_in(dir.path(), &["lint", "deploy", "--kubernetes-version", "1.35"]);
+    assert!(
+        human.contains("error[unknown-api-kind]: no matches for kind \"Deploymnet\" in version \"apps/v1\" on Kubernetes 1.35: apps/v1 has no kind Deploymnet (did you mean `Deployment`?)"),
+        "{human}"
+    );
+}
+
+#[test]
+fn a_kubernetes_version_past_the_data_is_said_once() {
+    let dir = dir_with(&[("web.yaml", "apiVersion: apps/v1\nkind: Deployment\n"), ("ingress.yaml", INGRESS)]);
+    let (code, _, stderr) =
+        kompat_in(dir.path(), &["lint", "web.yaml", "ingress.yaml", "--kubernetes-version", "1.40"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("note[missing-input]: no Kubernetes data after 1.37").count(), 1, "{stderr}");
+    assert!(stderr.contains("APIs removed after Kubernetes 1.37 are not known"), "{stderr}");
+    assert!(stderr.contains("error[removed-api-version]"), "{stderr}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["lint", "web.yaml", "--kubernetes-version", "1.37"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("no Kubernetes data after"), "{stderr}");
 }
 
 #[test]

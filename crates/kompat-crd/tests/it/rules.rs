@@ -25,7 +25,7 @@ fn all_findings() -> Vec<Finding> {
         ("single/undeclared-conversion.yaml", None),
         ("single/undeclared-conversion.yaml", Some("conversions/mismatch.toml")),
         ("single/unserved-pair.yaml", None),
-        ("single/removed-crd-api-version.yaml", None),
+        ("single/v1beta1.yaml", None),
         ("kube-rs/widget-merged.yaml", None),
         ("kube-rs/widget-merged-preserved.yaml", Some("kube-rs/widget-merged.experimental.toml")),
         ("multi-document.yaml", None),
