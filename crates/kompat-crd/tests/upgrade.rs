@@ -122,6 +122,25 @@ fn versions_that_stop_being_served_need_conversions() {
 }
 
 #[test]
+fn a_webhook_converts_versions_that_stop_being_served() {
+    let m = "machines.cluster.example.io";
+    check("webhook-unserve", None, &[("conversion-checks-skipped", m, "Webhook")]);
+}
+
+#[test]
+fn a_baseline_without_stored_versions_says_what_was_assumed() {
+    let m = "machines.cluster.example.io";
+    check("stored-versions-assumed", None, &[("stored-versions-assumed", m, "versions")]);
+    // The cluster's record (`kubectl get crd NAME -o yaml`) decides.
+    let (_, old) = crd("upgrade/stored-versions-assumed/cluster.yaml");
+    let (text, new) = crd("upgrade/stored-versions-assumed/new.yaml");
+    assert_eq!(
+        compact(&text, &check_upgrade(&old, &new, None)),
+        expected(&[("stored-version-removed", "machines.cluster.example.io/v1alpha1", "versions")])
+    );
+}
+
+#[test]
 fn an_unchanged_crd_has_no_findings() {
     for path in ["kube-rs/widget-v1.yaml", "kube-rs/widget-merged.yaml", "upgrade/stored-version-removed/old.yaml"] {
         let (_, crd) = crd(path);
