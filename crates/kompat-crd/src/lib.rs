@@ -20,6 +20,7 @@
 mod checks;
 mod conversions;
 mod model;
+mod pattern;
 mod plan;
 mod rules;
 mod schema;

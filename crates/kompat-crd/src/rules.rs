@@ -417,7 +417,10 @@ declare_rules! {
 
         /// ### What it does
         /// Reports a `pattern` added to, or changed in, a kept version. Removing a
-        /// pattern loosens validation and is not reported.
+        /// pattern loosens validation and is not reported. Patterns are compared as
+        /// languages where their structure is the same and only character classes
+        /// differ: the same sets (`[-a-zSA-Z0-9]` and `[-a-zA-Z0-9]`) or wider classes
+        /// are not reported; any other change is, with both patterns.
         ///
         /// ### Why is this bad?
         /// Values valid under the old pattern may be rejected, so stored objects fail
@@ -708,6 +711,8 @@ declare_rules! {
         /// ### What it does
         /// Reports an `x-kubernetes-validations` rule added (or with a changed
         /// expression), `nullable` removed, or `uniqueItems` set in a kept version.
+        /// A rule whose every `self.<field>` is a field new in this release is not
+        /// reported: no stored object has those fields.
         ///
         /// ### Why is this bad?
         /// Stored objects that do not satisfy the new rule are rejected on their next

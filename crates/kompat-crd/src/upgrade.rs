@@ -251,7 +251,7 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
         let render = |v: Option<&Node>| v.map_or_else(|| "none".to_owned(), |v| format!("`{}`", v.render()));
         out.push(finding(
             CrdRule::UnhandledChange,
-            format!("unhandled change to `{key}` of version `{name}`"),
+            format!("unhandled change to `{key}` of version `{name}`: {}", schema::what_changed(key, o, n)),
             Some(span),
             crd.subject(name),
             vec![format!("old: {}", render(o)), format!("new: {}", render(n))],

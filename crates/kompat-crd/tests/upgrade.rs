@@ -25,6 +25,12 @@ fn compatible_changes_have_no_findings() {
     // An absent `x-kubernetes-list-type` is `atomic`: writing it out or
     // dropping it is no change (other list types stay unhandled changes).
     check("list-type-atomic", None, &[]);
+    // Patterns are compared as languages: the same class written twice,
+    // and a class widened, reject nothing stored.
+    check("pattern-same-language", None, &[]);
+    // A CEL rule and bounds on fields new in this release constrain nothing
+    // stored.
+    check("validation-new-fields", None, &[]);
 }
 
 #[test]
@@ -75,7 +81,7 @@ fn identity_changes() {
 #[test]
 fn schema_changes() {
     let v1 = |path: &str| format!("gadgets.example.io/v1#{path}");
-    let cases: [(&str, Vec<Owned<'_>>); 9] = [
+    let cases: [(&str, Vec<Owned<'_>>); 10] = [
         ("field-removed", vec![("field-removed", v1(".spec.tags"), "properties")]),
         ("type-changed", vec![("type-changed", v1(".spec.size"), "type: string")]),
         ("enum-value-removed", vec![("enum-value-removed", v1(".spec.mode"), "enum")]),
@@ -92,6 +98,7 @@ fn schema_changes() {
             ],
         ),
         ("pattern-changed", vec![("pattern-changed", v1(".spec.name"), "pattern: '^[a-z]+$'")]),
+        ("pattern-narrowed", vec![("pattern-changed", v1(".spec.name"), "pattern: '^[a-z]+$'")]),
         ("default-changed", vec![("default-changed", v1(".spec.mode"), "default: Unmanaged")]),
         (
             "validation-tightened",
