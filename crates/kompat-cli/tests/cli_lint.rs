@@ -1019,3 +1019,31 @@ fn operator_fixture_has_no_orphaned_gate() {
     assert_eq!((code, stdout.as_str()), (0, ""), "{human}");
     insta::assert_snapshot!(human);
 }
+
+/// A baseline without `status.storedVersions` gives a note; the output of
+/// `kubectl get crd -o yaml` (a `kind: List` with the status) is a baseline
+/// as it is, and decides.
+#[test]
+fn the_clusters_stored_versions_decide() {
+    let fixture = |name: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/crd/upgrade/stored-versions-assumed")
+            .join(name);
+        std::fs::read_to_string(path).unwrap_or_default()
+    };
+    let cluster = fixture("cluster.yaml");
+    let crd = &cluster[cluster.find("apiVersion:").unwrap_or_default()..];
+    let indented: String = crd.lines().map(|l| format!("  {l}\n")).collect();
+    let list = format!("apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: \"\"\nitems:\n-{}", &indented[1..]);
+    let dir = dir_with(&[("old.yaml", &fixture("old.yaml")), ("new.yaml", &fixture("new.yaml")), ("list.yaml", &list)]);
+    let lint = |baseline: &str| {
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", baseline, "--format", "short"]))
+    };
+    let (code, stdout, stderr) = lint("old.yaml");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("new.yaml:14:3: note[stored-versions-assumed]: the baseline of `machines.cluster.example.io` has no `status.storedVersions`: kompat assumed the API server recorded only `v1`"), "{stdout}");
+    let (code, stdout, stderr) = lint("list.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.starts_with("new.yaml:14:3: error[stored-version-removed]"), "{stdout}");
+    assert!(!stdout.contains("stored-versions-assumed"), "{stdout}");
+}
