@@ -218,9 +218,9 @@ pub enum DiffFormat {
 
 #[derive(Debug, Args)]
 pub struct CrdPlanArgs {
-    /// The CRD manifests as deployed now (multi-document YAML).
+    /// The CRD manifests as deployed now (multi-document YAML, or a directory of manifests).
     pub old: PathBuf,
-    /// The CRD manifests to move to.
+    /// The CRD manifests to move to (a manifest or a directory).
     pub new: PathBuf,
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,

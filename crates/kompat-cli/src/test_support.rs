@@ -228,7 +228,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
             let Some(source) = input.into_source() else { continue };
             let parsed = kompat_crd::parse_manifests(&source.text)
                 .unwrap_or_else(|errors| panic!("{}", source.parse_errors(errors)));
-            crds.push(crate::rules::crd::CrdInput { source, crds: parsed, baseline: Vec::new(), conversions: None });
+            crds.push(crate::rules::crd::CrdInput::manifest(source, parsed, Vec::new(), None));
         } else if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
         } else if input.is_declarations() {

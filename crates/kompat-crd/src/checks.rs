@@ -122,9 +122,13 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
             id.clone(),
             vec![
                 "the Gateway API versioning guidance: API designers must not use conversion webhooks".to_owned(),
-                "use `strategy: None`, `x-kubernetes-preserve-unknown-fields` and conversions declared for the controllers and conversion tools".to_owned(),
+                "to accept the webhook, set `conversion-webhook = \"allow\"` under `[lint.levels]` in kompat.toml"
+                    .to_owned(),
             ],
         ));
+        if crd.versions.iter().filter(|v| crd.is_live(v)).count() > 1 {
+            out.push(skipped(crd, strategy.span, conversions, "between its versions"));
+        }
         return out;
     }
 
@@ -144,6 +148,23 @@ pub fn check_crd(crd: &Crd, conversions: Option<&Conversions>) -> Vec<Finding> {
     out
 }
 
+/// `conversion-checks-skipped`: the checks a webhook made pointless, named
+/// (the reverse-conversion check only in the experimental channel).
+pub(crate) fn skipped(crd: &Crd, at: Span, conversions: Option<&Conversions>, what: &str) -> Finding {
+    let rules = if is_experimental(crd, conversions) {
+        "`missing-preserve-unknown-fields`, `undeclared-conversion` and `missing-reverse-conversion`"
+    } else {
+        "`missing-preserve-unknown-fields` and `undeclared-conversion`"
+    };
+    finding(
+        CrdRule::ConversionChecksSkipped,
+        format!("{rules} did not run {what}: a conversion webhook converts"),
+        Some(at),
+        crd.id(),
+        vec!["kompat cannot see what the webhook does with each field; test its round trips".to_owned()],
+    )
+}
+
 /// True when semantic breaking changes need conversions both ways.
 pub(crate) fn is_experimental(crd: &Crd, conversions: Option<&Conversions>) -> bool {
     match conversions.and_then(|c| c.channel.as_ref()) {
@@ -161,8 +182,10 @@ pub(crate) fn is_experimental(crd: &Crd, conversions: Option<&Conversions>) -> b
 /// times the number of versions, a path materialised only for a finding, at
 /// most [`schema::MAX_CHANGES`] findings per version.
 fn pruned_fields(crd: &Crd, out: &mut Vec<Finding>) {
+    // A version neither served nor stored holds no objects and is never
+    // read or written: it prunes nothing.
     let with_schema: Vec<(&CrdVersion, &Node)> =
-        crd.versions.iter().filter_map(|v| Some((v, v.schema.as_ref()?))).collect();
+        crd.versions.iter().filter(|v| crd.is_live(v)).filter_map(|v| Some((v, v.schema.as_ref()?))).collect();
     for (i, (version, schema)) in with_schema.iter().enumerate() {
         let name = &version.name.value;
         let others: Vec<(&str, &Node)> = with_schema

@@ -323,3 +323,29 @@ impl TomlReader<'_> {
         Some(Change { kind, field: field?, to, default, note, span })
     }
 }
+
+/// `orphan-conversions-file`: the conversions file `file` (its name) belongs
+/// to no CRD manifest among the inputs. `expected` is the manifest it would
+/// belong to by the lookup rule (`X.conversions.toml` beside `X.yaml`,
+/// `X.yml` or `X.json`); `rename` the name it should have to belong to a
+/// manifest that is among the inputs, when one looks meant. Points at the
+/// start of the file.
+pub fn orphan_conversions(file: &str, expected: &str, rename: Option<(&str, &str)>) -> crate::Finding {
+    let mut notes = vec![format!(
+        "a conversions file belongs to the manifest of the same name less `.conversions.toml` plus `.yaml`, `.yml` or `.json`, in the same directory: `{expected}`"
+    )];
+    if let Some((manifest, name)) = rename {
+        notes.push(format!("the conversions file of `{manifest}` is `{name}`"));
+    }
+    notes.push(
+        "until then the conversions it declares are not read, and the changes they cover are reported as undeclared"
+            .to_owned(),
+    );
+    crate::rules::finding(
+        crate::CrdRule::OrphanConversionsFile,
+        format!("`{file}` belongs to no CRD manifest among the inputs: `{expected}` is not one"),
+        Some(kompat_span::Span::new(0, 0)),
+        file.to_owned(),
+        notes,
+    )
+}

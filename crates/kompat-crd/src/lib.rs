@@ -20,16 +20,17 @@
 mod checks;
 mod conversions;
 mod model;
+mod pattern;
 mod plan;
 mod rules;
 mod schema;
 mod upgrade;
 pub use checks::{check_conversions, check_crd};
-pub use conversions::{parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
+pub use conversions::{orphan_conversions, parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
 pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, MigrationState, MigrationStep, PlanError};
 pub use rules::CrdRule;
-pub use upgrade::check_upgrade;
+pub use upgrade::{check_removed, check_upgrade};
 
 // Severities are `kompat-diag`'s, shared with the linter; byte spans are
 // `kompat-span`'s and parse errors `kompat-formats`', so every text format in

@@ -127,6 +127,20 @@ impl Crd {
         }
     }
 
+    /// True when the API server keeps objects of `version`: it is served,
+    /// the storage version, or listed in `status.storedVersions`. Schema and
+    /// pruning rules judge only these versions.
+    pub fn is_live(&self, version: &CrdVersion) -> bool {
+        version.served.value
+            || version.storage.value
+            || self.stored_versions.as_ref().is_some_and(|s| s.value.iter().any(|v| v.value == version.name.value))
+    }
+
+    /// True with `spec.conversion.strategy: Webhook`.
+    pub fn converts_by_webhook(&self) -> bool {
+        self.conversion_strategy.as_ref().is_some_and(|s| s.value == "Webhook")
+    }
+
     /// The release channel from the Gateway API annotation, if any.
     pub fn channel_annotation(&self) -> Option<&str> {
         self.annotations.get("gateway.networking.k8s.io/channel").map(|c| c.value.as_str())

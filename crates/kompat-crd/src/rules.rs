@@ -48,6 +48,26 @@ declare_rules! {
         BoundsTightened: Error, "a minimum, maximum, length, item, property or multipleOf bound was added or tightened",
 
         /// ### What it does
+        /// A note on a CRD converted by a webhook (`strategy: Webhook`): names the checks
+        /// that need declared conversions and did not run (`missing-preserve-unknown-fields`
+        /// and `undeclared-conversion`, `missing-reverse-conversion` in the experimental
+        /// channel), because the webhook, not the conversions file, converts.
+        ///
+        /// ### Why is this bad?
+        /// It is not: it says what kompat did not judge, so that a clean run is not read as
+        /// "the conversions were checked".
+        ///
+        /// ### Example
+        /// ```yaml
+        /// conversion:
+        ///   strategy: Webhook
+        /// ```
+        ///
+        /// ### Use instead
+        /// Test the webhook's round trips; or use `strategy: None` with a conversions file.
+        ConversionChecksSkipped: Note, "checks that need declared conversions did not run because a webhook converts",
+
+        /// ### What it does
         /// Checks the conversions file against its CRD: the `crd` it names, the `from`
         /// and `to` versions of every `[[conversion]]`, and every declared field (in the
         /// source version, or in the target version for `added` and the `to` of
@@ -72,12 +92,18 @@ declare_rules! {
         ConversionMismatch: Warning, "the conversions file names a CRD, version or field that does not exist where it says",
 
         /// ### What it does
-        /// Reports `spec.conversion.strategy: Webhook`.
+        /// Reports `spec.conversion.strategy: Webhook`, the kubebuilder, cluster-api and
+        /// Stackable pattern: a normal configuration, a warning by default (levelable like
+        /// every rule). The checks that need declared conversions
+        /// (`missing-preserve-unknown-fields`, `undeclared-conversion`,
+        /// `missing-reverse-conversion`) do not run under a webhook, and
+        /// `conversion-checks-skipped` says which did not.
         ///
         /// ### Why is this bad?
         /// Every read and write of every version then depends on a webhook being up,
-        /// reachable and correct, for as long as the API exists. The Gateway API
-        /// versioning guidance: API designers must not use conversion webhooks.
+        /// reachable and correct, for as long as the API exists, and kompat cannot see
+        /// what the webhook does with each field. The Gateway API versioning guidance:
+        /// API designers must not use conversion webhooks.
         ///
         /// ### Example
         /// ```yaml
@@ -93,8 +119,27 @@ declare_rules! {
         /// ```
         /// with `x-kubernetes-preserve-unknown-fields` where versions differ and the
         /// conversions declared in the conversions file, applied by controllers and a
-        /// conversion tool.
-        ConversionWebhook: Error, "the CRD converts between versions with a webhook",
+        /// conversion tool; or keep the webhook and set the rule to `allow`.
+        ConversionWebhook: Warning, "the CRD converts between versions with a webhook",
+
+        /// ### What it does
+        /// Reports a CRD of the baseline (`--baseline DIR` or a baseline manifest) that none
+        /// of the new manifests holds. Findings point at the CRD's name in the baseline.
+        ///
+        /// ### Why is this bad?
+        /// Deleting a CustomResourceDefinition deletes every object of it in the cluster;
+        /// leaving it out of a release leaves it unmanaged. Either is rarely meant.
+        ///
+        /// ### Example
+        /// ```text
+        /// old/gadgets.yaml   (gadgets.example.io)
+        /// new/               (no gadgets.example.io)
+        /// ```
+        ///
+        /// ### Use instead
+        /// Keep shipping the CRD (with `served: false` versions if it is retired), or allow
+        /// the finding with the reason when the removal is intended.
+        CrdRemoved: Error, "a CRD of the baseline is missing from the new manifests",
 
         /// ### What it does
         /// Reports a `default` added, removed or changed in a version kept from the old
@@ -347,8 +392,35 @@ declare_rules! {
         NewRequiredField: Error, "a kept version requires a field it did not require before",
 
         /// ### What it does
+        /// Reports a `*.conversions.toml` file that belongs to no CRD manifest among the
+        /// inputs. A conversions file belongs to the manifest with its name less
+        /// `.conversions.toml` plus `.yaml`, `.yml` or `.json`, in the same directory
+        /// (`widgets.conversions.toml` belongs to `widgets.yaml`). The finding names the
+        /// manifest it was expected to belong to.
+        ///
+        /// ### Why is this bad?
+        /// A conversions file that nothing reads declares nothing: every conversion it was
+        /// written for is still reported as undeclared, and the cause is hard to see.
+        ///
+        /// ### Example
+        /// ```text
+        /// widgets.yaml
+        /// widgets.yaml.conversions.toml
+        /// ```
+        ///
+        /// ### Use instead
+        /// ```text
+        /// widgets.yaml
+        /// widgets.conversions.toml
+        /// ```
+        OrphanConversionsFile: Warning, "a conversions file belongs to no CRD manifest among the inputs",
+
+        /// ### What it does
         /// Reports a `pattern` added to, or changed in, a kept version. Removing a
-        /// pattern loosens validation and is not reported.
+        /// pattern loosens validation and is not reported. Patterns are compared as
+        /// languages where their structure is the same and only character classes
+        /// differ: the same sets (`[-a-zSA-Z0-9]` and `[-a-zA-Z0-9]`) or wider classes
+        /// are not reported; any other change is, with both patterns.
         ///
         /// ### Why is this bad?
         /// Values valid under the old pattern may be rejected, so stored objects fail
@@ -493,6 +565,28 @@ declare_rules! {
         StoredVersionRemoved: Error, "a version listed in status.storedVersions was removed from spec.versions",
 
         /// ### What it does
+        /// A note on an upgrade whose baseline has no `status.storedVersions`: kompat
+        /// assumes the API server recorded only the baseline's storage version, and says
+        /// which version that is and how to get the cluster's record.
+        ///
+        /// ### Why is this bad?
+        /// A cluster that has run older releases may still store objects in versions the
+        /// baseline no longer marks as storage; removing them then fails or loses data.
+        /// Only the cluster's `status.storedVersions` says.
+        ///
+        /// ### Example
+        /// ```sh
+        /// kompat lint --baseline old/crds.yaml new/crds.yaml
+        /// ```
+        ///
+        /// ### Use instead
+        /// ```sh
+        /// kubectl get crd widgets.example.io -o yaml > cluster.yaml
+        /// kompat lint --baseline cluster.yaml new/crds.yaml
+        /// ```
+        StoredVersionsAssumed: Note, "the baseline has no status.storedVersions, so its storage version is assumed",
+
+        /// ### What it does
         /// Reports a changed, added or removed `type` in a kept version.
         ///
         /// ### Why is this bad?
@@ -587,6 +681,8 @@ declare_rules! {
         /// ### What it does
         /// Reports an `x-kubernetes-validations` rule added (or with a changed
         /// expression), `nullable` removed, or `uniqueItems` set in a kept version.
+        /// A rule whose every `self.<field>` is a field new in this release is not
+        /// reported: no stored object has those fields.
         ///
         /// ### Why is this bad?
         /// Stored objects that do not satisfy the new rule are rejected on their next

@@ -276,6 +276,66 @@ fn list_type(node: Option<&Node>) -> Option<&str> {
     }
 }
 
+/// What differs between two values of `key`, named part by part (at most
+/// [`MAX_PARTS`]): `` `subresources.scale` added ``, `` `x.y` changed from
+/// `1` to `2` ``. For the message of an unhandled change.
+pub(crate) fn what_changed(key: &str, old: Option<&Node>, new: Option<&Node>) -> String {
+    let mut parts = Vec::new();
+    changed_parts(key, old, new, &mut parts);
+    let more = parts.len().saturating_sub(MAX_PARTS);
+    parts.truncate(MAX_PARTS);
+    if more > 0 {
+        parts.push(format!("and {more} more"));
+    }
+    parts.join(", ")
+}
+
+/// How many parts [`what_changed`] names.
+const MAX_PARTS: usize = 5;
+
+/// Values longer than this are shortened in [`what_changed`].
+const MAX_VALUE: usize = 60;
+
+fn short(node: &Node) -> String {
+    let text = node.render();
+    match text.char_indices().nth(MAX_VALUE) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text,
+    }
+}
+
+fn changed_parts(at: &str, old: Option<&Node>, new: Option<&Node>, out: &mut Vec<String>) {
+    if out.len() > MAX_PARTS {
+        return;
+    }
+    let nonempty = |n: Option<&Node>| n.and_then(Node::as_map).is_some_and(|m| !m.is_empty());
+    match (old, new) {
+        (Some(o), Some(n)) if o.same(n) => {}
+        (Some(o), Some(n)) if o.as_map().is_some() && n.as_map().is_some() => {
+            let (oi, ni) = (Index::of(Some(o)), Index::of(Some(n)));
+            let mut keys: Vec<&str> = oi.entries().iter().map(|(k, _)| k.value.as_str()).collect();
+            keys.extend(ni.entries().iter().map(|(k, _)| k.value.as_str()).filter(|k| oi.get(k).is_none()));
+            for key in keys {
+                changed_parts(&format!("{at}.{key}"), oi.get(key), ni.get(key), out);
+            }
+        }
+        (None, Some(n)) if nonempty(Some(n)) => {
+            for (key, value) in n.as_map().unwrap_or_default() {
+                changed_parts(&format!("{at}.{}", key.value), None, Some(value), out);
+            }
+        }
+        (Some(o), None) if nonempty(Some(o)) => {
+            for (key, value) in o.as_map().unwrap_or_default() {
+                changed_parts(&format!("{at}.{}", key.value), Some(value), None, out);
+            }
+        }
+        (None, Some(n)) => out.push(format!("`{at}` added as `{}`", short(n))),
+        (Some(o), None) => out.push(format!("`{at}` (`{}`) removed", short(o))),
+        (Some(o), Some(n)) => out.push(format!("`{at}` changed from `{}` to `{}`", short(o), short(n))),
+        (None, None) => {}
+    }
+}
+
 fn render(node: Option<&Node>) -> String {
     node.map_or_else(|| "none".to_owned(), |n| format!("`{}`", n.render()))
 }
@@ -324,7 +384,7 @@ impl Diff<'_> {
         self.push(
             CrdRule::UnhandledChange,
             path,
-            format!("unhandled change to `{key}` of `{path}` in `{v}`"),
+            format!("unhandled change to `{key}` of `{path}` in `{v}`: {}", what_changed(key, old, new)),
             span,
             vec![format!("old: {}", render(old)), format!("new: {}", render(new))],
         );
@@ -425,13 +485,33 @@ impl Diff<'_> {
                 }
             }
             "pattern" => match (o, n) {
-                (Some(o), Some(n)) => self.push(
-                    CrdRule::PatternChanged,
-                    path,
-                    format!("pattern of `{path}` changed from `{}` to `{}` in `{v}`", raw(o), raw(n)),
-                    span,
-                    vec!["values valid under the old pattern may be rejected".to_owned()],
-                ),
+                (Some(o), Some(n)) => {
+                    let (was, is) = (raw(o), raw(n));
+                    let relation = match (o.as_str(), n.as_str()) {
+                        (Some(a), Some(b)) => crate::pattern::compare(a, b),
+                        _ => crate::pattern::Relation::Unknown,
+                    };
+                    // The same strings match, or more: nothing stored can
+                    // be rejected.
+                    let note = match relation {
+                        crate::pattern::Relation::Same | crate::pattern::Relation::Wider => None,
+                        crate::pattern::Relation::Narrower => {
+                            Some("a character class of the new pattern lacks characters the old one accepted")
+                        }
+                        crate::pattern::Relation::Unknown => Some(
+                            "kompat compares patterns as languages when they differ only in character classes; these differ otherwise, so compare them by hand",
+                        ),
+                    };
+                    if let Some(note) = note {
+                        self.push(
+                            CrdRule::PatternChanged,
+                            path,
+                            format!("pattern of `{path}` changed from `{was}` to `{is}` in `{v}`"),
+                            span,
+                            vec!["values valid under the old pattern may be rejected".to_owned(), note.to_owned()],
+                        );
+                    }
+                }
                 (None, Some(n)) => self.push(
                     CrdRule::PatternChanged,
                     path,
@@ -456,7 +536,7 @@ impl Diff<'_> {
                     self.unhandled(path, key, o, n, span);
                 }
             }
-            "x-kubernetes-validations" => self.rules(path, o, n, span),
+            "x-kubernetes-validations" => self.rules(path, o, n, (old, new), span),
             // An absent list type is `atomic` (apiextensions' default for
             // arrays, and how server-side apply treats them): writing it out,
             // or dropping it, changes nothing.
@@ -618,7 +698,7 @@ impl Diff<'_> {
         self.push(CrdRule::BoundsTightened, path, message, span, Vec::new());
     }
 
-    fn rules(&mut self, path: &Path, o: Option<&Node>, n: Option<&Node>, span: Span) {
+    fn rules(&mut self, path: &Path, o: Option<&Node>, n: Option<&Node>, nodes: (&Node, &Node), span: Span) {
         let v = self.version;
         let rule_texts = |node: Option<&Node>| -> Option<Vec<String>> {
             match node {
@@ -638,7 +718,7 @@ impl Diff<'_> {
             if self.stopped {
                 return;
             }
-            if !was.contains(rule.as_str()) {
+            if !was.contains(rule.as_str()) && !only_new_fields(rule, nodes.0, nodes.1) {
                 let at = items.get(i).map_or(span, Node::span);
                 self.push(
                     CrdRule::ValidationTightened,
@@ -651,6 +731,31 @@ impl Diff<'_> {
             }
         }
     }
+}
+
+/// True when a CEL rule names fields of `self` (`self.a`, `has(self.b)`)
+/// and every one is new: a property of the new node that the old node does
+/// not have. Such a rule constrains only what no stored object has, so
+/// adding it together with its fields tightens nothing.
+fn only_new_fields(rule: &str, old: &Node, new: &Node) -> bool {
+    let (old_props, new_props) = (Index::props(old), Index::props(new));
+    let mut named = 0;
+    let bytes = rule.as_bytes();
+    let mut at = 0;
+    while let Some(i) = rule[at..].find("self.").map(|i| at + i) {
+        at = i + "self.".len();
+        // `oldSelf.x` and `myself.x` are not `self`.
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+            continue;
+        }
+        let end = rule[at..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(rule.len(), |e| at + e);
+        let field = &rule[at..end];
+        if field.is_empty() || old_props.get(field).is_some() || new_props.get(field).is_none() {
+            return false;
+        }
+        named += 1;
+    }
+    named > 0
 }
 
 /// One schema keyword that differs between the old and the new node: its
@@ -682,5 +787,52 @@ mod tests {
             assert!(Path::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Path::default().to_string(), ".");
+    }
+
+    #[test]
+    fn unhandled_changes_name_what_changed() {
+        let node = |text: &str| kompat_formats::yaml::parse_documents(text).ok().and_then(|d| d.into_iter().next());
+        let cases = [
+            (None, Some("{status: {}}"), "`subresources.status` added as `{}`"),
+            (Some("{status: {}}"), None, "`subresources.status` (`{}`) removed"),
+            (
+                Some("{status: {}}"),
+                Some("{status: {}, scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}}"),
+                "`subresources.scale.specReplicasPath` added as `.spec.replicas`, `subresources.scale.statusReplicasPath` added as `.status.replicas`",
+            ),
+            (
+                Some("{scale: {specReplicasPath: .spec.replicas}}"),
+                Some("{scale: {specReplicasPath: .spec.size}}"),
+                "`subresources.scale.specReplicasPath` changed from `.spec.replicas` to `.spec.size`",
+            ),
+            (Some("{a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7}"), Some("{}"), "`subresources.a` (`1`) removed, `subresources.b` (`2`) removed, `subresources.c` (`3`) removed, `subresources.d` (`4`) removed, `subresources.e` (`5`) removed, and 1 more"),
+        ];
+        for (old, new, want) in cases {
+            let (o, n) = (old.and_then(node), new.and_then(node));
+            assert_eq!(what_changed("subresources", o.as_ref(), n.as_ref()), want, "{old:?} -> {new:?}");
+        }
+    }
+
+    #[test]
+    fn rules_on_new_fields_only() {
+        let node = |text: &str| kompat_formats::yaml::parse_documents(text).ok().and_then(|d| d.into_iter().next());
+        let (Some(old), Some(new)) = (
+            node("properties: {size: {type: integer}}"),
+            node("properties: {size: {type: integer}, min: {type: integer}, max: {type: integer}}"),
+        ) else {
+            panic!("fixtures must parse");
+        };
+        for (rule, want) in [
+            ("self.min <= self.max", true),
+            ("!has(self.min) || self.min >= 0", true),
+            ("self.min <= self.size", false),
+            ("self.size <= 10", false),
+            ("self.unknown > 0", false),
+            ("self == oldSelf", false),
+            ("oldSelf.min == self.min", true),
+            ("size(self) > 0", false),
+        ] {
+            assert_eq!(only_new_fields(rule, &old, &new), want, "{rule}");
+        }
     }
 }

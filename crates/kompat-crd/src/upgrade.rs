@@ -2,7 +2,7 @@
 //! ([`check_upgrade`]): what the API server rejects, what breaks clients, and
 //! every schema change of a version kept from old to new.
 
-use crate::checks::{coverage, is_experimental};
+use crate::checks::{coverage, is_experimental, skipped};
 use crate::conversions::Conversions;
 use crate::model::{Crd, CrdVersion, Spanned};
 use crate::rules::{finding, CrdRule};
@@ -79,6 +79,9 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
     }
 
     let (stored, from_status) = old.stored_or_storage();
+    if !from_status {
+        assumed_stored(old, new, &stored, &mut out);
+    }
     for (i, version) in stored.iter().enumerate() {
         if new.version(version).is_some() {
             continue;
@@ -121,6 +124,11 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
 
     for new_version in &new.versions {
         let Some(old_version) = old.version(&new_version.name.value) else { continue };
+        // A version neither served nor stored, before or after, holds no
+        // objects and serves no client: its schema is not judged.
+        if !new.is_live(new_version) && !old.is_live(old_version) && !stored.contains(&new_version.name.value) {
+            continue;
+        }
         version_changes(new, old_version, new_version, &mut out);
     }
 
@@ -129,16 +137,81 @@ pub fn check_upgrade(old: &Crd, new: &Crd, conversions: Option<&Conversions>) ->
     let experimental = is_experimental(new, conversions);
     let conversions = conversions.filter(|c| c.crd.as_ref().is_none_or(|name| name.value == id));
     if let Some(storage) = new.storage_version() {
+        let mut unchecked = false;
         for old_version in old.served_versions() {
             let name = &old_version.name.value;
             let still_served = new.version(name).is_some_and(|v| v.served.value);
             if still_served || *name == storage.name.value {
                 continue;
             }
+            if new.converts_by_webhook() {
+                unchecked = true;
+                continue;
+            }
             coverage(new, old_version, storage, conversions, experimental, false, &mut out);
+        }
+        if let Some(strategy) = new.conversion_strategy.as_ref().filter(|_| unchecked) {
+            out.push(skipped(new, strategy.span, conversions, "for the versions that stop being served"));
         }
     }
     out
+}
+
+/// `crd-removed`: the CRDs of a baseline that none of the new manifests
+/// holds, paired by `<plural>.<group>` or else by kind (as the upgrade
+/// checks pair them, so a renamed CRD is reported as a rename). Findings
+/// point at each CRD's `metadata.name` in the baseline.
+pub fn check_removed(baseline: &[Crd], new: &[&Crd]) -> Vec<Finding> {
+    baseline
+        .iter()
+        .filter(|old| !new.iter().any(|n| n.id() == old.id() || n.kind.value == old.kind.value))
+        .map(|old| {
+            let id = old.id();
+            finding(
+                CrdRule::CrdRemoved,
+                format!("`{id}` is in the baseline but in none of the new manifests"),
+                Some(old.name.span),
+                id,
+                vec![
+                    "deleting a CustomResourceDefinition deletes every object of it; leaving it out of a release leaves it unmanaged".to_owned(),
+                ],
+            )
+        })
+        .collect()
+}
+
+/// `stored-versions-assumed`: the old manifest has no `status.storedVersions`
+/// and versions were removed that only the cluster's record could show to be
+/// still stored. Points at the new manifest's `spec.versions`.
+fn assumed_stored(old: &Crd, new: &Crd, assumed: &[String], out: &mut Vec<Finding>) {
+    let removed: Vec<String> = old
+        .versions
+        .iter()
+        .map(|v| &v.name.value)
+        .filter(|name| new.version(name).is_none() && !assumed.contains(name))
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if removed.is_empty() {
+        return;
+    }
+    let what = match assumed {
+        [] => "no stored version".to_owned(),
+        [one] => format!("only `{one}`, its storage version"),
+        _ => "its storage versions".to_owned(),
+    };
+    let id = old.id();
+    out.push(finding(
+        CrdRule::StoredVersionsAssumed,
+        format!(
+            "the baseline of `{id}` has no `status.storedVersions`: kompat assumed the API server recorded {what}, so removing {} was not checked against stored objects",
+            removed.join(", ")
+        ),
+        Some(new.versions_span),
+        new.id(),
+        vec![
+            format!("a cluster that ran older releases may still store objects in them: get its record with `kubectl get crd {id} -o yaml` and pass that file as `--baseline`"),
+        ],
+    ));
 }
 
 /// The changes to one version kept from old to new.
@@ -178,7 +251,7 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
         let render = |v: Option<&Node>| v.map_or_else(|| "none".to_owned(), |v| format!("`{}`", v.render()));
         out.push(finding(
             CrdRule::UnhandledChange,
-            format!("unhandled change to `{key}` of version `{name}`"),
+            format!("unhandled change to `{key}` of version `{name}`: {}", schema::what_changed(key, o, n)),
             Some(span),
             crd.subject(name),
             vec![format!("old: {}", render(o)), format!("new: {}", render(n))],

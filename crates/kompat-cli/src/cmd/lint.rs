@@ -100,14 +100,18 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut crds = Vec::new();
     for source in crd_sources {
         let parsed = parse_crds(&source)?;
-        crds.push(CrdInput {
-            conversions: conversions_beside(&source.path)?,
-            source,
-            crds: parsed,
-            baseline: baseline_crds.clone(),
-        });
+        let conversions = conversions_beside(&source.path)?;
+        crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
     }
     check_baseline_crds(&crds, &baseline_files)?;
+    crds.extend(orphan_conversions(&inputs, &crds)?);
+    // A directory baseline is a whole release: a CRD it holds that no linted
+    // manifest holds was removed.
+    if baseline_path.as_deref().is_some_and(Path::is_dir) {
+        for (source, old) in baseline_files {
+            crds.push(CrdInput { removed_from: old, ..CrdInput::manifest(source, Vec::new(), Vec::new(), None) });
+        }
+    }
 
     let binary = match &args.binary_version {
         Some(v) => Some(flag_version("binary-version", v)?),
@@ -307,7 +311,66 @@ fn parse_crds(source: &SourceFile) -> Result<Vec<Crd>> {
     parse_manifests(&source.text).map_err(|errors| source.parse_errors(errors))
 }
 
-/// `<name>.conversions.toml` next to `<name>.yaml`, when it exists.
+/// The conversions files, in the directories of the CRD manifests and in
+/// the directories named as inputs, that belong to no CRD manifest among
+/// the inputs: each an input with its `orphan-conversions-file` finding.
+fn orphan_conversions(inputs: &[PathBuf], crds: &[CrdInput]) -> Result<Vec<CrdInput>> {
+    let manifests: Vec<&Path> = crds.iter().map(|i| i.source.path.as_path()).collect();
+    let mut dirs: Vec<PathBuf> = manifests.iter().filter_map(|p| p.parent()).map(Path::to_owned).collect();
+    dirs.extend(inputs.iter().filter(|p| p.is_dir()).cloned());
+    for dir in &mut dirs {
+        if dir.as_os_str().is_empty() {
+            *dir = PathBuf::from(".");
+        }
+    }
+    dirs.sort();
+    dirs.dedup();
+    let owned: std::collections::HashSet<PathBuf> =
+        manifests.iter().map(|m| m.with_extension("conversions.toml")).collect();
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".conversions.toml")))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for path in files {
+            let known = |p: &Path| owned.contains(p) || owned.contains(&p.strip_prefix("./").unwrap_or(p).to_owned());
+            if known(&path) {
+                continue;
+            }
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+            let stem = name.trim_end_matches(".conversions.toml");
+            let expected = format!("{stem}.yaml");
+            // A manifest of the directory that the file looks meant for: its
+            // name or its stem begins the file's.
+            let meant = manifests.iter().find_map(|m| {
+                let same_dir = m.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d })
+                    == path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+                let file = m.file_name()?.to_str()?;
+                let m_stem = m.file_stem()?.to_str()?;
+                (same_dir && stem.starts_with(m_stem)).then(|| {
+                    let want = m.with_extension("conversions.toml");
+                    (file.to_owned(), want.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+                })
+            });
+            let finding = kompat_crd::orphan_conversions(
+                name,
+                &expected,
+                meant.as_ref().map(|(m, want)| (m.as_str(), want.as_str())),
+            );
+            let source = SourceFile::read(&path)?;
+            out.push(CrdInput { orphan: Some(finding), ..CrdInput::manifest(source, Vec::new(), Vec::new(), None) });
+        }
+    }
+    Ok(out)
+}
+
+/// `<name>.conversions.toml` next to `<name>.yaml` (the manifest's name with
+/// its extension replaced), when it exists: the one lookup rule.
 fn conversions_beside(manifest: &Path) -> Result<Option<(SourceFile, kompat_crd::Conversions)>> {
     let path = manifest.with_extension("conversions.toml");
     if !path.is_file() {

@@ -101,3 +101,23 @@ fn malformed_manifests_are_located() {
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: cannot read missing.yaml"), "{stderr}");
 }
+
+#[test]
+fn directories_are_read_as_lint_reads_a_baseline() {
+    let read = |rel: &str| std::fs::read_to_string(crd_fixture(rel)).unwrap_or_default();
+    let dir = dir_with(&[
+        ("old/crds/gadgets.yaml", &read("upgrade/remove-v1alpha1/old.yaml")),
+        ("old/README.md", "not a manifest"),
+        ("new/crds/gadgets.yaml", &read("upgrade/remove-v1alpha1/new.yaml")),
+    ]);
+    let (code, from_dirs, stderr) = kompat_in(dir.path(), &["crd-plan", "old", "new"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, from_files, stderr) = plan("upgrade/remove-v1alpha1", "text");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(from_dirs, from_files);
+    // A directory without CRDs is an input error.
+    let empty = dir_with(&[("old/README.md", "no CRDs"), ("new/crds/gadgets.yaml", "kind: ConfigMap\n")]);
+    let (code, _, stderr) = kompat_in(empty.path(), &["crd-plan", "old", "new/crds/gadgets.yaml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("old holds no CustomResourceDefinition"), "{stderr}");
+}

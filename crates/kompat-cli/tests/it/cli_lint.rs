@@ -461,11 +461,15 @@ fn crd_manifests_are_linted() {
         CRD_V1.replace("  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: Webhook\n");
     let dir = dir_with(&[("crd.yaml", &webhook)]);
     let (code, stdout, _) = findings_on_stderr(kompat_in(dir.path(), &["lint", "crd.yaml", "--format", "short"]));
-    assert_eq!(code, 1, "{stdout}");
+    // A webhook is a warning, levelable like every rule.
+    assert_eq!(code, 0, "{stdout}");
     assert_eq!(
         stdout,
-        "crd.yaml:12:15: error[conversion-webhook]: `spec.conversion.strategy: Webhook` makes every request depend on a conversion webhook\n"
+        "crd.yaml:12:15: warning[conversion-webhook]: `spec.conversion.strategy: Webhook` makes every request depend on a conversion webhook\n"
     );
+    let dir = dir_with(&[("crd.yaml", &webhook), ("kompat.toml", "[lint.levels]\nconversion-webhook = \"allow\"\n")]);
+    let (code, stdout, _) = findings_on_stderr(kompat_in(dir.path(), &["lint", "crd.yaml", "--format", "short"]));
+    assert_eq!((code, stdout.as_str()), (0, ""));
     // Old -> new: v1alpha1 is in status.storedVersions but gone from spec.versions.
     let old = CRD_V1.replace("  - name: v1\n", "  - name: v1alpha1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v1\n");
     let dir = dir_with(&[("old.yaml", &old), ("new.yaml", CRD_V1)]);
@@ -531,6 +535,47 @@ fn crd_directories() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.starts_with("new/crds/widget.yaml:"), "{stdout}");
     assert!(stdout.contains("error[stored-version-removed]"), "{stdout}");
+    // A CRD of the baseline directory that the new one lacks was removed.
+    let widget = CRD_V1.split("status:").next().unwrap_or_default();
+    let gizmo = widget.replace("widgets", "gizmos").replace("Widget", "Gizmo");
+    let dir = dir_with(&[
+        ("old/crds/widget.yaml", widget),
+        ("old/crds/gizmo.yaml", &gizmo),
+        ("new/crds/widget.yaml", widget),
+    ]);
+    let (code, stdout, stderr) =
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "new", "--baseline", "old", "--format", "short"]));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        "old/crds/gizmo.yaml:4:9: error[crd-removed]: `gizmos.example.io` is in the baseline but in none of the new manifests\n"
+    );
+}
+
+#[test]
+fn conversions_files_that_belong_to_no_manifest_are_reported() {
+    let conversions = "crd = \"widgets.example.io\"\n";
+    let cases: [(&[(&str, &str)], &str); 3] = [
+        // Found by the one rule: no finding.
+        (&[("crds/widgets.yaml", CRD_V1), ("crds/widgets.conversions.toml", conversions)], ""),
+        (
+            &[("crds/widgets.yaml", CRD_V1), ("crds/widgets.yaml.conversions.toml", conversions)],
+            "crds/widgets.yaml.conversions.toml:1:1: warning[orphan-conversions-file]: `widgets.yaml.conversions.toml` belongs to no CRD manifest among the inputs: `widgets.yaml.yaml` is not one\n",
+        ),
+        (
+            &[("crds/widgets.yaml", CRD_V1), ("crds/gizmos.conversions.toml", conversions)],
+            "crds/gizmos.conversions.toml:1:1: warning[orphan-conversions-file]: `gizmos.conversions.toml` belongs to no CRD manifest among the inputs: `gizmos.yaml` is not one\n",
+        ),
+    ];
+    for (files, want) in cases {
+        let dir = dir_with(files);
+        let (code, stdout, stderr) = findings_on_stderr(kompat_in(dir.path(), &["lint", "crds", "--format", "short"]));
+        assert_eq!((code, stdout.as_str()), (0, want), "{files:?}: {stderr}");
+    }
+    // The note names the file the manifest's conversions must be in.
+    let dir = dir_with(&[("widgets.yaml", CRD_V1), ("widgets.yaml.conversions.toml", conversions)]);
+    let (_, stdout, _) = findings_on_stderr(kompat_in(dir.path(), &["lint", "widgets.yaml"]));
+    assert!(stdout.contains("the conversions file of `widgets.yaml` is `widgets.conversions.toml`"), "{stdout}");
 }
 
 #[test]
@@ -971,4 +1016,32 @@ fn operator_fixture_has_no_orphaned_gate() {
     let (code, stdout, human) = kompat_in(&dir, &["lint"]);
     assert_eq!((code, stdout.as_str()), (0, ""), "{human}");
     insta::assert_snapshot!(human);
+}
+
+/// A baseline without `status.storedVersions` gives a note; the output of
+/// `kubectl get crd -o yaml` (a `kind: List` with the status) is a baseline
+/// as it is, and decides.
+#[test]
+fn the_clusters_stored_versions_decide() {
+    let fixture = |name: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/crd/upgrade/stored-versions-assumed")
+            .join(name);
+        std::fs::read_to_string(path).unwrap_or_default()
+    };
+    let cluster = fixture("cluster.yaml");
+    let crd = &cluster[cluster.find("apiVersion:").unwrap_or_default()..];
+    let indented: String = crd.lines().map(|l| format!("  {l}\n")).collect();
+    let list = format!("apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: \"\"\nitems:\n-{}", &indented[1..]);
+    let dir = dir_with(&[("old.yaml", &fixture("old.yaml")), ("new.yaml", &fixture("new.yaml")), ("list.yaml", &list)]);
+    let lint = |baseline: &str| {
+        findings_on_stderr(kompat_in(dir.path(), &["lint", "new.yaml", "--baseline", baseline, "--format", "short"]))
+    };
+    let (code, stdout, stderr) = lint("old.yaml");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("new.yaml:14:3: note[stored-versions-assumed]: the baseline of `machines.cluster.example.io` has no `status.storedVersions`: kompat assumed the API server recorded only `v1`"), "{stdout}");
+    let (code, stdout, stderr) = lint("list.yaml");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.starts_with("new.yaml:14:3: error[stored-version-removed]"), "{stdout}");
+    assert!(!stdout.contains("stored-versions-assumed"), "{stdout}");
 }

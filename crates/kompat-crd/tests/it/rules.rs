@@ -5,7 +5,10 @@
 use std::collections::BTreeSet;
 
 use crate::common::{conversions, crd, crds, fixture};
-use kompat_crd::{check_conversions, check_crd, check_upgrade, parse_conversions, parse_manifests, CrdRule, Finding};
+use kompat_crd::{
+    check_conversions, check_crd, check_removed, check_upgrade, orphan_conversions, parse_conversions, parse_manifests,
+    CrdRule, Finding,
+};
 
 /// Every finding of every fixture (single CRDs with and without their
 /// conversions files, upgrade pairs, conversions files).
@@ -18,6 +21,8 @@ fn all_findings() -> Vec<Finding> {
         ("single/unserved-storage-version.yaml", None),
         ("single/duplicate-version-name.yaml", None),
         ("single/conversion-webhook.yaml", None),
+        ("single/webhook-kubebuilder.yaml", None),
+        ("single/unserved-unstored-version.yaml", None),
         ("single/preserve-unknown-fields-true.yaml", None),
         ("single/deprecated-without-warning.yaml", None),
         ("single/missing-schema.yaml", None),
@@ -25,6 +30,7 @@ fn all_findings() -> Vec<Finding> {
         ("single/undeclared-conversion.yaml", None),
         ("single/undeclared-conversion.yaml", Some("conversions/mismatch.toml")),
         ("single/unserved-pair.yaml", None),
+        ("single/unserved-stored-pair.yaml", None),
         ("single/v1beta1.yaml", None),
         ("kube-rs/widget-merged.yaml", None),
         ("kube-rs/widget-merged-preserved.yaml", Some("kube-rs/widget-merged.experimental.toml")),
@@ -50,6 +56,14 @@ fn all_findings() -> Vec<Finding> {
         let (_, new) = crd(&format!("upgrade/{name}/new.yaml"));
         out.extend(check_upgrade(&old, &new, None));
     }
+    let (_, cluster) = crd("upgrade/stored-versions-assumed/cluster.yaml");
+    let new = crds("multi-document.yaml").1;
+    out.extend(check_removed(&[cluster, gadgets], &new.iter().collect::<Vec<_>>()));
+    out.push(orphan_conversions(
+        "widgets.yaml.conversions.toml",
+        "widgets.yaml.yaml",
+        Some(("widgets.yaml", "widgets.conversions.toml")),
+    ));
     out
 }
 

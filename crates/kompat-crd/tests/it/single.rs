@@ -45,7 +45,19 @@ fn duplicate_version_name() {
 
 #[test]
 fn conversion_webhook_stops_the_conversion_checks() {
-    check("single/conversion-webhook.yaml", None, &[("conversion-webhook", "gadgets.example.io", "Webhook")]);
+    let webhook = |id| ("conversion-webhook", id, "Webhook");
+    let skipped = |id| ("conversion-checks-skipped", id, "Webhook");
+    let g = "gadgets.example.io";
+    let m = "machines.cluster.example.io";
+    check("single/conversion-webhook.yaml", None, &[webhook(g), skipped(g)]);
+    // The kubebuilder pattern: versions that differ, no preserved unknown
+    // fields, no conversions file; the webhook converts.
+    check("single/webhook-kubebuilder.yaml", None, &[webhook(m), skipped(m)]);
+}
+
+#[test]
+fn versions_neither_served_nor_stored_are_not_judged() {
+    check("single/unserved-unstored-version.yaml", None, &[]);
 }
 
 #[test]
@@ -86,9 +98,11 @@ fn missing_preserve_unknown_fields() {
         None,
         &[("missing-preserve-unknown-fields", "gadgets.example.io/v1beta1#.spec", "spec")],
     );
-    // Unserved versions count too: the storage version prunes their fields.
+    // A version neither served nor stored holds no objects: nothing of it
+    // is pruned. One the cluster still stores counts.
+    check("single/unserved-pair.yaml", None, &[]);
     check(
-        "single/unserved-pair.yaml",
+        "single/unserved-stored-pair.yaml",
         None,
         &[("missing-preserve-unknown-fields", "gadgets.example.io/v1#.spec", "spec")],
     );
@@ -184,6 +198,7 @@ fn messages_snapshot() {
         ("single/unserved-storage-version.yaml", None),
         ("single/duplicate-version-name.yaml", None),
         ("single/conversion-webhook.yaml", None),
+        ("single/webhook-kubebuilder.yaml", None),
         ("single/preserve-unknown-fields-true.yaml", None),
         ("single/deprecated-without-warning.yaml", None),
         ("single/missing-schema.yaml", None),

@@ -23,6 +23,12 @@ fn compatible_changes_have_no_findings() {
     // An absent `x-kubernetes-list-type` is `atomic`: writing it out or
     // dropping it is no change (other list types stay unhandled changes).
     check("list-type-atomic", None, &[]);
+    // Patterns are compared as languages: the same class written twice,
+    // and a class widened, reject nothing stored.
+    check("pattern-same-language", None, &[]);
+    // A CEL rule and bounds on fields new in this release constrain nothing
+    // stored.
+    check("validation-new-fields", None, &[]);
 }
 
 #[test]
@@ -73,7 +79,7 @@ fn identity_changes() {
 #[test]
 fn schema_changes() {
     let v1 = |path: &str| format!("gadgets.example.io/v1#{path}");
-    let cases: [(&str, Vec<Owned<'_>>); 9] = [
+    let cases: [(&str, Vec<Owned<'_>>); 10] = [
         ("field-removed", vec![("field-removed", v1(".spec.tags"), "properties")]),
         ("type-changed", vec![("type-changed", v1(".spec.size"), "type: string")]),
         ("enum-value-removed", vec![("enum-value-removed", v1(".spec.mode"), "enum")]),
@@ -90,6 +96,7 @@ fn schema_changes() {
             ],
         ),
         ("pattern-changed", vec![("pattern-changed", v1(".spec.name"), "pattern: '^[a-z]+$'")]),
+        ("pattern-narrowed", vec![("pattern-changed", v1(".spec.name"), "pattern: '^[a-z]+$'")]),
         ("default-changed", vec![("default-changed", v1(".spec.mode"), "default: Unmanaged")]),
         (
             "validation-tightened",
@@ -117,6 +124,25 @@ fn versions_that_stop_being_served_need_conversions() {
         &[("undeclared-conversion", "gadgets.example.io/v1beta1->v1#.spec.legacy", "v1")],
     );
     check("unserve-undeclared", Some("upgrade/unserve-undeclared/conversions.toml"), &[]);
+}
+
+#[test]
+fn a_webhook_converts_versions_that_stop_being_served() {
+    let m = "machines.cluster.example.io";
+    check("webhook-unserve", None, &[("conversion-checks-skipped", m, "Webhook")]);
+}
+
+#[test]
+fn a_baseline_without_stored_versions_says_what_was_assumed() {
+    let m = "machines.cluster.example.io";
+    check("stored-versions-assumed", None, &[("stored-versions-assumed", m, "versions")]);
+    // The cluster's record (`kubectl get crd NAME -o yaml`) decides.
+    let (_, old) = crd("upgrade/stored-versions-assumed/cluster.yaml");
+    let (text, new) = crd("upgrade/stored-versions-assumed/new.yaml");
+    assert_eq!(
+        compact(&text, &check_upgrade(&old, &new, None)),
+        expected(&[("stored-version-removed", "machines.cluster.example.io/v1alpha1", "versions")])
+    );
 }
 
 #[test]
