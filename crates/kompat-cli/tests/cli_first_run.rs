@@ -206,3 +206,40 @@ fn vendored_code_is_never_the_projects_own() {
         "{stdout}"
     );
 }
+
+#[test]
+fn exclude_in_kompat_toml_applies_to_every_command_reading_decls() {
+    let other =
+        "[[feature]]\nname = \"Generated\"\nspecs = [{ version = \"1.31\", stage = \"Alpha\", default = false }]\n";
+    let ok = "[[feature]]\nname = \"Ok\"\nspecs = [{ version = \"1.31\", stage = \"Alpha\", default = false }]\n";
+    let config = "binary_version = \"1.31\"\ndecls = [\".\"]\nexclude = [\"generated/\"]\n";
+    let dir = dir_with(&[("kompat.toml", config), ("features.toml", ok), ("generated/features.toml", other)]);
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["features"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Ok") && !stdout.contains("Generated"), "{stdout}");
+    let without = "binary_version = \"1.31\"\ndecls = [\".\"]\n";
+    std::fs::write(dir.path().join("kompat.toml"), without).expect("write kompat.toml");
+    let (code, stdout, stderr) = kompat_in(dir.path(), &["features"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Ok") && stdout.contains("Generated"), "{stdout}");
+}
+
+#[test]
+fn exclude_on_the_command_line_of_the_query_commands() {
+    let other =
+        "[[feature]]\nname = \"Generated\"\nspecs = [{ version = \"1.31\", stage = \"Alpha\", default = false }]\n";
+    let ok = "[[feature]]\nname = \"Ok\"\nspecs = [{ version = \"1.31\", stage = \"Alpha\", default = false }]\n";
+    let dir = dir_with(&[("features.toml", ok), ("generated/features.toml", other)]);
+    let run = |args: &[&str]| {
+        let (code, stdout, stderr) = kompat_in(dir.path(), args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        stdout
+    };
+    let all = run(&["features", "--decls", ".", "--binary-version", "1.31"]);
+    assert!(all.contains("Ok") && all.contains("Generated"), "{all}");
+    let some = run(&["features", "--decls", ".", "--binary-version", "1.31", "--exclude", "generated"]);
+    assert!(some.contains("Ok") && !some.contains("Generated"), "{some}");
+    let (code, _, stderr) = kompat_in(dir.path(), &["features", "--decls", ".", "--exclude", "{a"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("bad glob `{a` in --exclude"), "{stderr}");
+}

@@ -24,7 +24,7 @@ pub mod inputs;
 pub mod source;
 
 pub use config::Config;
-pub use decls::{load, Decls};
+pub use decls::{load, load_excluding, Decls};
 pub use error::{Error, Result};
 pub use exclude::Exclude;
 pub use inputs::{classify, classify_excluding, Input, Kind};

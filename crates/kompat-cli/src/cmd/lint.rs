@@ -45,7 +45,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         }
     }
     // Reference inputs first: a file they share with `decls` is theirs.
-    let exclude = exclude(args, config.as_ref())?;
+    let exclude = super::exclude(config.as_ref(), &args.exclude)?;
     let mut seen = Seen::default();
     let mut decl_inputs = Vec::new();
     let mut go_sources = Vec::new();
@@ -162,16 +162,6 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         inline_allows: &inline_allows,
         unrendered: &unrendered,
     })
-}
-
-/// The paths walks leave out: `exclude` in kompat.toml (relative to its
-/// directory) and `--exclude` (relative to the working directory).
-fn exclude(args: &LintArgs, config: Option<&Config>) -> Result<kompat_project::Exclude> {
-    let mut exclude = config.map(|c| c.exclude.clone()).unwrap_or_default();
-    exclude
-        .add(Path::new("."), args.exclude.iter().map(String::as_str))
-        .map_err(|(glob, why)| Error::msg(format!("bad glob `{glob}` in --exclude: {why}")))?;
-    Ok(exclude)
 }
 
 /// The files already read, by identity (the same file named through two
