@@ -53,9 +53,17 @@ fn named_patches_and_templates_are_not_hard_errors() {
         "kubebuilder/config/crd/patches/cainjection_in_widgets.yaml",
         "kubebuilder/config/default/manager_webhook_patch.yaml",
         "chart/templates/deployment.yaml",
+        "chart/templates/crds.yaml",
     ];
     for path in patches {
         let (code, findings, stderr) = lint(&fixture(), &["--no-config", "--kubernetes-version", "1.33", path]);
+        assert_eq!(code, 0, "{path}: {stderr}");
+        assert_eq!(findings.len(), 1, "{path}: {findings:?}");
+        assert!(findings[0].starts_with(RENDERER_NOTE), "{path}: {findings:?}");
+    }
+    // Directories inside a chart's templates or below a kustomize directory.
+    for path in ["chart/templates", "kubebuilder/config/crd/patches"] {
+        let (code, findings, stderr) = lint(&fixture(), &["--no-config", path]);
         assert_eq!(code, 0, "{path}: {stderr}");
         assert_eq!(findings.len(), 1, "{path}: {findings:?}");
         assert!(findings[0].starts_with(RENDERER_NOTE), "{path}: {findings:?}");

@@ -258,7 +258,20 @@ pub(crate) fn classify_each(paths: &[PathBuf], exclude: &Exclude) -> (Classified
             }
         };
         let result = if meta.is_dir() {
-            classify_dir(path, exclude, &mut inputs, &mut go_sources, &mut packaged)
+            // The directory may itself be in a chart's templates, or in (or
+            // below) a kustomize directory.
+            let inside = path.join("_");
+            if let Some(chart) = template_of(&inside) {
+                packaged.charts.push(chart);
+                continue;
+            }
+            let before = inputs.len();
+            let result = classify_dir(path, exclude, &mut inputs, &mut go_sources, &mut packaged);
+            if let Some(overlay) = overlay_of(&inside) {
+                inputs[before..].iter_mut().for_each(|input| input.in_overlay = true);
+                packaged.overlays.push(overlay);
+            }
+            result
         } else if is_go(path) {
             // Named: read whatever its name, never blocking on a special file.
             crate::source::ensure_regular_file(path).map(|()| go_sources.push(path.clone()))
