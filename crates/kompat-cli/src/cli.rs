@@ -90,6 +90,10 @@ pub struct LintArgs {
     /// Added to `reference` in kompat.toml.
     #[arg(long, value_name = "PATH")]
     pub reference: Vec<PathBuf>,
+    /// Leave out what this glob matches (`.gitignore` syntax, relative to the working
+    /// directory) when walking directories; repeatable. Added to `exclude` in kompat.toml.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
     /// The project configuration (default: the first kompat.toml in the working directory
     /// or one of its parents).
     #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
@@ -321,6 +325,10 @@ pub struct DeclArgs {
     /// Defaults to `decls` in kompat.toml.
     #[arg(long = "decls", value_name = "PATH")]
     pub decls: Vec<PathBuf>,
+    /// Leave out what this glob matches (`.gitignore` syntax, relative to the working
+    /// directory) when walking directories; repeatable. Added to `exclude` in kompat.toml.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
     /// The project configuration (default: the first kompat.toml in the working directory
     /// or one of its parents).
     #[arg(long, value_name = "FILE")]

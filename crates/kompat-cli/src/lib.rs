@@ -71,6 +71,27 @@ pub struct Context<'a> {
     pub manifest_objects: usize,
     /// The files of reference inputs: declarations the project does not own.
     pub reference: &'a [PathBuf],
+    /// The charts and kustomize directories among the inputs, not rendered.
+    pub unrendered: &'a Unrendered,
+}
+
+/// What of the inputs is not checked until rendered: Helm charts (whose
+/// templates are not read), kustomize directories, and the partial objects
+/// (patches) of those that were skipped.
+#[derive(Debug, Clone, Default)]
+pub struct Unrendered {
+    pub charts: Vec<PathBuf>,
+    pub overlays: Vec<PathBuf>,
+    /// Files of kustomize directories whose CRDs are partial (patches):
+    /// well-formed YAML, not complete CRDs, so not checked as CRDs.
+    pub partial: Vec<PathBuf>,
+}
+
+impl Unrendered {
+    /// Whether there is nothing unrendered.
+    pub fn is_empty(&self) -> bool {
+        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty()
+    }
 }
 
 /// kube-apiserver's storage decisions at one (emulation, min-compatibility)
@@ -146,6 +167,8 @@ pub struct Inputs<'a> {
     /// Allowances written in the YAML and JSON manifests
     /// ([`rules::inline_allow::scan`]).
     pub inline_allows: &'a [rules::inline_allow::InlineAllow],
+    /// The charts and kustomize directories among the inputs, not rendered.
+    pub unrendered: &'a Unrendered,
 }
 
 /// A finding an allowance suppressed, kept for the formats that show
@@ -257,6 +280,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         serve: inputs.serve,
         manifest_objects: inputs.manifests.iter().filter(|o| !is_v1_crd(o)).count(),
         reference: inputs.reference,
+        unrendered: inputs.unrendered,
     };
     let mut diags = run(&cx);
     // Nothing about files the project does not own.

@@ -218,16 +218,30 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut manifests = Vec::new();
     let mut inline_allows = Vec::new();
     let mut crds = Vec::new();
-    let classified = kompat_project::inputs::classify(&inputs).unwrap_or_else(|err| panic!("{err}"));
+    let exclude = config.as_ref().map(|c| c.exclude.clone()).unwrap_or_default();
+    let classified =
+        kompat_project::inputs::classify_excluding(&inputs, &exclude).unwrap_or_else(|err| panic!("{err}"));
+    let mut unrendered = crate::Unrendered {
+        charts: classified.charts.clone(),
+        overlays: classified.overlays.clone(),
+        partial: Vec::new(),
+    };
     for input in classified.inputs {
         if let Some(source) = input.source() {
             inline_allows.extend(crate::rules::inline_allow::scan(source));
         }
         manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
         if input.kind == kompat_project::inputs::Kind::CrdManifest {
+            let partial_ok = input.in_overlay && input.is_well_formed();
             let Some(source) = input.into_source() else { continue };
-            let parsed = kompat_crd::parse_manifests(&source.text)
-                .unwrap_or_else(|errors| panic!("{}", source.parse_errors(errors)));
+            let parsed = match kompat_crd::parse_manifests(&source.text) {
+                Ok(parsed) => parsed,
+                Err(_) if partial_ok => {
+                    unrendered.partial.push(source.path.clone());
+                    continue;
+                }
+                Err(errors) => panic!("{}", source.parse_errors(errors)),
+            };
             crds.push(crate::rules::crd::CrdInput::manifest(source, parsed, Vec::new(), None));
         } else if input.kind == kompat_project::inputs::Kind::Deployment {
             settings.extend(input.gate_settings().unwrap_or_else(|err| panic!("{err}")));
@@ -256,6 +270,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         serve: serve.as_ref(),
         reference: &reference,
         inline_allows: &inline_allows,
+        unrendered: &unrendered,
     };
     let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding

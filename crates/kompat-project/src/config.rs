@@ -6,6 +6,7 @@
 //! decls = ["features.toml", "apis.toml", "src/"]   # relative to this file
 //! baseline = "reference/versioned_feature_list.yaml"   # optional, for lint
 //! reference = ["vendor/k8s/versioned_feature_list.yaml"]   # optional: declarations you do not own
+//! exclude = ["config/crd/patches/", "*.tmpl.yaml"]   # optional: left out of directory walks
 //!
 //! [window]
 //! profile = "kubernetes"             # N-3, floored at 1.31; or "default" (N-3)
@@ -59,6 +60,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Error, Result};
+use crate::exclude::Exclude;
 use crate::source::SourceFile;
 use kompat_diag::Diagnostic;
 
@@ -81,6 +83,9 @@ pub struct Config {
     /// `reference`: declaration inputs the project does not own, read to
     /// resolve gate names; `kompat lint` reports nothing located in them.
     pub reference: Vec<PathBuf>,
+    /// `exclude`: globs (`.gitignore` syntax, relative to this file's
+    /// directory) of paths that walks of directories leave out.
+    pub exclude: Exclude,
     /// The `[lint]` table. Its codes are checked by `kompat lint`, which
     /// knows them.
     pub lint: Option<LintConfig>,
@@ -200,6 +205,8 @@ struct RawConfig {
     baseline: Option<Spanned<String>>,
     #[serde(default)]
     reference: Vec<Spanned<String>>,
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
     window: Option<WindowTable>,
     kubernetes: Option<RawKubernetes>,
     lint: Option<RawLint>,
@@ -311,6 +318,12 @@ impl Config {
             Some(gen) => Some(gen_config(gen, &dir).map_err(|(span, message)| located(span, message))?),
             None => None,
         };
+        let mut exclude = Exclude::none();
+        for glob in &raw.exclude {
+            exclude
+                .add(&dir, [glob.get_ref().as_str()])
+                .map_err(|(_, why)| located(glob.span(), format!("bad glob in `exclude`: {why}")))?;
+        }
         let lint = match raw.lint {
             Some(lint) => Some(lint_config(lint).map_err(|(span, message)| located(span, message))?),
             None => None,
@@ -322,6 +335,7 @@ impl Config {
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),
             reference: raw.reference.iter().map(resolve).collect(),
+            exclude,
             lint,
             gen,
             source,

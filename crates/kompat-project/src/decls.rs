@@ -456,7 +456,12 @@ fn crd_kinds(text: &str) -> Vec<(String, String)> {
 /// Loads every input; all files are read ([`crate::inputs::classify`]) and
 /// parsed, and every failure of every file is reported together.
 pub fn load(paths: &[PathBuf]) -> Result<Decls> {
-    let (classified, mut failures) = crate::inputs::classify_each(paths);
+    load_excluding(paths, &Default::default())
+}
+
+/// [`load`], leaving out what `exclude` matches below each directory.
+pub fn load_excluding(paths: &[PathBuf], exclude: &crate::inputs::Exclude) -> Result<Decls> {
+    let (classified, mut failures) = crate::inputs::classify_each(paths, exclude);
     let inputs = classified.inputs.into_iter().filter(|i| i.is_loaded() || i.kind == Kind::CrdManifest);
     match Decls::from_inputs(inputs, &classified.go_sources) {
         Ok(decls) if failures.is_empty() => Ok(decls),

@@ -32,6 +32,17 @@
 //! deployment material (a feature list by content alone does not count);
 //! files of any other kind are neither read nor returned.
 //!
+//! A directory is walked as ripgrep walks one: what [`Exclude`] matches is
+//! left out, `.gitignore` files count inside a git repository only, and
+//! `vendor/`, `third_party/` and `node_modules/` ([`VENDORED_DIRS`]) are not
+//! entered (others' code: read only when named). A directory with a
+//! `Chart.yaml` is a Helm chart: the files below its `templates/` are not
+//! read (its values files are); a directory with a kustomization file is a
+//! kustomize directory, and the inputs in or below it are marked
+//! [`Input::in_overlay`] (a partial CRD there is a patch, not an error). Both
+//! are listed in [`Classified`]; a named file is placed by the directories of
+//! its path as given.
+//!
 //! Go sources are declarations too ([`crate::go`]): a named `.go` file, and
 //! in a directory every `.go` file but `_test.go` and `zz_generated*` ones,
 //! outside `vendor/` and `testdata/` directories below it. They are listed,
@@ -49,6 +60,7 @@ use kompat_formats::ParseError;
 use kompat_rust::{first_read, EarlyNames};
 
 use crate::error::{Error, Result};
+pub use crate::exclude::Exclude;
 use crate::source::{Read, SourceFile, STDIN_NAME};
 use kompat_diag::{Diagnostic, Location};
 
@@ -80,6 +92,10 @@ pub struct Input {
     pub file: Read,
     /// Named as a path, not found by walking a directory.
     pub named: bool,
+    /// Found in a kustomize directory (one with a kustomization file, or
+    /// below one): it may be a patch or another partial object, never a
+    /// hard error for what it leaves out.
+    pub in_overlay: bool,
     /// The YAML (or JSON) documents of the text, parsed once for the
     /// classification, the objects and the gate settings alike.
     documents: OnceLock<Documents>,
@@ -91,7 +107,7 @@ type Documents = std::result::Result<Vec<Node>, ParseError>;
 impl Input {
     /// An input of `kind`, read from `source`; `named` when given as a path.
     pub fn new(kind: Kind, source: SourceFile, named: bool) -> Input {
-        Input { kind, file: Read::Held(source), named, documents: OnceLock::new() }
+        Input { kind, file: Read::Held(source), named, in_overlay: false, documents: OnceLock::new() }
     }
 
     /// The file's path.
@@ -114,6 +130,12 @@ impl Input {
             Read::Held(source) => Some(source),
             Read::Released(_) => None,
         }
+    }
+
+    /// Whether the text is well-formed YAML (or JSON): a partial object in
+    /// an overlay that is is skipped, one that is not is malformed.
+    pub fn is_well_formed(&self) -> bool {
+        self.documents().is_ok()
     }
 
     /// The text's YAML documents, parsed on first use; a released (Rust)
@@ -188,13 +210,24 @@ impl Input {
 pub struct Classified {
     pub inputs: Vec<Input>,
     pub go_sources: Vec<PathBuf>,
+    /// The Helm charts met (directories with a `Chart.yaml`), sorted: their
+    /// `templates/` are not read.
+    pub charts: Vec<PathBuf>,
+    /// The kustomize directories met (with a `kustomization.yaml`,
+    /// `kustomization.yml` or `Kustomization`), sorted.
+    pub overlays: Vec<PathBuf>,
 }
 
 /// Classifies every input: a path to a file is one input, a directory is
 /// every file below it that counts (see the module documentation). Each file
 /// is read once; every failure of every input is reported together.
 pub fn classify(paths: &[PathBuf]) -> Result<Classified> {
-    let (classified, failures) = classify_each(paths);
+    classify_excluding(paths, &Exclude::none())
+}
+
+/// [`classify`], leaving out what `exclude` matches below each directory.
+pub fn classify_excluding(paths: &[PathBuf], exclude: &Exclude) -> Result<Classified> {
+    let (classified, failures) = classify_each(paths, exclude);
     if failures.is_empty() {
         Ok(classified)
     } else {
@@ -203,10 +236,11 @@ pub fn classify(paths: &[PathBuf]) -> Result<Classified> {
 }
 
 /// Every input that could be read, and the failures of those that could not.
-pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) {
+pub(crate) fn classify_each(paths: &[PathBuf], exclude: &Exclude) -> (Classified, Vec<Diagnostic>) {
     let mut inputs = Vec::new();
     let mut go_sources = Vec::new();
     let mut failures = Vec::new();
+    let mut packaged = Packaged::default();
     for path in paths {
         if path.as_os_str() == "-" {
             match SourceFile::read_stdin() {
@@ -223,19 +257,90 @@ pub(crate) fn classify_each(paths: &[PathBuf]) -> (Classified, Vec<Diagnostic>) 
             }
         };
         let result = if meta.is_dir() {
-            classify_dir(path, &mut inputs, &mut go_sources)
+            // The directory may itself be in a chart's templates, or in (or
+            // below) a kustomize directory.
+            let inside = path.join("_");
+            if let Some(chart) = template_of(&inside) {
+                packaged.charts.push(chart);
+                continue;
+            }
+            let before = inputs.len();
+            let result = classify_dir(path, exclude, &mut inputs, &mut go_sources, &mut packaged);
+            if let Some(overlay) = overlay_of(&inside) {
+                inputs[before..].iter_mut().for_each(|input| input.in_overlay = true);
+                packaged.overlays.push(overlay);
+            }
+            result
         } else if is_go(path) {
             // Named: read whatever its name, never blocking on a special file.
             crate::source::ensure_regular_file(path).map(|()| go_sources.push(path.clone()))
+        } else if let Some(chart) = template_of(path) {
+            // A chart's template is not YAML until rendered.
+            packaged.charts.push(chart);
+            Ok(())
         } else {
-            classify_named(path, &mut inputs)
+            let overlay = overlay_of(path);
+            let before = inputs.len();
+            let result = classify_named(path, &mut inputs);
+            if let Some(overlay) = overlay {
+                inputs[before..].iter_mut().for_each(|input| input.in_overlay = true);
+                packaged.overlays.push(overlay);
+            }
+            result
         };
         if let Err(err) = result {
             failures.extend(err.diagnostics);
         }
     }
-    (Classified { inputs, go_sources }, failures)
+    let Packaged { mut charts, mut overlays } = packaged;
+    for list in [&mut charts, &mut overlays] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    (Classified { inputs, go_sources, charts, overlays }, failures)
 }
+
+/// The charts and kustomize directories of a run.
+#[derive(Default)]
+struct Packaged {
+    charts: Vec<PathBuf>,
+    overlays: Vec<PathBuf>,
+}
+
+/// The chart whose template a named file is: a file in a `templates/`
+/// directory (at any depth) of a directory with a `Chart.yaml`, among the
+/// directories of the path as given.
+fn template_of(path: &Path) -> Option<PathBuf> {
+    let mut dir = path.parent()?;
+    while let Some(parent) = dir.parent() {
+        if dir.file_name().is_some_and(|n| n == "templates") && parent.join(CHART_FILE).is_file() {
+            return Some(parent.to_owned());
+        }
+        dir = parent;
+    }
+    None
+}
+
+/// The kustomize directory a named file is in (or below), among the
+/// directories of the path as given.
+fn overlay_of(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .skip(1)
+        .take_while(|dir| !dir.as_os_str().is_empty())
+        .find(|dir| KUSTOMIZATION_FILES.iter().any(|name| dir.join(name).is_file()))
+        .map(Path::to_owned)
+}
+
+/// The file that makes a directory a Helm chart.
+const CHART_FILE: &str = "Chart.yaml";
+
+/// The files that make a directory a kustomize directory, as kustomize
+/// looks for them.
+const KUSTOMIZATION_FILES: [&str; 3] = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+/// Directories of other projects' code, never the project's own: a walk
+/// does not enter them (they are read only when named).
+pub const VENDORED_DIRS: [&str; 3] = ["vendor", "third_party", "node_modules"];
 
 fn is_go(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "go")
@@ -258,12 +363,24 @@ fn classify_named(path: &Path, out: &mut Vec<Input>) -> Result<()> {
     Ok(())
 }
 
-fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>) -> Result<()> {
-    let found = walk_dir(dir);
+fn classify_dir(
+    dir: &Path,
+    exclude: &Exclude,
+    out: &mut Vec<Input>,
+    go_sources: &mut Vec<PathBuf>,
+    packaged: &mut Packaged,
+) -> Result<()> {
+    let mut found = walk_dir(dir, exclude);
     if !found.failures.is_empty() {
         return Err(Error { diagnostics: found.failures.into_iter().flat_map(|(_, err)| err.diagnostics).collect() });
     }
     go_sources.extend(found.go);
+    // A chart's templates are not YAML until rendered: not read.
+    let templates: Vec<PathBuf> = found.charts.iter().map(|chart| chart.join("templates")).collect();
+    found.files.retain(|(path, _)| !templates.iter().any(|t| path.starts_with(t)));
+    let overlays = std::mem::take(&mut found.overlays);
+    packaged.charts.append(&mut found.charts);
+    packaged.overlays.extend(overlays.iter().cloned());
     // Every file, read and looked at on every core with room for the YAML
     // and TOML parsers, in the order of `read_order`. Sorted once by path
     // (the order of a sorted walk: a directory's entries by name), read in
@@ -288,7 +405,10 @@ fn classify_dir(dir: &Path, out: &mut Vec<Input>, go_sources: &mut Vec<PathBuf>)
     let mut failures = Vec::new();
     for (_, result) in read {
         match result {
-            Ok(Some(input)) => out.push(input),
+            Ok(Some(mut input)) => {
+                input.in_overlay = overlays.iter().any(|o| input.path().starts_with(o));
+                out.push(input);
+            }
             Ok(None) => {}
             Err(err) => failures.extend(err.diagnostics),
         }
@@ -322,16 +442,30 @@ struct Found {
     go: Vec<PathBuf>,
     /// The walk's failures, by the path they are about, in sorted order.
     failures: Vec<(PathBuf, Error)>,
+    /// The directories with a `Chart.yaml`.
+    charts: Vec<PathBuf>,
+    /// The directories with a kustomization file.
+    overlays: Vec<PathBuf>,
 }
 
-/// Walks `dir` on every core (respecting `.gitignore`, skipping hidden
-/// entries, never following symbolic links, never opening a special file),
-/// listing the files kompat reads; files of any other kind are neither
-/// opened nor listed.
-fn walk_dir(dir: &Path) -> Found {
+/// Walks `dir` on every core (respecting `.gitignore` as ripgrep does,
+/// skipping hidden entries, what `exclude` matches and vendored directories,
+/// never following symbolic links, never opening a special file), listing
+/// the files kompat reads; files of any other kind are neither opened nor
+/// listed.
+fn walk_dir(dir: &Path, exclude: &Exclude) -> Found {
     use ignore::WalkState;
     let found = std::sync::Mutex::new(Found::default());
-    let walker = ignore::WalkBuilder::new(dir).require_git(false).build_parallel();
+    let exclude = std::sync::Arc::new(exclude.clone());
+    let walker = ignore::WalkBuilder::new(dir)
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            let vendored = is_dir
+                && entry.depth() > 0
+                && entry.file_name().to_str().is_some_and(|name| VENDORED_DIRS.contains(&name));
+            !vendored && !exclude.is_excluded(entry.path(), is_dir)
+        })
+        .build_parallel();
     walker.run(|| {
         let found = &found;
         // Each thread gathers its own and hands them over when done.
@@ -369,6 +503,14 @@ impl Gathered<'_> {
             return;
         }
         let path = entry.into_path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if let Some(parent) = path.parent() {
+            if name == CHART_FILE {
+                self.batch.charts.push(parent.to_owned());
+            } else if KUSTOMIZATION_FILES.contains(&name) {
+                self.batch.overlays.push(parent.to_owned());
+            }
+        }
         if is_go(&path) {
             if is_go_source(&path) && !is_skipped_dir(dir, &path) {
                 match crate::source::readable(&path) {
@@ -391,6 +533,8 @@ impl Drop for Gathered<'_> {
         found.files.extend(batch.files);
         found.go.extend(batch.go);
         found.failures.extend(batch.failures);
+        found.charts.extend(batch.charts);
+        found.overlays.extend(batch.overlays);
     }
 }
 
@@ -403,7 +547,7 @@ const READ_STACK_BYTES: usize = 8 << 20;
 /// and searched for the names `early` knows ([`kompat_rust::first_read`]).
 fn read_rust(path: &Path, early: &EarlyNames) -> Result<Option<Input>> {
     let file = crate::source::read_found_keeping(path, |text| first_read(text, early))?;
-    Ok(Some(Input { kind: Kind::Rust, file, named: false, documents: OnceLock::new() }))
+    Ok(Some(Input { kind: Kind::Rust, file, named: false, in_overlay: false, documents: OnceLock::new() }))
 }
 
 /// A file found in a directory, whose name says it may be `kind` (not

@@ -18,15 +18,17 @@
 pub mod config;
 pub mod decls;
 pub mod error;
+pub mod exclude;
 #[cfg(feature = "go")]
 pub mod go;
 pub mod inputs;
 pub mod source;
 
 pub use config::Config;
-pub use decls::{load, Decls};
+pub use decls::{load, load_excluding, Decls};
 pub use error::{Error, Result};
-pub use inputs::{classify, Input, Kind};
+pub use exclude::Exclude;
+pub use inputs::{classify, classify_excluding, Input, Kind};
 pub use source::{
     ensure_regular_file, walk_files, Read, ReleasedFile, RustFiles, SourceFile, MAX_FILE_BYTES, MAX_LINE_BYTES,
     STDIN_NAME,
@@ -86,7 +88,10 @@ mod tests {
     #[test]
     fn modules_use_only_the_layers_below() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        check_layers(&root.join("kompat-project/src"), &["error", "source", "go", "inputs", "decls", "config", "lib"]);
+        check_layers(
+            &root.join("kompat-project/src"),
+            &["error", "exclude", "source", "go", "inputs", "decls", "config", "lib"],
+        );
         check_layers(
             &root.join("kompat-rust/src"),
             &["outline", "search", "early", "select", "refs", "parallel", "lib", "memory"],

@@ -405,6 +405,7 @@ fn file_kind(kind: &std::fs::FileType) -> &'static str {
 }
 
 /// Every regular file below `dir`, in sorted order, respecting `.gitignore`
+/// (inside a git repository, as ripgrep does)
 /// and skipping hidden entries. `dir` may be a single regular file.
 ///
 /// File types come from the directory entries, so FIFOs, devices and sockets
@@ -420,7 +421,7 @@ pub fn walk_files(dir: &Path) -> Result<Vec<PathBuf>> {
     }
     let mut files = Vec::new();
     let mut failures = Vec::new();
-    let walker = ignore::WalkBuilder::new(dir).require_git(false).sort_by_file_name(|a, b| a.cmp(b)).build();
+    let walker = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).build();
     for entry in walker {
         let entry = match entry {
             Ok(entry) => entry,

@@ -73,7 +73,9 @@ fn load_apis(decls: &DeclArgs, kubernetes: bool) -> Result<(Option<Config>, ApiS
         return Ok((project.config, set, crds));
     }
     let config = Config::discover(decls.config.as_deref())?;
-    let mut loaded = if decls.decls.is_empty() { Decls::default() } else { kompat_project::load(&decls.decls)? };
+    let exclude = super::exclude(config.as_ref(), &decls.exclude)?;
+    let mut loaded =
+        if decls.decls.is_empty() { Decls::default() } else { kompat_project::load_excluding(&decls.decls, &exclude)? };
     let builtin = SourceFile::new(kompat_k8s::APIS_FILE_NAME.into(), kompat_k8s::APIS_TOML.to_owned());
     let file = kompat_k8s::api_file().map_err(|errors| builtin.parse_errors(errors))?;
     let crds = crd_kinds(&loaded);

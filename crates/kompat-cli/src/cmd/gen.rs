@@ -17,7 +17,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
         eprintln!("note: reading declarations from outside the project: {}", path.display());
     }
     // Validated by `render_outputs`, once.
-    let decls = kompat_project::load(&config.decls)?;
+    let decls = kompat_project::load_excluding(&config.decls, &config.exclude)?;
     let provenance = kompat_gen::cli_provenance(&config);
     let files = kompat_gen::render_outputs(&config, &decls, &provenance, None)?;
     let k8s_yaml = config

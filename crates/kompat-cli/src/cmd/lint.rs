@@ -45,11 +45,12 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         }
     }
     // Reference inputs first: a file they share with `decls` is theirs.
+    let exclude = super::exclude(config.as_ref(), &args.exclude)?;
     let mut seen = Seen::default();
     let mut decl_inputs = Vec::new();
     let mut go_sources = Vec::new();
     let mut reference = Vec::new();
-    let classified = kompat_project::inputs::classify(&reference_paths)?;
+    let classified = kompat_project::classify_excluding(&reference_paths, &exclude)?;
     for input in classified.inputs {
         // Only the declarations of a reference input are read.
         if input.is_declarations() && seen.first(input.path(), !input.named) {
@@ -69,7 +70,12 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
     let mut inline_allows = Vec::new();
-    let classified = kompat_project::inputs::classify(&inputs)?;
+    let classified = kompat_project::classify_excluding(&inputs, &exclude)?;
+    let mut unrendered = kompat_cli::Unrendered {
+        charts: classified.charts.clone(),
+        overlays: classified.overlays.clone(),
+        partial: Vec::new(),
+    };
     for input in classified.inputs {
         if !seen.first(input.path(), !input.named) {
             continue;
@@ -80,7 +86,12 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         // Deployment material and CRD manifests are Kubernetes manifests too.
         manifests.extend(input.manifest_objects()?);
         match input.kind {
-            Kind::CrdManifest => crd_sources.extend(input.into_source()),
+            Kind::CrdManifest => {
+                // A kustomize patch is a partial CRD: well-formed YAML is
+                // never a hard error for what it leaves out.
+                let partial_ok = input.in_overlay && input.is_well_formed();
+                crd_sources.extend(input.into_source().map(|source| (source, partial_ok)));
+            }
             Kind::Deployment => settings.extend(input.gate_settings()?),
             _ if input.is_declarations() => decl_inputs.push(input),
             _ => (),
@@ -98,8 +109,15 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let baseline_crds: Vec<Crd> = baseline_files.iter().flat_map(|(_, crds)| crds.iter().cloned()).collect();
 
     let mut crds = Vec::new();
-    for source in crd_sources {
-        let parsed = parse_crds(&source)?;
+    for (source, partial_ok) in crd_sources {
+        let parsed = match parse_crds(&source) {
+            Ok(parsed) => parsed,
+            Err(_) if partial_ok => {
+                unrendered.partial.push(source.path.clone());
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
         let conversions = conversions_beside(&source.path)?;
         crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
     }
@@ -146,6 +164,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         serve: serve.as_ref(),
         reference: &reference,
         inline_allows: &inline_allows,
+        unrendered: &unrendered,
     })
 }
 

@@ -61,8 +61,19 @@ pub fn load_project(args: &DeclArgs) -> Result<Project> {
     } else {
         return Err(Error::msg("no declarations: pass --decls PATH or set `decls` in kompat.toml"));
     };
-    let decls = kompat_project::load(&paths)?;
+    let exclude = exclude(config.as_ref(), &args.exclude)?;
+    let decls = kompat_project::load_excluding(&paths, &exclude)?;
     Ok(Project { config, decls })
+}
+
+/// The paths walks leave out: `exclude` in kompat.toml (relative to its
+/// directory) and `--exclude` (relative to the working directory).
+pub fn exclude(config: Option<&Config>, globs: &[String]) -> Result<kompat_project::Exclude> {
+    let mut exclude = config.map(|c| c.exclude.clone()).unwrap_or_default();
+    exclude
+        .add(std::path::Path::new("."), globs.iter().map(String::as_str))
+        .map_err(|(glob, why)| Error::msg(format!("bad glob `{glob}` in --exclude: {why}")))?;
+    Ok(exclude)
 }
 
 /// Renders a value as the deterministic JSON the contract asks for.

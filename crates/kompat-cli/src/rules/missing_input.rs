@@ -1,7 +1,8 @@
 //! `missing-input`: a rule family that could not run because something it
 //! needs was not given (a binary version, a baseline, a Kubernetes version,
 //! Rust or Go sources), or gate settings checked against Kubernetes' own
-//! gates because no declarations were loaded. Said once per missing input,
+//! gates because no declarations were loaded, or Helm charts and kustomize
+//! directories not rendered. Said once per missing input,
 //! naming the rules; `require` in `[lint]` makes it an error.
 
 use super::crd_lifecycle::CRD_LIFECYCLE_MISMATCH;
@@ -26,7 +27,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded. The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
     ///
     /// ### Why is this bad?
     ///
@@ -55,7 +56,7 @@ pub static PASS: Pass = Pass { rules: &[&MISSING_INPUT], check: Some(check) };
 
 /// What a run can be missing: the name `require` takes (the finding's
 /// subject) and how to give it.
-pub const INPUTS: [(&str, &str); 6] = [
+pub const INPUTS: [(&str, &str); 7] = [
     ("binary-version", "no binary version (--binary-version, or `binary_version` in kompat.toml)"),
     ("baseline", "no baseline (--baseline, or `baseline` in kompat.toml)"),
     (
@@ -65,6 +66,7 @@ pub const INPUTS: [(&str, &str); 6] = [
     ("sources", "no Rust or Go source among the inputs"),
     ("declarations", "no feature declarations loaded"),
     ("crd-manifest", "no CRD manifest among the inputs for kube-rs custom resources"),
+    ("renderer", "no renderer for Helm charts and kustomize directories"),
 ];
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -158,6 +160,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+    unrendered(cx.unrendered, out);
     if crate::uses_builtin_gates(cx.decls, cx.settings) {
         out.push(
             MISSING_INPUT
@@ -171,6 +174,39 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ]),
         );
     }
+}
+
+/// One note naming every chart and kustomize directory not rendered, and
+/// the partial objects (patches) left unchecked.
+fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
+    if unrendered.is_empty() {
+        return;
+    }
+    let list = |paths: &[std::path::PathBuf]| -> String {
+        paths.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
+    };
+    let mut parts = Vec::new();
+    if !unrendered.charts.is_empty() {
+        parts.push(format!("Helm charts {} (templates not read; values files checked)", list(&unrendered.charts)));
+    }
+    if !unrendered.overlays.is_empty() {
+        parts.push(format!("kustomize directories {}", list(&unrendered.overlays)));
+    }
+    let mut notes = Vec::new();
+    if !unrendered.partial.is_empty() {
+        notes.push(format!(
+            "partial CRDs (kustomize patches) not checked as CRDs: {}",
+            list(&unrendered.partial)
+        ));
+    }
+    notes.push("rendering charts and kustomize directories is not yet supported: see docs/config.md".to_owned());
+    let what = if parts.is_empty() { "kustomize patches".to_owned() } else { parts.join("; ") };
+    out.push(
+        MISSING_INPUT
+            .diag(format!("no renderer for Helm charts and kustomize directories: not rendered: {what}"), None)
+            .with_subject("renderer")
+            .with_notes(notes),
+    );
 }
 
 #[cfg(test)]

@@ -139,7 +139,7 @@ fn required_inputs() {
     .expect("write");
     let (code, _, stderr) = kompat_in(dir.path(), &["lint"]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("unknown input `binary_version` in `require` under [lint], expected one of `binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest` (did you mean `binary-version`?)"), "{stderr}");
+    assert!(stderr.contains("unknown input `binary_version` in `require` under [lint], expected one of `binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer` (did you mean `binary-version`?)"), "{stderr}");
     assert!(stderr.contains("kompat.toml:4:12"), "{stderr}");
 }
 
