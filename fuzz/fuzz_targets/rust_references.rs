@@ -9,7 +9,7 @@
 //! gate is the compiler's to report; see docs/limits.md.) A reference is
 //! compared by its gate and file: proc-macro2 records no positions when
 //! built for fuzzing (`cfg(fuzzing)`), so where a reference is written is
-//! left to the test suite (`crates/kompat-rust/tests/prefilter.rs` and the selection
+//! left to the test suite (`crates/kompat-rust/tests/it/prefilter.rs` and the selection
 //! tests of `crates/kompat-rust/src/lib.rs` compare positions too).
 #![no_main]
 

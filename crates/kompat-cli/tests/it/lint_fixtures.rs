@@ -2,7 +2,7 @@
 //! produce findings of exactly its rule's code, in the house style, and its
 //! rendered diagnostics (rustc style, no colour) are snapshots. Every code
 //! `kompat explain --list` knows has a fixture, except the CRD codes, whose
-//! fixtures are `kompat-crd`'s own (`fixtures/crd`, `crates/kompat-crd/tests/rules.rs`).
+//! fixtures are `kompat-crd`'s own (`fixtures/crd`, `crates/kompat-crd/tests/it/rules.rs`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

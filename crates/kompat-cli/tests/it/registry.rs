@@ -2,7 +2,7 @@
 //! `fixtures/lint/<code>/` (CRD codes: `kompat-crd`'s fixtures; plan codes:
 //! `fixtures/plans/codes/<code>.toml`), a doc, and an in-process test that
 //! expects it (inline `^^^ severity[code]: ...` in the rule's module; CRD
-//! codes: `crates/kompat-crd/tests/rules.rs`, which runs every CRD fixture in process and
+//! codes: `crates/kompat-crd/tests/it/rules.rs`, which runs every CRD fixture in process and
 //! checks each code is emitted; plan codes: the
 //! simulation's tests in `crates/kompat-engine/src/plan/tests.rs`).
 

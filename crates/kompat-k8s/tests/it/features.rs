@@ -2,7 +2,7 @@
 //! Kubernetes' registration rules, is in `kompat export --format toml`'s
 //! canonical form, and resolves known gates as Kubernetes does. That it is
 //! exactly the export of Kubernetes' YAML is checked, when the YAML is at
-//! hand, by `crates/kompat-cli/tests/shared_data_k8s.rs`.
+//! hand, by `crates/kompat-cli/tests/it/shared_data_k8s.rs`.
 
 use kompat_engine::validate;
 use kompat_k8s::{feature_file, features, FEATURES_TOML};

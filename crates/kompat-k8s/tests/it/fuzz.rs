@@ -1,6 +1,6 @@
 //! Bounded, deterministic mutation fuzzing of the removed-gate table's
 //! parser: no input may make it panic, and every error is located. (The
-//! generators' readers are fuzzed beside them, `crates/xtask/tests/fuzz.rs`.)
+//! generators' readers are fuzzed beside them, `crates/xtask/tests/it/fuzz.rs`.)
 
 use kompat_testkit::mutate;
 

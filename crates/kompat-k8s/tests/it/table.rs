@@ -1,7 +1,7 @@
 //! The committed built-in API table (`data/apis.toml`): it parses and builds,
 //! is consistent and holds Kubernetes' landmark removals. That it is in the
 //! generator's canonical form with a current `@generated` header is checked
-//! beside the generator (`crates/xtask/tests/table.rs`).
+//! beside the generator (`crates/xtask/tests/it/table.rs`).
 
 use kompat_engine::api::parse_replacement;
 use kompat_k8s::{api_config, api_file, apis};

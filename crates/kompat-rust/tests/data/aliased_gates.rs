@@ -1,5 +1,5 @@
 //! A declaring file with an alias and a type alias visible beyond it, read
-//! by the reference pass's mutation test (crates/kompat-rust/tests/fuzz.rs) and its
+//! by the reference pass's mutation test (crates/kompat-rust/tests/it/fuzz.rs) and its
 //! fuzz target (fuzz/fuzz_targets/rust_references.rs).
 #[derive(kompat::FeatureGates)]
 pub enum Feature {

@@ -425,3 +425,92 @@ fn spans_are_a_leaf_and_diagnostics_need_no_text_format() {
         assert!(!diag.iter().any(|d| d == heavy), "kompat-diag depends on {heavy}: {diag:?}");
     }
 }
+
+/// The layers of ARCHITECTURE.md's diagram, bottom first: a crate depends
+/// (in `[dependencies]`) only on crates of lower layers.
+const LAYERS: [&[&str]; 8] = [
+    &["kompat-span", "kompat-runtime", "kompat-testkit"],
+    &["kompat-diag", "kompat-engine"],
+    &["kompat-formats", "kompat-derive-internals"],
+    &["kompat-go", "kompat-rust", "kompat-crd", "kompat-k8s", "kompat-macros"],
+    &["kompat-project", "kompat"],
+    &["kompat-gen"],
+    &["kompat-cli"],
+    &["xtask", "kompat-tests"],
+];
+
+fn layer_of(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&name))
+}
+
+#[test]
+fn crates_depend_only_on_the_layers_below_them() {
+    let mut problems = Vec::new();
+    let mut crates: Vec<String> = std::fs::read_dir(crates_dir())
+        .expect("crates/")
+        .flatten()
+        .filter(|e| e.path().join("Cargo.toml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    crates.sort();
+    for name in &crates {
+        let Some(layer) = layer_of(name) else {
+            problems.push(format!("{name} is in no layer (add it to LAYERS and to ARCHITECTURE.md)"));
+            continue;
+        };
+        for dep in dependencies(name).iter().filter(|d| crates.contains(d)) {
+            if layer_of(dep).is_none_or(|l| l >= layer) {
+                problems.push(format!("{name} (layer {layer}) depends on {dep}, which is not below it"));
+            }
+        }
+    }
+    let map = std::fs::read_to_string(crates_dir().join("../ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    for name in &crates {
+        if !map.contains(&format!("### `{name}`")) {
+            problems.push(format!("ARCHITECTURE.md has no section `### `{name}``"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Crates that take text and return values: no file access outside their
+/// tests (the loader, `kompat-project`, reads; `kompat-gen` writes).
+const TEXT_IN_VALUES_OUT: [&str; 12] = [
+    "kompat-span",
+    "kompat-runtime",
+    "kompat-engine",
+    "kompat-diag",
+    "kompat-formats",
+    "kompat-derive-internals",
+    "kompat-go",
+    "kompat-rust",
+    "kompat-crd",
+    "kompat-k8s",
+    "kompat-macros",
+    "kompat",
+];
+
+#[test]
+fn only_the_loader_reads_files() {
+    let mut found = Vec::new();
+    for name in TEXT_IN_VALUES_OUT {
+        for (path, _) in modules(&crates_dir().join(name).join("src")).into_values().map(|p| (p, ())) {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            // Code before the file's tests, if it has any.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            if path.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            for (idx, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                if ["std::fs", "File::open", "fs::read", "fs::write"].iter().any(|io| line.contains(io)) {
+                    found.push(format!("{}:{}: {line}", path.display(), idx + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "file access in a text-in, values-out crate:\n{}", found.join("\n"));
+}
