@@ -1,7 +1,9 @@
 //! `cargo xtask`: kompat's maintainer commands, kept out of the `kompat`
-//! binary users install; `scripts/gen-k8s-*` call them with the usual
-//! arguments. The command modules walk the sources; the readers are this
-//! package's library.
+//! binary users install: the generators of the Kubernetes tables
+//! (`scripts/gen-k8s-*` call them with the usual arguments; the command
+//! modules walk the sources, the readers are this package's library), and
+//! the benchmark, fuzzing and synthetic-tree drivers, which stay scripts
+//! (they run cargo, ripgrep, hyperfine and libFuzzer) started from here.
 
 mod k8s_apis;
 mod k8s_removed_features;
@@ -27,6 +29,69 @@ enum Command {
     /// Generate the table of Kubernetes' removed feature gates from its feature gates release by release.
     #[command(name = "k8s-removed-features")]
     K8sRemovedFeatures(K8sRemovedFeaturesArgs),
+    /// Run a benchmark against its baseline measured in the same run (`scripts/bench-NAME`).
+    Bench(ScriptArgs<Bench>),
+    /// Run the libFuzzer campaign of every fuzz target, or of those named (`scripts/fuzz`).
+    Fuzz(PassArgs),
+    /// Write a deterministic synthetic tree to benchmark on (`scripts/gen-LANG-tree`).
+    #[command(name = "gen-tree")]
+    GenTree(ScriptArgs<GenTree>),
+}
+
+/// A driver kept as a script (it runs cargo, ripgrep, hyperfine and the
+/// fuzzer), and the arguments passed on to it.
+#[derive(Debug, Args)]
+struct ScriptArgs<W: clap::ValueEnum + Clone + Send + Sync + 'static> {
+    #[arg(value_enum)]
+    which: W,
+    /// Passed on to the script (see its header for what it takes).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Bench {
+    /// `kompat lint` on Rust trees and files against ripgrep.
+    Lint,
+    /// `kompat lint` on a Go tree against ripgrep.
+    Go,
+    /// `kompat gen` and `export --format rust` against a bare process start.
+    Gen,
+    /// The typed gate against a bare array and a HashMap.
+    Gate,
+    /// What `#[derive(FeatureGates)]` adds to a clean build, and its floors.
+    Derive,
+}
+
+/// Arguments passed on to a script as they are.
+#[derive(Debug, Args)]
+struct PassArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum GenTree {
+    Rust,
+    Go,
+}
+
+/// The name clap gives a value (`lint` for `Bench::Lint`).
+fn value_name<V: clap::ValueEnum>(value: &V) -> String {
+    value.to_possible_value().map(|p| p.get_name().to_owned()).unwrap_or_default()
+}
+
+/// Runs `scripts/NAME` from the workspace root with `args`, as the exit code.
+fn run_script(name: &str, args: &[String]) -> ExitCode {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path = root.join("scripts").join(name);
+    match std::process::Command::new("bash").arg(&path).args(args).current_dir(&root).status() {
+        Ok(status) => ExitCode::from(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(1)),
+        Err(err) => {
+            eprintln!("error: cannot run {}: {err}", path.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -70,6 +135,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::K8sApis(args) => k8s_apis::run(args),
         Command::K8sRemovedFeatures(args) => k8s_removed_features::run(args),
+        Command::Bench(a) => return run_script(&format!("bench-{}", value_name(&a.which)), &a.args),
+        Command::Fuzz(a) => return run_script("fuzz", &a.args),
+        Command::GenTree(a) => return run_script(&format!("gen-{}-tree", value_name(&a.which)), &a.args),
     };
     match result {
         Ok(code) => code,

@@ -459,3 +459,32 @@ fn removed_features_from_feature_lists_n_n1_n2() {
     );
     assert!(stdout.contains("# release 1.32: 3 gates (versioned_feature_list.yaml)\n"), "{stdout}");
 }
+
+/// The drivers name exactly the scripts there are: `bench NAME` runs
+/// `scripts/bench-NAME` and `gen-tree LANG` `scripts/gen-LANG-tree`.
+#[test]
+fn drivers_name_exactly_the_scripts() {
+    let mut scripts: Vec<String> = std::fs::read_dir(repo().join("scripts"))
+        .expect("scripts/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    scripts.sort();
+    let check = |subcommand: &str, expected: Vec<String>| {
+        let (code, _, stderr) = xtask_in(&repo(), &[subcommand, "no-such-driver"]);
+        assert_eq!(code, 2, "{stderr}");
+        let values = stderr.split("[possible values: ").nth(1).and_then(|s| s.split(']').next()).unwrap_or_default();
+        let mut values: Vec<String> = values.split(", ").map(String::from).collect();
+        values.sort();
+        assert_eq!(values, expected, "{stderr}");
+    };
+    let benches = scripts.iter().filter_map(|s| s.strip_prefix("bench-")).map(String::from).collect();
+    check("bench", benches);
+    let trees = scripts
+        .iter()
+        .filter_map(|s| s.strip_prefix("gen-").and_then(|s| s.strip_suffix("-tree")))
+        .map(String::from)
+        .collect();
+    check("gen-tree", trees);
+    assert!(scripts.iter().any(|s| s == "fuzz"), "{scripts:?}");
+}
