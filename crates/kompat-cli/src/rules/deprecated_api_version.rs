@@ -5,6 +5,7 @@ use kompat_runtime::is_deprecated;
 
 use super::Pass;
 use crate::sources::manifests::replacement;
+use crate::sources::manifests::{against_crds, CrdVerdict};
 use crate::Context;
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
@@ -55,6 +56,16 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .diag(format!("{warning}{}", replacement(&c.api)), Some(c.object.location.clone()))
                 .with_subject(c.api.gvk.to_string()),
         );
+    }
+    for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
+        if let CrdVerdict::Deprecated(message, stored) = verdict {
+            out.push(
+                DEPRECATED_API_VERSION
+                    .diag(message, Some(object.location.clone()))
+                    .with_notes(stored)
+                    .with_subject(format!("{}/{}/{}", object.group, object.version, object.kind)),
+            );
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 
 use super::Pass;
 use crate::sources::manifests::no_matches_for;
+use crate::sources::manifests::{against_crds, CrdVerdict};
 use crate::Context;
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
@@ -67,6 +68,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .diag(message, Some(object.location.clone()))
                 .with_subject(format!("{group}/{version}/{kind}")),
         );
+    }
+    for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
+        if let CrdVerdict::Unknown(message) = verdict {
+            out.push(
+                UNKNOWN_API_KIND
+                    .diag(message, Some(object.location.clone()))
+                    .with_subject(format!("{}/{}/{}", object.group, object.version, object.kind)),
+            );
+        }
     }
 }
 
@@ -216,6 +226,82 @@ binary_version = "1.22"
 apiVersion: rbac.authorization.k8s.io/v1alpha1
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "ClusterRole" in version "rbac.authorization.k8s.io/v1alpha1" on Kubernetes 1.22: removed in 1.22
 kind: ClusterRole
+"##,
+        );
+    }
+}
+
+#[cfg(test)]
+mod custom_resources {
+    use crate::test_support::check;
+
+    #[test]
+    fn custom_resources_are_judged_against_their_crds() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.35"
+//- crds/certificates.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: certificates.cert-manager.io
+spec:
+  group: cert-manager.io
+  names:
+    kind: Certificate
+    plural: certificates
+  scope: Namespaced
+  conversion:
+    strategy: Webhook
+#             ^^^^^^^ note[conversion-checks-skipped]: `missing-preserve-unknown-fields` and `undeclared-conversion` did not run between its versions: a conversion webhook converts
+#             ^^^^^^^ warning[conversion-webhook]: `spec.conversion.strategy: Webhook` makes every request depend on a conversion webhook
+  versions:
+  - name: v1
+#         ^^ error[missing-schema]: version `v1` has no `schema.openAPIV3Schema`
+    served: true
+    storage: true
+  - name: v1beta1
+#         ^^^^^^^ error[missing-schema]: version `v1beta1` has no `schema.openAPIV3Schema`
+    served: true
+    storage: false
+    deprecated: true
+    deprecationWarning: "cert-manager.io/v1beta1 Certificate is deprecated; use cert-manager.io/v1"
+  - name: v1alpha3
+#         ^^^^^^^^ error[missing-schema]: version `v1alpha3` has no `schema.openAPIV3Schema`
+    served: true
+    storage: false
+    deprecated: true
+#               ^^^^ warning[deprecated-without-warning]: deprecated version `v1alpha3` has no `deprecationWarning`
+  - name: v1alpha2
+#         ^^^^^^^^ error[missing-schema]: version `v1alpha2` has no `schema.openAPIV3Schema`
+    served: false
+    storage: false
+//- deploy/certs.yaml
+apiVersion: cert-manager.io/v1
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha1
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-api-kind]: no matches for kind "Certificate" in version "cert-manager.io/v1alpha1": the CRD certificates.cert-manager.io has no version v1alpha1; it serves cert-manager.io/v1, cert-manager.io/v1beta1, cert-manager.io/v1alpha3
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha2
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ error[unserved-api-version]: no matches for kind "Certificate" in version "cert-manager.io/v1alpha2": version v1alpha2 of the CRD certificates.cert-manager.io is not served (`served: false`); it serves cert-manager.io/v1, cert-manager.io/v1beta1, cert-manager.io/v1alpha3
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1beta1
+#           ^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: cert-manager.io/v1beta1 Certificate is deprecated; use cert-manager.io/v1
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha3
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: cert-manager.io/v1alpha3 Certificate is deprecated
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha1
+kind: Issuer
+---
+apiVersion: example.com/v9
+kind: Certificate
 "##,
         );
     }

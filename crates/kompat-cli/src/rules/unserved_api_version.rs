@@ -5,6 +5,7 @@
 
 use super::Pass;
 use crate::sources::manifests::no_matches;
+use crate::sources::manifests::{against_crds, CrdVerdict};
 use crate::Context;
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
@@ -59,6 +60,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .diag(format!("{} on {}: {why}", no_matches(c), manifests.target()), Some(c.object.location.clone()))
                 .with_subject(c.api.gvk.to_string()),
         );
+    }
+    for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
+        if let CrdVerdict::Unserved(message) = verdict {
+            out.push(
+                UNSERVED_API_VERSION
+                    .diag(message, Some(object.location.clone()))
+                    .with_subject(format!("{}/{}/{}", object.group, object.version, object.kind)),
+            );
+        }
     }
 }
 
