@@ -1,5 +1,6 @@
 //! `deprecated-api-version`: a manifest object of an API version the target
-//! server still serves but has deprecated.
+//! server still serves but has deprecated, or a custom resource of a version
+//! its CRD marks `deprecated: true`, with the CRD's `deprecationWarning`.
 
 use kompat_runtime::is_deprecated;
 
@@ -13,7 +14,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement.
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement. A custom resource whose CRD (among the inputs, or in `crds = [...]` / `--crds`) marks its version `deprecated: true` gets the apiserver's warning for it, the CRD's `deprecationWarning` or else `<group>/<version> <Kind> is deprecated`, with a note naming the version the CRD stores and its conversion strategy when that is another version.
     ///
     /// ### Why is this bad?
     ///

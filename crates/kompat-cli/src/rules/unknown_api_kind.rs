@@ -3,8 +3,9 @@
 //! (a typo such as `apps/v1 Deploymnet`, a kind its group-version never had
 //! such as `apps/v1beta1 ReplicaSet`), with Kubernetes' own message and a
 //! did-you-mean for the kind or the version. Objects of custom groups are
-//! left alone; versions that were served and are gone are
-//! `removed-api-version`'s.
+//! left alone unless a CRD among the inputs or installed in the cluster
+//! defines their group and kind: then a version the CRD lacks is unknown
+//! too. Versions that were served and are gone are `removed-api-version`'s.
 
 use super::Pass;
 use crate::sources::manifests::no_matches_for;
@@ -20,7 +21,7 @@ use kompat_runtime::suggest::did_you_mean;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks every object of the Kubernetes manifests linted whose `apiVersion` names one of Kubernetes' built-in groups (`apps`, `batch`, `rbac.authorization.k8s.io`, the core group, ...) and reports those whose version, or whose kind in that version, no Kubernetes release serves: Kubernetes' `no matches for kind "K" in version "G/V"`, with the version that serves the kind at the target (`use apps/v1 ReplicaSet`), or the closest kind or version (`did you mean`). The built-in kinds are those of `k8s.io/api` at every release tag the data was generated from. Objects of other groups (custom resources), lists (`List`, `*List`) and kubeconfig files (`v1 Config`) are not checked; a version that was served and is gone is `removed-api-version`.
+    /// Checks every object of the Kubernetes manifests linted whose `apiVersion` names one of Kubernetes' built-in groups (`apps`, `batch`, `rbac.authorization.k8s.io`, the core group, ...) and reports those whose version, or whose kind in that version, no Kubernetes release serves: Kubernetes' `no matches for kind "K" in version "G/V"`, with the version that serves the kind at the target (`use apps/v1 ReplicaSet`), or the closest kind or version (`did you mean`). The built-in kinds are those of `k8s.io/api` at every release tag the data was generated from. Objects of other groups (custom resources) are checked against their CRD when one among the inputs, or in `crds = [...]` / `--crds` (CRDs installed in the cluster), defines their group and kind: a version the CRD does not have is this error, naming the versions it serves. Lists (`List`, `*List`) and kubeconfig files (`v1 Config`) are not checked; a version that was served and is gone is `removed-api-version`.
     ///
     /// ### Why is this bad?
     ///

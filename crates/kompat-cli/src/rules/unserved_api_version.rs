@@ -1,7 +1,8 @@
 //! `unserved-api-version`: a manifest object of an API version the target
 //! server does not serve yet: introduced after the emulation version, or
 //! off by default (or turned off) under `--runtime-config`, per KEP-4330's
-//! serving rules (`kompat_engine::api::served_apis`).
+//! serving rules (`kompat_engine::api::served_apis`); or a custom resource
+//! of a version its CRD has with `served: false`.
 
 use super::Pass;
 use crate::sources::manifests::no_matches;
@@ -13,7 +14,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.35 serves what 1.35 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.35), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them.
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.35 serves what 1.35 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.35), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them. A custom resource whose CRD (among the inputs, or in `crds = [...]` / `--crds`) has its version with `served: false` is reported too.
     ///
     /// ### Why is this bad?
     ///
