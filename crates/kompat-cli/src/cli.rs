@@ -104,6 +104,11 @@ pub struct LintArgs {
     /// The previously released declarations, or the deployed CRD manifest.
     #[arg(long, value_name = "PATH")]
     pub baseline: Option<PathBuf>,
+    /// CRDs installed in the cluster (a file, a directory or `kubectl get crd
+    /// -o yaml` output; repeatable): custom resources are judged against
+    /// them, they are not linted.
+    #[arg(long, value_name = "PATH")]
+    pub crds: Vec<PathBuf>,
     /// The binary version to check removals and the window against.
     #[arg(long, value_name = "X.Y")]
     pub binary_version: Option<String>,

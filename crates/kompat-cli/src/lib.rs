@@ -39,6 +39,9 @@ pub struct Context<'a> {
     /// holds everything well declared).
     pub api_problems: &'a [(ApiProblemKind, Diagnostic)],
     pub crds: &'a [rules::crd::CrdInput],
+    /// CRDs installed in the cluster (`crds` in kompat.toml, `--crds`):
+    /// custom resources are judged against them, they are not linted.
+    pub cluster_crds: &'a [kompat_crd::Crd],
     /// The kinds that are CRDs (kube-rs custom resources, kinds of the CRD
     /// manifests): kube-apiserver's built-in storage rules skip them.
     pub crd_kinds: &'a rules::crd_lifecycle::CrdKinds<'a>,
@@ -154,6 +157,9 @@ pub struct Inputs<'a> {
     pub kubernetes: Option<Version>,
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
+    /// CRDs installed in the cluster (`crds` in kompat.toml, `--crds`):
+    /// custom resources are judged against them, they are not linted.
+    pub cluster_crds: &'a [kompat_crd::Crd],
     pub settings: &'a [GateSetting<Location>],
     /// Objects of Kubernetes manifests.
     pub manifests: &'a [ManifestObject<Location>],
@@ -269,6 +275,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         apis: apis.as_ref(),
         api_problems: &api_problems,
         crds: inputs.crds,
+        cluster_crds: inputs.cluster_crds,
         crd_kinds: &crd_kinds,
         server_storage: &server_storage,
         code: code.as_ref(),

@@ -257,6 +257,12 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let kubernetes = config.as_ref().and_then(|c| c.kubernetes_version);
     let serve =
         kubernetes.or(config.as_ref().and_then(|c| c.binary_version)).map(kompat_engine::api::ServeOptions::new);
+    // `crds` of kompat.toml: CRDs installed in the cluster.
+    let mut cluster_crds = Vec::new();
+    for path in config.as_ref().map(|c| c.crds.as_slice()).unwrap_or_default() {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        cluster_crds.extend(kompat_crd::parse_manifests(&text).unwrap_or_else(|err| panic!("{err:?}")));
+    }
     let inputs = Inputs {
         config: config.as_ref(),
         decls: &decls,
@@ -265,6 +271,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         kubernetes,
         window: config.as_ref().map_or(kompat_runtime::WindowPolicy::DEFAULT, |c| c.window),
         crds: &crds,
+        cluster_crds: &cluster_crds,
         settings: &settings,
         manifests: &manifests,
         serve: serve.as_ref(),

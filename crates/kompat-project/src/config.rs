@@ -7,6 +7,7 @@
 //! baseline = "reference/versioned_feature_list.yaml"   # optional, for lint
 //! reference = ["vendor/k8s/versioned_feature_list.yaml"]   # optional: declarations you do not own
 //! exclude = ["config/crd/patches/", "*.tmpl.yaml"]   # optional: left out of directory walks
+//! crds = ["cluster-crds.yaml"]       # optional: CRDs installed in the cluster (`kubectl get crd -o yaml`)
 //!
 //! [window]
 //! profile = "kubernetes"             # N-3, floored at 1.31; or "default" (N-3)
@@ -83,6 +84,10 @@ pub struct Config {
     /// `reference`: declaration inputs the project does not own, read to
     /// resolve gate names; `kompat lint` reports nothing located in them.
     pub reference: Vec<PathBuf>,
+    /// `crds`: CRDs installed in the cluster (files, directories or `kubectl
+    /// get crd -o yaml` output); `kompat lint` judges custom resources
+    /// against them and does not lint them.
+    pub crds: Vec<PathBuf>,
     /// `exclude`: globs (`.gitignore` syntax, relative to this file's
     /// directory) of paths that walks of directories leave out.
     pub exclude: Exclude,
@@ -205,6 +210,8 @@ struct RawConfig {
     baseline: Option<Spanned<String>>,
     #[serde(default)]
     reference: Vec<Spanned<String>>,
+    #[serde(default)]
+    crds: Vec<Spanned<String>>,
     #[serde(default)]
     exclude: Vec<Spanned<String>>,
     window: Option<WindowTable>,
@@ -335,6 +342,7 @@ impl Config {
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),
             reference: raw.reference.iter().map(resolve).collect(),
+            crds: raw.crds.iter().map(resolve).collect(),
             exclude,
             lint,
             gen,

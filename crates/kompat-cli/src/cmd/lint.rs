@@ -131,6 +131,12 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         }
     }
 
+    // CRDs installed in the cluster: read for the judgement of custom
+    // resources only.
+    let configured_crds = config.as_ref().map(|c| c.crds.as_slice()).unwrap_or_default();
+    let cluster_paths: Vec<PathBuf> = args.crds.iter().chain(configured_crds).cloned().collect();
+    let cluster_crds = cluster_crds(&cluster_paths)?;
+
     let binary = match &args.binary_version {
         Some(v) => Some(flag_version("binary-version", v)?),
         None => config.as_ref().and_then(|c| c.binary_version),
@@ -159,6 +165,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         kubernetes: kube_binary,
         window,
         crds: &crds,
+        cluster_crds: &cluster_crds,
         settings: &settings,
         manifests: &manifests,
         serve: serve.as_ref(),
@@ -324,6 +331,24 @@ fn debug_rereads(decls: &Decls) {
         let Rereads { read_again, released } = scan.rereads;
         eprintln!("kompat: {read_again} of {released} released Rust files read again");
     }
+}
+
+/// The CRDs of `paths` (files, directories, `kubectl get crd -o yaml`
+/// output).
+fn cluster_crds(paths: &[PathBuf]) -> Result<Vec<Crd>> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let classified = kompat_project::inputs::classify(paths)?;
+    let mut crds = Vec::new();
+    for input in classified.inputs {
+        if input.kind == Kind::CrdManifest {
+            if let Some(source) = input.into_source() {
+                crds.extend(parse_crds(&source)?);
+            }
+        }
+    }
+    Ok(crds)
 }
 
 fn parse_crds(source: &SourceFile) -> Result<Vec<Crd>> {

@@ -64,6 +64,13 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The CRDs custom resources are judged against: those of the CRD
+/// manifests among the inputs, then those installed in the cluster
+/// (`crds` in kompat.toml, `--crds`).
+pub fn known_crds<'a>(cx: &Context<'a>) -> Vec<&'a Crd> {
+    cx.crds.iter().flat_map(|i| &i.crds).chain(cx.cluster_crds).collect()
+}
+
 /// The baseline CRD `new` is an upgrade of: the one with its name
 /// (`<plural>.<group>`), else the one with its kind (so that a renamed group or
 /// plural is reported as such).

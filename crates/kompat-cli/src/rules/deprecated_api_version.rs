@@ -1,10 +1,12 @@
 //! `deprecated-api-version`: a manifest object of an API version the target
-//! server still serves but has deprecated.
+//! server still serves but has deprecated, or a custom resource of a version
+//! its CRD marks `deprecated: true`, with the CRD's `deprecationWarning`.
 
 use kompat_runtime::is_deprecated;
 
 use super::Pass;
 use crate::sources::manifests::replacement;
+use crate::sources::manifests::{against_crds, CrdVerdict};
 use crate::Context;
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
@@ -12,7 +14,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement.
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement. A custom resource whose CRD (among the inputs, or in `crds = [...]` / `--crds`) marks its version `deprecated: true` gets the apiserver's warning for it, the CRD's `deprecationWarning` or else `<group>/<version> <Kind> is deprecated`, with a note naming the version the CRD stores and its conversion strategy when that is another version.
     ///
     /// ### Why is this bad?
     ///
@@ -55,6 +57,16 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .diag(format!("{warning}{}", replacement(&c.api)), Some(c.object.location.clone()))
                 .with_subject(c.api.gvk.to_string()),
         );
+    }
+    for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
+        if let CrdVerdict::Deprecated(message, stored) = verdict {
+            out.push(
+                DEPRECATED_API_VERSION
+                    .diag(message, Some(object.location.clone()))
+                    .with_notes(stored)
+                    .with_subject(format!("{}/{}/{}", object.group, object.version, object.kind)),
+            );
+        }
     }
 }
 

@@ -3,11 +3,13 @@
 //! (a typo such as `apps/v1 Deploymnet`, a kind its group-version never had
 //! such as `apps/v1beta1 ReplicaSet`), with Kubernetes' own message and a
 //! did-you-mean for the kind or the version. Objects of custom groups are
-//! left alone; versions that were served and are gone are
-//! `removed-api-version`'s.
+//! left alone unless a CRD among the inputs or installed in the cluster
+//! defines their group and kind: then a version the CRD lacks is unknown
+//! too. Versions that were served and are gone are `removed-api-version`'s.
 
 use super::Pass;
 use crate::sources::manifests::no_matches_for;
+use crate::sources::manifests::{against_crds, CrdVerdict};
 use crate::Context;
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
@@ -19,7 +21,7 @@ use kompat_runtime::suggest::did_you_mean;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks every object of the Kubernetes manifests linted whose `apiVersion` names one of Kubernetes' built-in groups (`apps`, `batch`, `rbac.authorization.k8s.io`, the core group, ...) and reports those whose version, or whose kind in that version, no Kubernetes release serves: Kubernetes' `no matches for kind "K" in version "G/V"`, with the version that serves the kind at the target (`use apps/v1 ReplicaSet`), or the closest kind or version (`did you mean`). The built-in kinds are those of `k8s.io/api` at every release tag the data was generated from. Objects of other groups (custom resources), lists (`List`, `*List`) and kubeconfig files (`v1 Config`) are not checked; a version that was served and is gone is `removed-api-version`.
+    /// Checks every object of the Kubernetes manifests linted whose `apiVersion` names one of Kubernetes' built-in groups (`apps`, `batch`, `rbac.authorization.k8s.io`, the core group, ...) and reports those whose version, or whose kind in that version, no Kubernetes release serves: Kubernetes' `no matches for kind "K" in version "G/V"`, with the version that serves the kind at the target (`use apps/v1 ReplicaSet`), or the closest kind or version (`did you mean`). The built-in kinds are those of `k8s.io/api` at every release tag the data was generated from. Objects of other groups (custom resources) are checked against their CRD when one among the inputs, or in `crds = [...]` / `--crds` (CRDs installed in the cluster), defines their group and kind: a version the CRD does not have is this error, naming the versions it serves. Lists (`List`, `*List`) and kubeconfig files (`v1 Config`) are not checked; a version that was served and is gone is `removed-api-version`.
     ///
     /// ### Why is this bad?
     ///
@@ -67,6 +69,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .diag(message, Some(object.location.clone()))
                 .with_subject(format!("{group}/{version}/{kind}")),
         );
+    }
+    for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
+        if let CrdVerdict::Unknown(message) = verdict {
+            out.push(
+                UNKNOWN_API_KIND
+                    .diag(message, Some(object.location.clone()))
+                    .with_subject(format!("{}/{}/{}", object.group, object.version, object.kind)),
+            );
+        }
     }
 }
 
@@ -216,6 +227,82 @@ binary_version = "1.22"
 apiVersion: rbac.authorization.k8s.io/v1alpha1
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "ClusterRole" in version "rbac.authorization.k8s.io/v1alpha1" on Kubernetes 1.22: removed in 1.22
 kind: ClusterRole
+"##,
+        );
+    }
+}
+
+#[cfg(test)]
+mod custom_resources {
+    use crate::test_support::check;
+
+    #[test]
+    fn custom_resources_are_judged_against_their_crds() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.35"
+//- crds/certificates.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: certificates.cert-manager.io
+spec:
+  group: cert-manager.io
+  names:
+    kind: Certificate
+    plural: certificates
+  scope: Namespaced
+  conversion:
+    strategy: Webhook
+#             ^^^^^^^ note[conversion-checks-skipped]: `missing-preserve-unknown-fields` and `undeclared-conversion` did not run between its versions: a conversion webhook converts
+#             ^^^^^^^ warning[conversion-webhook]: `spec.conversion.strategy: Webhook` makes every request depend on a conversion webhook
+  versions:
+  - name: v1
+#         ^^ error[missing-schema]: version `v1` has no `schema.openAPIV3Schema`
+    served: true
+    storage: true
+  - name: v1beta1
+#         ^^^^^^^ error[missing-schema]: version `v1beta1` has no `schema.openAPIV3Schema`
+    served: true
+    storage: false
+    deprecated: true
+    deprecationWarning: "cert-manager.io/v1beta1 Certificate is deprecated; use cert-manager.io/v1"
+  - name: v1alpha3
+#         ^^^^^^^^ error[missing-schema]: version `v1alpha3` has no `schema.openAPIV3Schema`
+    served: true
+    storage: false
+    deprecated: true
+#               ^^^^ warning[deprecated-without-warning]: deprecated version `v1alpha3` has no `deprecationWarning`
+  - name: v1alpha2
+#         ^^^^^^^^ error[missing-schema]: version `v1alpha2` has no `schema.openAPIV3Schema`
+    served: false
+    storage: false
+//- deploy/certs.yaml
+apiVersion: cert-manager.io/v1
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha1
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-api-kind]: no matches for kind "Certificate" in version "cert-manager.io/v1alpha1": the CRD certificates.cert-manager.io has no version v1alpha1; it serves cert-manager.io/v1, cert-manager.io/v1beta1, cert-manager.io/v1alpha3
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha2
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ error[unserved-api-version]: no matches for kind "Certificate" in version "cert-manager.io/v1alpha2": version v1alpha2 of the CRD certificates.cert-manager.io is not served (`served: false`); it serves cert-manager.io/v1, cert-manager.io/v1beta1, cert-manager.io/v1alpha3
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1beta1
+#           ^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: cert-manager.io/v1beta1 Certificate is deprecated; use cert-manager.io/v1
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha3
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: cert-manager.io/v1alpha3 Certificate is deprecated
+kind: Certificate
+---
+apiVersion: cert-manager.io/v1alpha1
+kind: Issuer
+---
+apiVersion: example.com/v9
+kind: Certificate
 "##,
         );
     }

@@ -1,10 +1,12 @@
 //! `unserved-api-version`: a manifest object of an API version the target
 //! server does not serve yet: introduced after the emulation version, or
 //! off by default (or turned off) under `--runtime-config`, per KEP-4330's
-//! serving rules (`kompat_engine::api::served_apis`).
+//! serving rules (`kompat_engine::api::served_apis`); or a custom resource
+//! of a version its CRD has with `served: false`.
 
 use super::Pass;
 use crate::sources::manifests::no_matches;
+use crate::sources::manifests::{against_crds, CrdVerdict};
 use crate::Context;
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
@@ -12,7 +14,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.35 serves what 1.35 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.35), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them.
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target server does not serve although the version is not removed: it is introduced after the emulation version (a 1.37 binary emulating 1.35 serves what 1.35 served, unless `--emulation-forward-compatible` lets it serve newer versions of APIs enabled at 1.35), or it is an alpha or beta API that is off by default and not enabled with `--runtime-config`, or `--runtime-config` turns it off. The rules are kube-apiserver's, as `kompat apis --kubernetes` prints them. A custom resource whose CRD (among the inputs, or in `crds = [...]` / `--crds`) has its version with `served: false` is reported too.
     ///
     /// ### Why is this bad?
     ///
@@ -59,6 +61,15 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .diag(format!("{} on {}: {why}", no_matches(c), manifests.target()), Some(c.object.location.clone()))
                 .with_subject(c.api.gvk.to_string()),
         );
+    }
+    for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
+        if let CrdVerdict::Unserved(message) = verdict {
+            out.push(
+                UNSERVED_API_VERSION
+                    .diag(message, Some(object.location.clone()))
+                    .with_subject(format!("{}/{}/{}", object.group, object.version, object.kind)),
+            );
+        }
     }
 }
 

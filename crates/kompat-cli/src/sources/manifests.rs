@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
+use kompat_crd::Crd;
 use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{served_apis, Api, ApiConfig, ApiSet, GroupVersionResource, ServeOptions};
 use kompat_formats::manifest::ManifestObject;
@@ -40,6 +41,10 @@ pub struct Manifests {
     /// the API set does not have (no release of the data serves them), but
     /// for lists (`*List` kinds): custom groups are left alone.
     pub unknown: Vec<ManifestObject<Location>>,
+    /// Objects of groups that are not Kubernetes' built-in ones and that the
+    /// API set does not have (custom resources), lists left out: judged
+    /// against the CRDs among the inputs ([`against_crds`]).
+    pub custom: Vec<ManifestObject<Location>>,
 }
 
 impl Manifests {
@@ -53,7 +58,12 @@ impl Manifests {
         serve: &ServeOptions,
     ) -> Result<Manifests, Error> {
         if objects.is_empty() {
-            return Ok(Manifests { serve: serve.clone(), checked: Vec::new(), unknown: Vec::new() });
+            return Ok(Manifests {
+                serve: serve.clone(),
+                checked: Vec::new(),
+                unknown: Vec::new(),
+                custom: Vec::new(),
+            });
         }
         let set: Cow<'_, ApiSet> = match project {
             Some(project) => Cow::Owned(with_project(project)?),
@@ -64,17 +74,20 @@ impl Manifests {
         let served: BTreeSet<&GroupVersionResource> = served.resources.iter().collect();
         let mut checked = Vec::new();
         let mut unknown = Vec::new();
+        let mut custom = Vec::new();
         for object in objects {
             let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
                 if is_builtin_unknown(object) {
                     unknown.push(object.clone());
+                } else if !object.kind.ends_with("List") && !kompat_k8s::apis().is_group_registered(&object.group) {
+                    custom.push(object.clone());
                 }
                 continue;
             };
             let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
             checked.push(Checked { object: object.clone(), api: api.clone(), served: served.contains(&gvr) });
         }
-        Ok(Manifests { serve: serve.clone(), checked, unknown })
+        Ok(Manifests { serve: serve.clone(), checked, unknown, custom })
     }
 
     /// The version whose rules the server follows.
@@ -154,6 +167,78 @@ pub fn no_matches(checked: &Checked) -> String {
 pub fn no_matches_for(group: &str, version: &str, kind: &str) -> String {
     let gv = GroupVersion { group: group.to_owned(), version: version.to_owned() };
     format!("no matches for kind {kind:?} in version {:?}", gv.to_string())
+}
+
+/// What the apiserver answers for a custom resource whose group and kind
+/// a CRD among the inputs defines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CrdVerdict {
+    /// The CRD has no such version (`unknown-api-kind`).
+    Unknown(String),
+    /// The CRD has the version with `served: false` (`unserved-api-version`).
+    Unserved(String),
+    /// The version is `deprecated: true`: the apiserver's warning, the
+    /// CRD's `deprecationWarning` or its default (`deprecated-api-version`),
+    /// and where the CRD stores the objects when another version.
+    Deprecated(String, Option<String>),
+}
+
+/// Every custom resource of the manifests whose group and kind a CRD among
+/// `crds` defines, with the apiserver's verdict where it has something to
+/// say; objects of versions served and not deprecated are left out.
+pub fn against_crds<'a>(manifests: &'a Manifests, crds: &[&Crd]) -> Vec<(&'a ManifestObject<Location>, CrdVerdict)> {
+    let mut out = Vec::new();
+    for object in &manifests.custom {
+        let Some(crd) = crds.iter().find(|c| c.group.value == object.group && c.kind.value == object.kind) else {
+            continue;
+        };
+        if let Some(verdict) = judge(crd, object) {
+            out.push((object, verdict));
+        }
+    }
+    out
+}
+
+fn judge(crd: &Crd, object: &ManifestObject<Location>) -> Option<CrdVerdict> {
+    let (group, version, kind) = (&object.group, &object.version, &object.kind);
+    let served: Vec<&str> = crd.versions.iter().filter(|v| v.served.value).map(|v| v.name.value.as_str()).collect();
+    let serving = if served.is_empty() {
+        "no version is served".to_owned()
+    } else {
+        format!("it serves {}", served.iter().map(|v| format!("{group}/{v}")).collect::<Vec<_>>().join(", "))
+    };
+    let storage = crd.versions.iter().find(|v| v.storage.value).map(|v| v.name.value.as_str());
+    let Some(v) = crd.versions.iter().find(|v| v.name.value == *version) else {
+        return Some(CrdVerdict::Unknown(format!(
+            "{}: the CRD {} has no version {version}; {serving}",
+            no_matches_for(group, version, kind),
+            crd.name.value
+        )));
+    };
+    if !v.served.value {
+        return Some(CrdVerdict::Unserved(format!(
+            "{}: version {version} of the CRD {} is not served (`served: false`); {serving}",
+            no_matches_for(group, version, kind),
+            crd.name.value
+        )));
+    }
+    if !v.is_deprecated() {
+        return None;
+    }
+    // apiextensions-apiserver's warning: the CRD's own text, else
+    // "<group>/<version> <Kind> is deprecated".
+    let warning = match &v.deprecation_warning {
+        Some(w) => w.value.clone(),
+        None => format!("{group}/{version} {} is deprecated", crd.kind.value),
+    };
+    let stored = match storage {
+        Some(s) if s != version.as_str() => {
+            let strategy = crd.conversion_strategy.as_ref().map_or("None", |s| s.value.as_str());
+            Some(format!("the CRD stores {kind} as {group}/{s}, converted with strategy {strategy}"))
+        }
+        _ => None,
+    };
+    Some(CrdVerdict::Deprecated(warning, stored))
 }
 
 /// `; use G/V Kind` when the API names a replacement (the suffix of

@@ -314,3 +314,76 @@ fn kubernetes_feature_gates_without_declarations() {
         ]
     );
 }
+
+/// `kubectl get crd -o yaml` output: a `List` of the CRDs installed.
+const CLUSTER_CRDS: &str = r#"apiVersion: v1
+kind: List
+items:
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata:
+    name: certificates.cert-manager.io
+  spec:
+    group: cert-manager.io
+    names:
+      kind: Certificate
+      plural: certificates
+    scope: Namespaced
+    versions:
+    - name: v1
+      served: true
+      storage: true
+    - name: v1alpha2
+      served: false
+      storage: false
+    - name: v1beta1
+      served: true
+      storage: false
+      deprecated: true
+metadata:
+  resourceVersion: ""
+"#;
+
+const CERTIFICATES: &str = "apiVersion: cert-manager.io/v1\nkind: Certificate\n---\n\
+apiVersion: cert-manager.io/v1alpha1\nkind: Certificate\n---\n\
+apiVersion: cert-manager.io/v1alpha2\nkind: Certificate\n---\n\
+apiVersion: cert-manager.io/v1beta1\nkind: Certificate\n---\n\
+apiVersion: example.com/v1\nkind: Widget\n";
+
+#[test]
+fn custom_resources_against_the_cluster_crds() {
+    let dir = dir_with(&[("cluster/crds.yaml", CLUSTER_CRDS), ("certs.yaml", CERTIFICATES)]);
+    let lint = |extra: &[&str]| {
+        let mut args = vec!["lint", "certs.yaml", "--binary-version", "1.35", "--format", "json"];
+        args.extend(extra);
+        kompat_in(dir.path(), &args)
+    };
+    // Without the CRDs custom resources are left alone.
+    let (code, stdout, stderr) = lint(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(findings(&stdout).is_empty(), "{stdout}");
+    // With them: a version the CRD lacks, one it does not serve, one it
+    // deprecates; the CRDs themselves are not linted.
+    let (code, stdout, stderr) = lint(&["--crds", "cluster/crds.yaml"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        findings(&stdout),
+        [
+            "unknown-api-kind cert-manager.io/v1alpha1/Certificate certs.yaml:4:13",
+            "unserved-api-version cert-manager.io/v1alpha2/Certificate certs.yaml:7:13",
+            "deprecated-api-version cert-manager.io/v1beta1/Certificate certs.yaml:10:13",
+        ]
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let messages: Vec<&str> =
+        report["diagnostics"].as_array().expect("diagnostics").iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages[0].starts_with("no matches for kind \"Certificate\" in version \"cert-manager.io/v1alpha1\""));
+    assert!(messages[1].contains("is not served"), "{}", messages[1]);
+    assert_eq!(messages[2], "cert-manager.io/v1beta1 Certificate is deprecated");
+    // A directory works too, and so does `crds` in kompat.toml.
+    let (_, stdout, _) = lint(&["--crds", "cluster"]);
+    assert_eq!(findings(&stdout).len(), 3, "{stdout}");
+    std::fs::write(dir.path().join("kompat.toml"), "crds = [\"cluster/crds.yaml\"]\n").expect("write kompat.toml");
+    let (_, stdout, _) = lint(&[]);
+    assert_eq!(findings(&stdout).len(), 3, "{stdout}");
+}
