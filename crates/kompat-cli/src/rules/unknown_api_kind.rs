@@ -295,7 +295,7 @@ apiVersion: cert-manager.io/v1beta1
 kind: Certificate
 ---
 apiVersion: cert-manager.io/v1alpha3
-#           ^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: cert-manager.io/v1alpha3 Certificate is deprecated
+#           ^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: cert-manager.io/v1alpha3 Certificate is deprecated; use cert-manager.io/v1 Certificate
 kind: Certificate
 ---
 apiVersion: cert-manager.io/v1alpha1

@@ -225,11 +225,26 @@ fn judge(crd: &Crd, object: &ManifestObject<Location>) -> Option<CrdVerdict> {
     if !v.is_deprecated() {
         return None;
     }
-    // apiextensions-apiserver's warning: the CRD's own text, else
-    // "<group>/<version> <Kind> is deprecated".
+    // apiextensions-apiserver's warning (`defaultDeprecationWarning`): the
+    // CRD's own text, else "<group>/<version> <Kind> is deprecated", with
+    // "; use <group>/<newest> <Kind>" when a served, undeprecated version
+    // ranks above it.
     let warning = match &v.deprecation_warning {
         Some(w) => w.value.clone(),
-        None => format!("{group}/{version} {} is deprecated", crd.kind.value),
+        None => {
+            let kind = &crd.kind.value;
+            let newer = crd
+                .versions
+                .iter()
+                .filter(|o| o.served.value && !o.is_deprecated())
+                .map(|o| o.name.value.as_str())
+                .filter(|o| kompat_engine::api::compare_kube_aware(version, o).is_lt())
+                .max_by(|a, b| kompat_engine::api::compare_kube_aware(a, b));
+            match newer {
+                Some(newer) => format!("{group}/{version} {kind} is deprecated; use {group}/{newer} {kind}"),
+                None => format!("{group}/{version} {kind} is deprecated"),
+            }
+        }
     };
     let stored = match storage {
         Some(s) if s != version.as_str() => {
