@@ -63,6 +63,11 @@ pub struct Context<'a> {
     /// version, or for Kubernetes' own gates the Kubernetes release
     /// (`Inputs::kubernetes`) when one is given.
     pub setting_binary: Option<Version>,
+    /// Kubernetes' gates at the Kubernetes version, for the settings of
+    /// Kubernetes components when `setting_gates` are the project's (a kind
+    /// configuration in a controller's repository): none without a
+    /// Kubernetes version.
+    pub kubernetes_gates: Option<(&'a Validated, Version)>,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
     /// The Kubernetes API server given on the command line, when a version
@@ -210,7 +215,52 @@ pub struct Linted {
 /// (`kompat_k8s::features()`): there are settings of gates and no declared
 /// feature, as when linting a kind or kubeadm configuration alone.
 pub fn uses_builtin_gates(decls: &Decls, settings: &[GateSetting<Location>]) -> bool {
-    decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some())
+    decls.features().is_empty() && settings.iter().any(|s| s.gate().is_some() && !is_other_component(s))
+}
+
+/// Whether a setting configures another program than the project's own
+/// binaries and Kubernetes' components (a CSI sidecar): not judged.
+pub fn is_other_component<L>(setting: &GateSetting<L>) -> bool {
+    matches!(setting.component, kompat_formats::deploy::Component::Other(_))
+}
+
+/// One group of settings judged against one set of gates at one version.
+pub struct SettingGroup<'a> {
+    pub gates: &'a Validated,
+    pub binary: Version,
+    /// Whether `gates` are Kubernetes' own.
+    pub builtin: bool,
+    pub settings: Vec<&'a GateSetting<Location>>,
+}
+
+impl<'a> Context<'a> {
+    /// The settings by the gates that judge them: Kubernetes components'
+    /// against Kubernetes' gates, the project's against `setting_gates`;
+    /// other components' settings nowhere.
+    pub fn setting_groups(&self) -> Vec<SettingGroup<'a>> {
+        use kompat_formats::deploy::Component;
+        let mut groups = Vec::new();
+        let split = self.kubernetes_gates.is_some() && !self.builtin_gates;
+        // A gate the project declares, or its baseline did, is the project's
+        // wherever it is set (a project whose gates are Kubernetes' own).
+        let kubernetes = |s: &GateSetting<Location>| {
+            split
+                && s.component == Component::Kubernetes
+                && s.gate().is_some_and(|(name, _)| {
+                    self.setting_gates.set.index_of(name).is_none()
+                        && self.baseline.is_none_or(|b| b.features().iter().all(|f| f.name != name))
+                })
+        };
+        if let Some(binary) = self.setting_binary {
+            let settings = self.settings.iter().filter(|s| !is_other_component(s) && !kubernetes(s)).collect();
+            groups.push(SettingGroup { gates: self.setting_gates, binary, builtin: self.builtin_gates, settings });
+        }
+        if let (true, Some((gates, binary))) = (split, self.kubernetes_gates) {
+            let settings = self.settings.iter().filter(|s| kubernetes(s)).collect();
+            groups.push(SettingGroup { gates, binary, builtin: true, settings });
+        }
+        groups
+    }
 }
 
 /// Kubernetes' gates as a release `at` accepts them: the newest list
@@ -253,6 +303,11 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
     let builtin = uses_builtin_gates(decls, inputs.settings);
     let setting_binary = if builtin { inputs.kubernetes.or(inputs.binary) } else { inputs.binary };
     let builtin_gates = builtin.then(|| validate(&builtin_gates_at(setting_binary)));
+    // A Kubernetes component's settings in a project with gates of its own.
+    let kubernetes_binary = inputs.kubernetes.filter(|_| {
+        !builtin && inputs.settings.iter().any(|s| s.component == kompat_formats::deploy::Component::Kubernetes)
+    });
+    let kubernetes_gates = kubernetes_binary.map(|at| validate(&builtin_gates_at(Some(at))));
     let manifests = match inputs.serve {
         Some(serve) if !inputs.manifests.is_empty() => {
             // The project's APIs join the built-in set when they are sound
@@ -283,6 +338,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
         builtin_gates: builtin,
         setting_binary,
+        kubernetes_gates: kubernetes_gates.as_ref().zip(kubernetes_binary),
         manifests: manifests.as_ref(),
         serve: inputs.serve,
         manifest_objects: inputs.manifests.iter().filter(|o| !is_v1_crd(o)).count(),

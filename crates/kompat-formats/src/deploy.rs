@@ -23,6 +23,9 @@
 //!   parse, a JSON 6902 patch, kubeadm's own gates) is a
 //!   [`SettingKind::Unread`], located, never skipped in silence.
 //!
+//! Text in a comment (YAML's, the shell's, a Dockerfile's `#`; Markdown's
+//! `<!-- -->`) is not a setting.
+//!
 //! Text in, settings with spans out; which files are deployment material is
 //! `kompat-project`'s to decide.
 
@@ -39,6 +42,132 @@ use kompat_span::Span;
 pub struct GateSetting<L = Span> {
     pub kind: SettingKind,
     pub location: L,
+    /// The component the setting configures, and so whose gates judge it.
+    pub component: Component,
+}
+
+/// Whose setting it is: Kubernetes' gates judge a Kubernetes component's,
+/// the project's its own binaries', and nobody's another program's.
+///
+/// Inferred from where the setting is written:
+///
+/// - [`Component::Kubernetes`]: the documents of kind's `Cluster`, kubeadm,
+///   `KubeletConfiguration`, `KubeProxyConfiguration` and
+///   `KubeSchedulerConfiguration`; a container whose image's name (the last
+///   path segment, tag and digest dropped) or whose command is one of
+///   [`KUBERNETES_COMPONENTS`]; a flag in a text whose command (its line,
+///   with the lines it continues with `\`) runs one of them.
+/// - [`Component::Other`]: a container whose image is under
+///   `registry.k8s.io/sig-storage/` or `quay.io/k8scsi/`, or whose name
+///   starts with `csi-` (a CSI sidecar such as `csi-provisioner`); it names
+///   the image's name.
+/// - [`Component::Project`]: everything else (the project's Helm values,
+///   start scripts and own containers).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Component {
+    #[default]
+    Project,
+    Kubernetes,
+    Other(String),
+}
+
+/// The Kubernetes components whose `--feature-gates` are Kubernetes' gates.
+pub const KUBERNETES_COMPONENTS: [&str; 5] =
+    ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "kube-proxy"];
+
+/// Configuration documents of Kubernetes components (their `kind`s).
+const KUBERNETES_KINDS: [&str; 8] = [
+    "KubeletConfiguration",
+    "KubeProxyConfiguration",
+    "KubeSchedulerConfiguration",
+    "ClusterConfiguration",
+    "InitConfiguration",
+    "JoinConfiguration",
+    "UpgradeConfiguration",
+    "ResetConfiguration",
+];
+
+/// The component a container image runs, by its reference.
+fn image_component(image: &str) -> Component {
+    let path = image.split('@').next().unwrap_or_default();
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let name = name.split(':').next().unwrap_or_default();
+    if KUBERNETES_COMPONENTS.contains(&name) {
+        Component::Kubernetes
+    } else if path.starts_with("registry.k8s.io/sig-storage/")
+        || path.starts_with("quay.io/k8scsi/")
+        || name.starts_with("csi-")
+    {
+        Component::Other(name.to_owned())
+    } else {
+        Component::Project
+    }
+}
+
+/// Whether `word` (a path, perhaps quoted) names a Kubernetes component.
+fn is_kubernetes_command(word: &str) -> bool {
+    let word = word.trim_matches(['"', '\'', '[', ']', ',']);
+    KUBERNETES_COMPONENTS.contains(&word.rsplit('/').next().unwrap_or_default())
+}
+
+/// The components of the containers in `node` (maps with an `image`), with
+/// their spans.
+fn containers(node: &Node, out: &mut Vec<(Span, Component)>) {
+    match node {
+        Node::Map(entries, span) => {
+            if let Some(image) = node.get("image").and_then(Node::as_str) {
+                let mut component = image_component(image);
+                let command = node.get("command").and_then(|c| c.as_seq()).and_then(|c| c.first());
+                if command.and_then(Node::as_str).is_some_and(is_kubernetes_command) {
+                    component = Component::Kubernetes;
+                }
+                out.push((*span, component));
+                return;
+            }
+            for (_, value) in entries {
+                containers(value, out);
+            }
+        }
+        Node::Seq(items, _) => items.iter().for_each(|item| containers(item, out)),
+        Node::Scalar(_) => (),
+    }
+}
+
+/// Sets the component of each setting in YAML documents: a Kubernetes
+/// configuration document's, else its container's.
+fn attribute_yaml(docs: &[Node], out: &mut [GateSetting]) {
+    let mut parts: Vec<(Span, Component)> = Vec::new();
+    for doc in docs {
+        let kind = doc.get("kind").and_then(Node::as_str).unwrap_or_default();
+        let api_version = doc.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
+        if KUBERNETES_KINDS.contains(&kind) || (kind == "Cluster" && api_version.starts_with("kind.x-k8s.io/")) {
+            parts.push((doc.span(), Component::Kubernetes));
+        } else {
+            containers(doc, &mut parts);
+        }
+    }
+    for setting in out {
+        let at = setting.location.start;
+        if let Some((_, component)) = parts.iter().find(|(span, _)| span.start <= at && at < span.end) {
+            setting.component = component.clone();
+        }
+    }
+}
+
+/// Sets the component of each flag in a text: Kubernetes' when its command
+/// (its line and the lines before it ending in `\`) runs a Kubernetes
+/// component.
+fn attribute_text(text: &str, out: &mut [GateSetting]) {
+    for setting in out {
+        let at = setting.location.start.min(text.len());
+        let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        while start > 0 && text[..start - 1].trim_end_matches('\r').ends_with('\\') {
+            start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+        }
+        if text.get(start..at).is_some_and(|command| command.split_whitespace().any(is_kubernetes_command)) {
+            setting.component = Component::Kubernetes;
+        }
+    }
 }
 
 /// What a setting is.
@@ -63,7 +192,7 @@ impl<L> GateSetting<L> {
     /// The same setting with its location mapped (e.g. a span to a file
     /// location).
     pub fn map_location<M>(self, f: impl FnOnce(L) -> M) -> GateSetting<M> {
-        GateSetting { kind: self.kind, location: f(self.location) }
+        GateSetting { kind: self.kind, location: f(self.location), component: self.component }
     }
 
     /// The gate and its value, when this sets a gate.
@@ -84,8 +213,59 @@ pub enum Material {
     /// A Helm chart's values file (`values.yaml`, `values-*.yaml`,
     /// `*.values.yaml`): YAML read by Helm (YAML 1.1 scalars).
     HelmValues,
-    /// Shell, Dockerfiles, Markdown, unit files: flags only.
+    /// Shell, Dockerfiles, unit files: flags only, outside `#` comments.
     Text,
+    /// Markdown: flags only, outside HTML comments (`<!-- ... -->`); a line
+    /// starting with `#` is a heading, and a flag in a code block or in
+    /// prose is read as what a reader would run.
+    Markdown,
+}
+
+/// Where a text's comments are, by how it is written: text in a comment is
+/// not a setting.
+///
+/// - YAML, shell, Dockerfiles and unit files: a `#` at the start of a line
+///   or after whitespace, outside a quoted string on that line, starts a
+///   comment that runs to the line's end (YAML's rule, and the shell's for a
+///   word starting with `#`; a Dockerfile's comment lines and the shell
+///   comments of its `RUN` lines alike).
+/// - Markdown: `<!-- ... -->`.
+fn comments(text: &str, material: Material) -> Vec<Span> {
+    let mut out = Vec::new();
+    if material == Material::Markdown {
+        let mut from = 0;
+        while let Some(i) = text[from..].find("<!--") {
+            let start = from + i;
+            let end = text[start + 4..].find("-->").map_or(text.len(), |j| start + 4 + j + 3);
+            out.push(Span::new(start, end));
+            from = end;
+        }
+        return out;
+    }
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let mut quote: Option<u8> = None;
+        let mut prev: Option<u8> = None;
+        for (i, &b) in line.as_bytes().iter().enumerate() {
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => (),
+                None if matches!(b, b'"' | b'\'')
+                    && prev.is_none_or(|p| p.is_ascii_whitespace() || b"[{(,:=".contains(&p)) =>
+                {
+                    quote = Some(b)
+                }
+                None if b == b'#' && prev.is_none_or(|p| p.is_ascii_whitespace()) => {
+                    out.push(Span::new(line_start + i, line_start + line.trim_end_matches(['\n', '\r']).len()));
+                    break;
+                }
+                None => (),
+            }
+            prev = Some(b);
+        }
+        line_start += line.len();
+    }
+    out
 }
 
 /// Every setting in a deployment text: flags first, in text order, then the
@@ -94,9 +274,10 @@ pub enum Material {
 /// structured settings); YAML that would exceed the parser's limits (an
 /// alias bomb, extreme nesting) is an error all the same.
 pub fn gate_settings(text: &str, material: Material) -> Result<Vec<GateSetting>, ParseError> {
-    if material == Material::Text {
+    if matches!(material, Material::Text | Material::Markdown) {
         let mut out = Vec::new();
-        flags(text, &mut out);
+        flags(text, &comments(text, material), &mut out);
+        attribute_text(text, &mut out);
         return Ok(out);
     }
     gate_settings_in(text, material, parse_documents(text).as_deref())
@@ -104,15 +285,16 @@ pub fn gate_settings(text: &str, material: Material) -> Result<Vec<GateSetting>,
 
 /// [`gate_settings`] with `text`'s documents parsed already: `parsed` is
 /// what [`parse_documents`] returned for it (not looked at for
-/// [`Material::Text`]).
+/// [`Material::Text`] and [`Material::Markdown`]).
 pub fn gate_settings_in(
     text: &str,
     material: Material,
     parsed: Result<&[Node], &ParseError>,
 ) -> Result<Vec<GateSetting>, ParseError> {
     let mut out = Vec::new();
-    flags(text, &mut out);
-    if material == Material::Text {
+    flags(text, &comments(text, material), &mut out);
+    if matches!(material, Material::Text | Material::Markdown) {
+        attribute_text(text, &mut out);
         return Ok(out);
     }
     match parsed {
@@ -122,6 +304,7 @@ pub fn gate_settings_in(
             for doc in docs {
                 document(&src, doc, reader, &mut out);
             }
+            attribute_yaml(docs, &mut out);
         }
         Err(err) if is_limit_error(err) => return Err(err.clone()),
         Err(err) => {
@@ -142,11 +325,19 @@ pub fn gate_settings_in(
 const STRUCTURED_KEYS: [&str; 4] = ["featureGates", "feature-gates:", "kubeadmConfigPatches", "runtimeConfig"];
 
 fn unread(span: Span, subject: &str, message: String) -> GateSetting {
-    GateSetting { kind: SettingKind::Unread { subject: subject.to_owned(), message }, location: span }
+    GateSetting {
+        kind: SettingKind::Unread { subject: subject.to_owned(), message },
+        location: span,
+        component: Component::Project,
+    }
 }
 
 fn invalid(span: Span, subject: &str, message: String) -> GateSetting {
-    GateSetting { kind: SettingKind::Invalid { subject: subject.to_owned(), message }, location: span }
+    GateSetting {
+        kind: SettingKind::Invalid { subject: subject.to_owned(), message },
+        location: span,
+        component: Component::Project,
+    }
 }
 
 /// Which flag a value belongs to.
@@ -160,8 +351,9 @@ const FLAGS: [(&str, Flag); 2] = [("--feature-gates", Flag::FeatureGates), ("--r
 
 /// `--feature-gates=A=true,B=false` and `--feature-gates A=true` (the
 /// latter only when the next word has an `=`, so prose that names the flag
-/// is not a setting), quoted or not; `--runtime-config` likewise.
-fn flags(text: &str, out: &mut Vec<GateSetting>) {
+/// is not a setting), quoted or not; `--runtime-config` likewise. A flag
+/// inside one of `comments` (sorted, disjoint) is not a setting.
+fn flags(text: &str, comments: &[Span], out: &mut Vec<GateSetting>) {
     let mut found: Vec<(usize, Flag)> = Vec::new();
     for (name, flag) in FLAGS {
         found.extend(text.match_indices(name).map(|(at, _)| (at + name.len(), flag)));
@@ -170,9 +362,14 @@ fn flags(text: &str, out: &mut Vec<GateSetting>) {
     // A flag inside the value of the one before it is part of that value:
     // skipping it also keeps the scan linear in the text.
     let mut scanned = 0;
+    let mut comment = comments.iter().peekable();
     for (mut start, flag) in found {
         if start < scanned {
             continue;
+        }
+        while comment.next_if(|c| c.end < start).is_some() {}
+        if comment.peek().is_some_and(|c| c.start < start) {
+            continue; // text in a comment is not a setting
         }
         let rest = &text[start..];
         let separator = if rest.starts_with('=') { 1 } else { rest.len() - rest.trim_start_matches([' ', '\t']).len() };
@@ -245,6 +442,7 @@ fn flag_items(value: &str, start: usize, flag: Flag, out: &mut Vec<GateSetting>)
                         group: start,
                     },
                     location: span,
+                    component: Component::Project,
                 });
             }
         }
@@ -262,7 +460,9 @@ fn is_placeholder(item: &str) -> bool {
 fn gate_item(item: &str, span: Span) -> GateSetting {
     match parse_feature_gates(item) {
         Ok(map) => match map.into_iter().next() {
-            Some((gate, value)) => GateSetting { kind: SettingKind::Gate { gate, value }, location: span },
+            Some((gate, value)) => {
+                GateSetting { kind: SettingKind::Gate { gate, value }, location: span, component: Component::Project }
+            }
             None => unread(span, item, format!("`{item}` sets nothing")),
         },
         Err(err) => {
@@ -582,6 +782,7 @@ fn runtime_config_map(src: &Source<'_>, node: &Node, out: &mut Vec<GateSetting>)
         out.push(GateSetting {
             kind: SettingKind::RuntimeConfig { key: key.value.clone(), value: text, group: span.start },
             location: src.span(key.span.cover(value.span())),
+            component: Component::Project,
         });
     }
 }
@@ -696,7 +897,11 @@ fn gate_map(src: &Source<'_>, node: &Node, reader: Reader, out: &mut Vec<GateSet
             }
         };
         if let Some(value) = setting {
-            out.push(GateSetting { kind: SettingKind::Gate { gate: name, value }, location: at });
+            out.push(GateSetting {
+                kind: SettingKind::Gate { gate: name, value },
+                location: at,
+                component: Component::Project,
+            });
         }
     }
 }
@@ -763,6 +968,8 @@ mod tests {
             Material::HelmValues
         } else if name.ends_with(".yaml") {
             Material::Yaml
+        } else if name.ends_with(".md") {
+            Material::Markdown
         } else {
             Material::Text
         };
@@ -805,6 +1012,67 @@ mod tests {
                 "1:42 unread --feature-gates: `A=true|false` is a placeholder, not a setting",
             ],
         );
+    }
+
+    #[test]
+    fn text_in_comments_is_not_a_setting() {
+        // YAML comments, whole-line and trailing.
+        check("deployment.yaml", "args:\n# - --feature-gates=A=true\n- --v=2\n", &[]);
+        check("deployment.yaml", "args: [--v=2] # --feature-gates=A=true\n", &[]);
+        check("deployment.yaml", "  # --feature-gates=A=true\nargs: [--feature-gates=B=true]\n", &["2:24 B=true"]);
+        // A `#` inside a quoted string or a word is not a comment.
+        check("deployment.yaml", "args: [\"x #y --feature-gates=A=true\"]\n", &["1:30 A=true"]);
+        check("deployment.yaml", "url: a#b --feature-gates=A=true\n", &["1:26 A=true"]);
+        // Shell and Dockerfile comments.
+        check("run.sh", "# widgetd --feature-gates=A=true\nwidgetd\n", &[]);
+        check("run.sh", "widgetd --v=2 # --feature-gates=A=true\n", &[]);
+        check("run.sh", "echo '#' --feature-gates=A=true\n", &["1:26 A=true"]);
+        check("Dockerfile", "# CMD [\"widgetd\", \"--feature-gates=A=true\"]\nCMD [\"widgetd\"]\n", &[]);
+        // Markdown: HTML comments hide, headings do not.
+        check("README.md", "<!-- `widgetd --feature-gates=A=true` -->\n", &[]);
+        check("README.md", "<!--\nwidgetd --feature-gates=A=true\n", &[]);
+        check(
+            "README.md",
+            "# Run --feature-gates=A=true\n<!-- x --> --feature-gates=B=true\n",
+            &["1:23 A=true", "2:28 B=true"],
+        );
+    }
+
+    /// The component of each setting in `text` read as `material`.
+    #[track_caller]
+    fn components(text: &str, material: Material, expected: &[Component]) {
+        let got: Vec<Component> = match gate_settings(text, material) {
+            Ok(settings) => settings.into_iter().map(|s| s.component).collect(),
+            Err(err) => panic!("{}", err.message),
+        };
+        assert_eq!(got, expected, "{text}");
+    }
+
+    #[test]
+    fn each_setting_has_its_component() {
+        use Component::{Kubernetes, Other, Project};
+        let kind = "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nfeatureGates:\n  A: true\n";
+        components(kind, Material::Yaml, &[Kubernetes]);
+        components("kind: KubeletConfiguration\nfeatureGates:\n  A: true\n", Material::Yaml, &[Kubernetes]);
+        let pod = "spec:\n  containers:\n  - image: {IMAGE}\n    args: [--feature-gates=A=true]\n";
+        for (image, component) in [
+            ("registry.k8s.io/kube-apiserver:v1.33.0", Kubernetes),
+            ("registry.k8s.io/kube-scheduler@sha256:00", Kubernetes),
+            ("registry.k8s.io/sig-storage/csi-provisioner:v5.0.1", Other("csi-provisioner".to_owned())),
+            ("quay.io/k8scsi/livenessprobe:v1", Other("livenessprobe".to_owned())),
+            ("example.com/csi-widget:1", Other("csi-widget".to_owned())),
+            ("example.com/widgets/widgetd:1.2", Project),
+        ] {
+            components(&pod.replace("{IMAGE}", image), Material::Yaml, &[component]);
+        }
+        // A static pod's command names its binary.
+        let static_pod = "spec:\n  containers:\n  - image: example.com/k8s:1\n    command: [/usr/local/bin/kubelet, --feature-gates=A=true]\n";
+        components(static_pod, Material::Yaml, &[Kubernetes]);
+        // Outside any container: the project's (its Helm values).
+        components("featureGates:\n  A: true\n", Material::HelmValues, &[Project]);
+        // Scripts: the command the flag is given to, continued lines too.
+        components("exec kube-apiserver \\\n  --v=2 \\\n  --feature-gates=A=true\n", Material::Text, &[Kubernetes]);
+        components("kubelet --v=2\nwidgetd --feature-gates=A=true\n", Material::Text, &[Project]);
     }
 
     #[test]

@@ -168,10 +168,13 @@ impl Input {
             Material::HelmValues
         } else if is_structured(&source.path) {
             Material::Yaml
+        } else if is_markdown(&source.path) {
+            Material::Markdown
         } else {
             Material::Text
         };
-        let parsed = if material == Material::Text { Ok(&[][..]) } else { self.documents() };
+        let parsed =
+            if matches!(material, Material::Text | Material::Markdown) { Ok(&[][..]) } else { self.documents() };
         let settings =
             gate_settings_in(&source.text, material, parsed).map_err(|err| source.parse_errors(vec![err]))?;
         Ok(settings.into_iter().map(|s| s.map_location(|span| source.locate(span.start, span.end))).collect())
@@ -682,6 +685,11 @@ fn is_helm_values(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let Some(stem) = name.strip_suffix(".yaml").or_else(|| name.strip_suffix(".yml")) else { return false };
     stem == "values" || stem.starts_with("values-") || stem.ends_with("-values") || stem.ends_with(".values")
+}
+
+/// Markdown: its comments are HTML's, not `#`.
+fn is_markdown(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "md" | "markdown"))
 }
 
 /// YAML, JSON (YAML 1.2) or standard input: read through the YAML tree.

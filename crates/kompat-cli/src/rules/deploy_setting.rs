@@ -149,7 +149,8 @@ pub static PASS: Pass = Pass {
 };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for setting in cx.settings {
+    // Other components' settings are not judged (`missing-input` says so).
+    for setting in cx.settings.iter().filter(|s| !crate::is_other_component(s)) {
         match &setting.kind {
             SettingKind::Invalid { subject, message } => out.push(
                 INVALID_GATE_SETTING
@@ -171,30 +172,30 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// Settings Kubernetes warns about at start-up: gates that are Deprecated or
 /// GA at the target version, set to a value the gate accepts.
 fn retiring_gates(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    // Kubernetes' own gates are checked at the Kubernetes release when given.
-    let Some(binary) = cx.setting_binary else { return };
-    let set = Arc::new(cx.setting_gates.set.clone());
-    let gate = FeatureGate::new(set.clone(), binary, None);
-    for setting in cx.settings {
-        let Some((name, value)) = setting.gate() else { continue };
-        let Some(idx) = set.index_of(name) else { continue };
-        let rule = match gate.state(idx).spec.stage {
-            Stage::Deprecated => &DEPRECATED_GATE_SETTING,
-            Stage::GA => &GA_GATE_SETTING,
-            _ => continue,
-        };
-        let mut probe = gate.clone();
-        let Ok(warnings) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
-        for warning in warnings {
-            out.push(
-                rule.diag(format!("a {binary} component logs \"{warning}\""), Some(setting.location.clone()))
-                    .with_subject(name.to_owned()),
-            );
+    for group in cx.setting_groups() {
+        let binary = group.binary;
+        let set = Arc::new(group.gates.set.clone());
+        let gate = FeatureGate::new(set.clone(), binary, None);
+        for setting in &group.settings {
+            let Some((name, value)) = setting.gate() else { continue };
+            let Some(idx) = set.index_of(name) else { continue };
+            let rule = match gate.state(idx).spec.stage {
+                Stage::Deprecated => &DEPRECATED_GATE_SETTING,
+                Stage::GA => &GA_GATE_SETTING,
+                _ => continue,
+            };
+            let mut probe = gate.clone();
+            let Ok(warnings) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
+            for warning in warnings {
+                out.push(
+                    rule.diag(format!("a {binary} component logs \"{warning}\""), Some(setting.location.clone()))
+                        .with_subject(name.to_owned()),
+                );
+            }
         }
     }
 }
 
-/// A runtime-config entry: the setting, its key and value.
 type Entry<'a> = (&'a GateSetting<Location>, &'a str, &'a str);
 
 /// Each `--runtime-config` flag or `runtimeConfig` map, validated and merged
@@ -203,7 +204,7 @@ type Entry<'a> = (&'a GateSetting<Location>, &'a str, &'a str);
 /// together cause (`api/all=false` alone) at the first of them.
 fn runtime_config(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut groups: BTreeMap<(&std::path::Path, usize), Vec<Entry<'_>>> = BTreeMap::new();
-    for setting in cx.settings {
+    for setting in cx.settings.iter().filter(|s| !crate::is_other_component(s)) {
         if let SettingKind::RuntimeConfig { key, value, group } = &setting.kind {
             groups.entry((setting.location.path(), *group)).or_default().push((setting, key, value));
         }

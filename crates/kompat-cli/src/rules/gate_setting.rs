@@ -112,22 +112,30 @@ pub static PASS: Pass = Pass {
 };
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(binary) = cx.setting_binary else { return };
-    let set = Arc::new(cx.setting_gates.set.clone());
+    for group in cx.setting_groups() {
+        judge(cx, &group, out);
+    }
+}
+
+fn judge(cx: &Context<'_>, group: &crate::SettingGroup<'_>, out: &mut Vec<Diagnostic>) {
+    let binary = group.binary;
+    let set = Arc::new(group.gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
-    for setting in cx.settings {
+    for setting in &group.settings {
         let Some((name, value)) = setting.gate() else { continue };
         let mut probe = gate.clone();
         let Err(err) = probe.set_from_map(&BTreeMap::from([(name.to_owned(), value)])) else { continue };
         let mut message = err.to_string();
         let mut removed = None;
+        // The baseline's tombstones are the project's gates.
+        let tomb = if group.builtin && !cx.builtin_gates { None } else { super::tombstone(cx, name) };
         let (rule, labels) = match set.index_of(name) {
             Some(idx) if gate.state(idx).spec.stage == Stage::PreAlpha => (&PREALPHA_GATE_SETTING, Vec::new()),
             Some(_) => (&LOCKED_GATE_SETTING, Vec::new()),
-            None => match super::tombstone(cx, name) {
+            None => match tomb {
                 Some(tomb) => (&REMOVED_GATE_SETTING, vec![tomb]),
                 // Kubernetes' own gates: one an earlier release had.
-                None => match cx.builtin_gates.then(|| kompat_k8s::removed_feature(name)).flatten() {
+                None => match group.builtin.then(|| kompat_k8s::removed_feature(name)).flatten() {
                     Some(gone) => {
                         removed = Some(gone);
                         (&REMOVED_GATE_SETTING, Vec::new())

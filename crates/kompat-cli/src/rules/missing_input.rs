@@ -161,6 +161,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     unrendered(cx.unrendered, out);
+    other_components(cx, out);
     if crate::uses_builtin_gates(cx.decls, cx.settings) {
         out.push(
             MISSING_INPUT
@@ -174,6 +175,34 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ]),
         );
     }
+}
+
+/// One note naming the other programs (CSI sidecars...) whose settings are
+/// not judged: neither the project's gates nor Kubernetes' are theirs.
+fn other_components(cx: &crate::Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut names: Vec<String> = Vec::new();
+    for setting in cx.settings {
+        if let kompat_formats::deploy::Component::Other(name) = &setting.component {
+            let at = format!("`{name}` ({})", setting.location.path().display());
+            if !names.iter().any(|n| n.starts_with(&format!("`{name}` ("))) {
+                names.push(at);
+            }
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    out.push(
+        MISSING_INPUT
+            .diag(
+                format!(
+                    "gate settings of other components are not checked: {} (neither the project's gates nor Kubernetes' are theirs)",
+                    names.join(", ")
+                ),
+                None,
+            )
+            .with_subject("other-components"),
+    );
 }
 
 /// One note naming every chart and kustomize directory not rendered, and

@@ -9,6 +9,7 @@ mod cli_adoption;
 mod cli_apis;
 mod cli_ci;
 mod cli_cluster;
+mod cli_components;
 mod cli_config;
 mod cli_crd_plan;
 mod cli_diff;

@@ -84,7 +84,7 @@ fn deployment_scanner_never_panics() {
     let mut found = 0;
     for _ in 0..mutate::iterations(3000) {
         let input = mutate(DEPLOY_SEED, &mut rng);
-        for material in [Material::Yaml, Material::HelmValues, Material::Text] {
+        for material in [Material::Yaml, Material::HelmValues, Material::Text, Material::Markdown] {
             match gate_settings(&input, material) {
                 Ok(settings) => {
                     for setting in settings {
