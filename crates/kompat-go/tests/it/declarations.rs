@@ -3,41 +3,21 @@
 //! maps Kubernetes' tool reads, unversioned `FeatureSpec` maps at 0.0, and
 //! versioned maps inside function bodies).
 
-use kompat_formats::FeatureFile;
-use kompat_span::LineIndex;
+use crate::common::{errors, features};
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\tutilfeature \"k8s.io/apiserver/pkg/util/feature\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";
-
-fn features(file: &FeatureFile) -> String {
-    file.features()
-        .iter()
-        .map(|f| {
-            let specs: Vec<String> = f
-                .specs
-                .iter()
-                .map(|s| {
-                    let v = s.version.as_ref().map_or("-".to_owned(), |v| {
-                        v.components().iter().map(u32::to_string).collect::<Vec<_>>().join(".")
-                    });
-                    format!("{v} {} {} {}", s.stage, s.default, s.lock_to_default)
-                })
-                .collect();
-            let doc = f.description.as_ref().map(|d| format!("[{d}]")).unwrap_or_default();
-            format!("{}{doc}: {}", f.name, specs.join("; "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 fn extract(text: &str) -> String {
     match kompat_go::parse_declarations(text) {
         Ok(file) => {
-            format!("{} | {} | {}", features(&file.features), features(&file.unversioned), features(&file.inline))
+            format!(
+                "{} | {} | {}",
+                features(&file.features, ", "),
+                features(&file.unversioned, ", "),
+                features(&file.inline, ", ")
+            )
         }
-        Err(errors) => {
-            let lines = LineIndex::new(text);
-            errors.iter().map(|e| e.located(&lines)).collect::<Vec<_>>().join("\n")
-        }
+        Err(found) => errors(text, &found),
     }
 }
 

@@ -2,6 +2,8 @@
 //! its own binary; one links once). Run one module with
 //! `cargo test -p kompat-go --test it MODULE::`.
 
+mod common;
+
 mod declarations;
 mod extract;
 mod fuzz;

@@ -3,43 +3,18 @@
 //! state at the given release, one small Go file per case; `parse_file`
 //! ignores them, as Kubernetes' tool does.
 
-use kompat_formats::FeatureFile;
+use crate::common::{errors, features};
 use kompat_runtime::VersionLit;
-use kompat_span::LineIndex;
 
 const HEADER: &str = "package features\n\nimport (\n\t\"k8s.io/apimachinery/pkg/util/version\"\n\t\"k8s.io/component-base/featuregate\"\n)\n\n";
-
-fn features(file: &FeatureFile) -> String {
-    file.features()
-        .iter()
-        .map(|f| {
-            let specs: Vec<String> = f
-                .specs
-                .iter()
-                .map(|s| {
-                    let v = s.version.as_ref().map_or("-".to_owned(), |v| {
-                        v.components().iter().map(u32::to_string).collect::<Vec<_>>().join(".")
-                    });
-                    format!("{v} {} {} {}", s.stage, s.default, s.lock_to_default)
-                })
-                .collect();
-            let doc = f.description.as_ref().map(|d| format!("[{d}]")).unwrap_or_default();
-            format!("{}{doc}: {}", f.name, specs.join("; "))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// `versioned | unversioned` features read at release 1.31, or the errors as
 /// `line:col: message`.
 fn extract(text: &str) -> String {
     let release = VersionLit::parse("1.31").unwrap_or_else(|err| panic!("{err}"));
     match kompat_go::parse_file_at_release(text, &release) {
-        Ok(file) => format!("{} | {}", features(&file.features), features(&file.unversioned)),
-        Err(errors) => {
-            let lines = LineIndex::new(text);
-            errors.iter().map(|e| e.located(&lines)).collect::<Vec<_>>().join("\n")
-        }
+        Ok(file) => format!("{} | {}", features(&file.features, "\n"), features(&file.unversioned, "\n")),
+        Err(found) => errors(text, &found),
     }
 }
 
