@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::process::Command;
 
+pub use kompat_testkit::files::dir_with;
+
 /// Runs kompat in `dir` (no colour, no inherited `OUT_DIR`) and returns
 /// (exit code, stdout, stderr).
 pub fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
@@ -20,19 +22,6 @@ pub fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// Writes `files` into a fresh directory and returns it.
-pub fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create dir");
-        }
-        std::fs::write(path, text).expect("write input");
-    }
-    dir
 }
 
 /// A `kompat lint` run in a human-readable format, its findings moved from

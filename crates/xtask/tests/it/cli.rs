@@ -9,6 +9,7 @@ use std::process::Command;
 
 use kompat_engine::api::{served_apis, ServeOptions};
 use kompat_runtime::Version;
+use kompat_testkit::files::dir_with;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -27,19 +28,6 @@ fn xtask_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// Writes `files` into a fresh directory and returns it.
-fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create dir");
-        }
-        std::fs::write(path, text).expect("write input");
-    }
-    dir
 }
 
 /// (group, version, resource) that a server with the API table `toml`
