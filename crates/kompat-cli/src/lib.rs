@@ -93,12 +93,15 @@ pub struct Unrendered {
     /// Files of kustomize directories whose CRDs are partial (patches):
     /// well-formed YAML, not complete CRDs, so not checked as CRDs.
     pub partial: Vec<PathBuf>,
+    /// YAML files outside charts that do not parse and hold Go template
+    /// actions: fragments a build script renders, not read.
+    pub templates: Vec<PathBuf>,
 }
 
 impl Unrendered {
     /// Whether there is nothing unrendered.
     pub fn is_empty(&self) -> bool {
-        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty()
+        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty() && self.templates.is_empty()
     }
 }
 

@@ -225,6 +225,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
         partial: Vec::new(),
+        templates: Vec::new(),
     };
     for input in classified.inputs {
         if let Some(source) = input.source() {
@@ -238,6 +239,10 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
                 Ok(parsed) => parsed,
                 Err(_) if partial_ok => {
                     unrendered.partial.push(source.path.clone());
+                    continue;
+                }
+                Err(_) if kompat_formats::yaml::is_template(&source.text) => {
+                    unrendered.templates.push(source.path.clone());
                     continue;
                 }
                 Err(errors) => panic!("{}", source.parse_errors(errors)),

@@ -75,6 +75,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
         partial: Vec::new(),
+        templates: Vec::new(),
     };
     for input in classified.inputs {
         if !seen.first(input.path(), !input.named) {
@@ -114,6 +115,13 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
             Ok(parsed) => parsed,
             Err(_) if partial_ok => {
                 unrendered.partial.push(source.path.clone());
+                continue;
+            }
+            // A Go template outside a chart (a fragment a build script
+            // renders) is not YAML until rendered: named in a note, never an
+            // input error.
+            Err(_) if kompat_formats::yaml::is_template(&source.text) => {
+                unrendered.templates.push(source.path.clone());
                 continue;
             }
             Err(err) => return Err(err),

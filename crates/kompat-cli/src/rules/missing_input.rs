@@ -228,8 +228,15 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
             list(&unrendered.partial)
         ));
     }
+    if !unrendered.templates.is_empty() {
+        notes.push(format!("Go templates outside a chart, not read: {}", list(&unrendered.templates)));
+    }
     notes.push("rendering charts and kustomize directories is not yet supported: see docs/config.md".to_owned());
-    let what = if parts.is_empty() { "kustomize patches".to_owned() } else { parts.join("; ") };
+    let what = match (parts.is_empty(), unrendered.partial.is_empty()) {
+        (false, _) => parts.join("; "),
+        (true, false) => "kustomize patches".to_owned(),
+        (true, true) => "Go templates outside a chart".to_owned(),
+    };
     out.push(
         MISSING_INPUT
             .diag(format!("no renderer for Helm charts and kustomize directories: not rendered: {what}"), None)
