@@ -66,6 +66,8 @@ passes![
     deprecated_api_version,
     unserved_api_version,
     unknown_api_kind,
+    rbac_removed_resource,
+    rbac_missing_replacement,
     unused_allowance,
     missing_input,
     inline_allow,
