@@ -255,4 +255,26 @@ items:
 "##,
         );
     }
+
+    #[test]
+    fn allowed_in_place() {
+        // A chart that still supports 1.21 clusters keeps the old grant.
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.22"
+//- role.yaml
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: ingress-controller
+rules:
+# kompat:allow(rbac-removed-resource) the chart installs on 1.21 clusters until March
+- apiGroups: ["extensions", "networking.k8s.io"]
+  resources: ["ingresses"]
+  verbs: ["get", "list", "watch"]
+"##,
+        );
+    }
 }
