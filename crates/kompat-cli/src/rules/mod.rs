@@ -68,6 +68,7 @@ passes![
     unknown_api_kind,
     rbac_removed_resource,
     rbac_missing_replacement,
+    rbac_unknown_resource,
     unused_allowance,
     missing_input,
     inline_allow,

@@ -1,8 +1,9 @@
-//! `fixtures/rbac/`: a kubebuilder controller's `config/rbac/` whose
-//! ClusterRole still grants `extensions` `ingresses`, linted end to end:
-//! nothing to say at Kubernetes 1.21, both RBAC rules at 1.22 (the human
-//! output is a snapshot), a `missing-input` note naming them without a
-//! Kubernetes version.
+//! `fixtures/rbac/`: a kubebuilder controller's `config/` whose ClusterRole
+//! still grants `extensions` `ingresses`, linted end to end: nothing to say
+//! at Kubernetes 1.21 (the grants of the controller's own resources match
+//! its CRD in `config/crd/`), both rules about removed resources at 1.22
+//! (the human output is a snapshot), a `missing-input` note naming them
+//! without a Kubernetes version.
 
 use std::path::{Path, PathBuf};
 
@@ -12,10 +13,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/rbac")
 }
 
-/// The JSON findings of `kompat lint config/rbac ARGS` as
+/// The JSON findings of `kompat lint config ARGS` as
 /// `code subject file:line:column`, and the exit code.
 fn findings(args: &[&str]) -> (i32, Vec<String>) {
-    let mut all = vec!["lint", "config/rbac", "--format", "json"];
+    let mut all = vec!["lint", "config", "--format", "json"];
     all.extend(args);
     let (code, stdout, stderr) = kompat_in(&root(), &all);
     let report: serde_json::Value =
@@ -55,14 +56,14 @@ fn kubebuilder_role_before_and_after_the_removal() {
         ]
     );
 
-    let args = ["lint", "config/rbac", "--kubernetes-version", "1.22", "--format", "human"];
+    let args = ["lint", "config", "--kubernetes-version", "1.22", "--format", "human"];
     let (_, human, _) = findings_on_stderr(kompat_in(&root(), &args));
     insta::assert_snapshot!("kubebuilder_role_1_22", human);
 }
 
 #[test]
 fn without_a_kubernetes_version_the_note_names_the_rules() {
-    let (_, stdout, stderr) = kompat_in(&root(), &["lint", "config/rbac", "--format", "json"]);
+    let (_, stdout, stderr) = kompat_in(&root(), &["lint", "config", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
     let notes: Vec<&str> = report["diagnostics"]
         .as_array()
