@@ -23,6 +23,7 @@ use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStora
 use kompat_engine::{validate, Validated};
 use kompat_formats::deploy::GateSetting;
 use kompat_formats::manifest::ManifestObject;
+use kompat_formats::rbac::Role;
 use kompat_project::{Config, Decls};
 use kompat_runtime::{Version, WindowPolicy};
 
@@ -70,6 +71,8 @@ pub struct Context<'a> {
     pub kubernetes_gates: Option<(&'a Validated, Version)>,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
+    /// The RBAC `Role`s and `ClusterRole`s among the manifests.
+    pub roles: &'a [Role<Location>],
     /// The Kubernetes API server given on the command line, when a version
     /// is (`--runtime-config` in deployment material is checked against it).
     pub serve: Option<&'a ServeOptions>,
@@ -171,6 +174,8 @@ pub struct Inputs<'a> {
     pub settings: &'a [GateSetting<Location>],
     /// Objects of Kubernetes manifests.
     pub manifests: &'a [ManifestObject<Location>],
+    /// The RBAC `Role`s and `ClusterRole`s among them.
+    pub roles: &'a [Role<Location>],
     /// The API server manifests are checked against; `None` (no target
     /// version) leaves them unchecked.
     pub serve: Option<&'a ServeOptions>,
@@ -343,6 +348,7 @@ pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_projec
         setting_binary,
         kubernetes_gates: kubernetes_gates.as_ref().zip(kubernetes_binary),
         manifests: manifests.as_ref(),
+        roles: inputs.roles,
         serve: inputs.serve,
         manifest_objects: inputs.manifests.iter().filter(|o| !is_v1_crd(o)).count(),
         reference: inputs.reference,

@@ -216,6 +216,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut roles = Vec::new();
     let mut inline_allows = Vec::new();
     let mut crds = Vec::new();
     let exclude = config.as_ref().map(|c| c.exclude.clone()).unwrap_or_default();
@@ -232,6 +233,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
             inline_allows.extend(crate::rules::inline_allow::scan(source));
         }
         manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
+        roles.extend(input.rbac_roles());
         if input.kind == kompat_project::inputs::Kind::CrdManifest {
             let partial_ok = input.in_overlay && input.is_well_formed();
             let Some(source) = input.into_source() else { continue };
@@ -279,6 +281,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         cluster_crds: &cluster_crds,
         settings: &settings,
         manifests: &manifests,
+        roles: &roles,
         serve: serve.as_ref(),
         reference: &reference,
         inline_allows: &inline_allows,

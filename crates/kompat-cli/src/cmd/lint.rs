@@ -69,6 +69,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut roles = Vec::new();
     let mut inline_allows = Vec::new();
     let classified = kompat_project::classify_excluding(&inputs, &exclude)?;
     let mut unrendered = kompat_cli::Unrendered {
@@ -86,6 +87,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         }
         // Deployment material and CRD manifests are Kubernetes manifests too.
         manifests.extend(input.manifest_objects()?);
+        roles.extend(input.rbac_roles());
         match input.kind {
             Kind::CrdManifest => {
                 // A kustomize patch is a partial CRD: well-formed YAML is
@@ -176,6 +178,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         cluster_crds: &cluster_crds,
         settings: &settings,
         manifests: &manifests,
+        roles: &roles,
         serve: serve.as_ref(),
         reference: &reference,
         inline_allows: &inline_allows,

@@ -10,6 +10,8 @@ use super::deprecated_api_version::DEPRECATED_API_VERSION;
 use super::gate_setting;
 use super::locked_gate_cleanup::LOCKED_GATE_CLEANUP;
 use super::orphaned_gate::ORPHANED_GATE;
+use super::rbac_missing_replacement::RBAC_MISSING_REPLACEMENT;
+use super::rbac_removed_resource::RBAC_REMOVED_RESOURCE;
 use super::removed_api_version::REMOVED_API_VERSION;
 use super::removed_gate::REMOVED_GATE;
 use super::rewritten_history::REWRITTEN_HISTORY;
@@ -114,12 +116,16 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         skipped("baseline", all(&[REMOVED_GATE.code, REWRITTEN_HISTORY.code]), "");
     }
     if cx.manifests.is_none() && cx.manifest_objects > 0 {
-        let rules = all(&[
+        let mut rules = all(&[
             REMOVED_API_VERSION.code,
             DEPRECATED_API_VERSION.code,
             UNSERVED_API_VERSION.code,
             UNKNOWN_API_KIND.code,
         ]);
+        // RBAC roles are judged at the target too.
+        if cx.roles.iter().any(|r| !r.rules.is_empty()) {
+            rules.extend(all(&[RBAC_REMOVED_RESOURCE.code, RBAC_MISSING_REPLACEMENT.code]));
+        }
         skipped("kubernetes-version", rules, "Kubernetes manifests are not checked; ");
     }
     if cx.code.is_none() && own_features {

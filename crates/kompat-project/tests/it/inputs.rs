@@ -180,3 +180,33 @@ fn manifests_beyond_the_limits_are_errors() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("deep.yaml"), "{errors:?}");
 }
+
+#[test]
+fn rbac_roles_in_yaml_and_json_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = [
+        ("role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager\nrules:\n- apiGroups: [extensions]\n  resources: [ingresses]\n  verbs: [get]\n"),
+        ("roles.json", "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n {\"apiVersion\": \"rbac.authorization.k8s.io/v1\", \"kind\": \"Role\", \"metadata\": {\"name\": \"r\"}}]}\n"),
+        ("template.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: {{ .Kind }\n"),
+        ("script.sh", "kubectl create clusterrole x --verb=get --resource=pods\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    let inputs = classify(&[dir.path().to_owned()]).unwrap_or_else(|err| panic!("{err}"));
+    let mut got = Vec::new();
+    for input in &inputs.inputs {
+        let rel = input.path().strip_prefix(dir.path()).unwrap_or(Path::new("?")).display().to_string();
+        for role in input.rbac_roles() {
+            let at = |l: &kompat_diag::Location| l.line_col().map_or("-".to_owned(), |(l, c)| format!("{l}:{c}"));
+            let resources: Vec<String> = role
+                .rules
+                .iter()
+                .flat_map(|r| &r.resources)
+                .map(|r| format!("{}@{}", r.value, at(&r.location)))
+                .collect();
+            got.push(format!("{rel} {} {} {}", role.kind, at(&role.location), resources.join(",")));
+        }
+    }
+    assert_eq!(got, ["role.yaml ClusterRole 4:9 ingresses@7:15", "roles.json Role 2:86 "]);
+}
