@@ -116,8 +116,9 @@ pub struct LintArgs {
     #[arg(long, value_enum)]
     pub profile: Option<WindowProfile>,
     /// The Kubernetes release manifests and Kubernetes' own gates are checked at
-    /// (default: --binary-version, else `[kubernetes] version` in kompat.toml).
-    #[arg(long, value_name = "X.Y")]
+    /// (default: --binary-version, else `[kubernetes] version` in kompat.toml);
+    /// `A..B` checks every minor of the upgrade path from A to B.
+    #[arg(long, value_name = "X.Y|A..B")]
     pub kubernetes_version: Option<String>,
     /// The version the API server emulates when Kubernetes manifests are
     /// checked (default: the binary version).
