@@ -13,6 +13,7 @@ mod cli_components;
 mod cli_config;
 mod cli_crd_plan;
 mod cli_diff;
+mod cli_diff_inputs;
 mod cli_features;
 mod cli_first_run;
 mod cli_gen;
