@@ -399,4 +399,19 @@ kind: Deployment
 "##,
         );
     }
+
+    #[test]
+    fn an_upgrade_path_past_the_data() {
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.36..1.39"
+//- deploy/web.yaml
+#!! note[missing-input]: no Kubernetes data after 1.37: the manifests are checked up to Kubernetes 1.39 (the path 1.36..1.39), and APIs removed after Kubernetes 1.37 are not known
+apiVersion: apps/v1
+kind: Deployment
+"##,
+        );
+    }
 }
