@@ -545,3 +545,81 @@ fn code_references(decls: &Decls) -> Result<Option<sources::CodeReferences>, kom
     }
     Ok(code)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rules::deprecated_api_version::DEPRECATED_API_VERSION;
+    use rules::removed_api_version::REMOVED_API_VERSION;
+
+    /// Merges findings given per step as `code subject message` (the code
+    /// `d` for deprecated-api-version, `r` for removed-api-version) over
+    /// 1.30..1.33; the merged messages.
+    #[track_caller]
+    fn check(per_step: [&[&str]; 4], expected: &[&str]) {
+        let path = VersionRange::new(Version::new(1, 30), Version::new(1, 33)).expect("a path");
+        let steps: Vec<Version> = path.steps().collect();
+        let per_step = per_step
+            .iter()
+            .map(|diags| {
+                diags
+                    .iter()
+                    .map(|d| {
+                        let mut parts = d.splitn(3, ' ');
+                        let (code, subject, message) =
+                            (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                        let rule = if code == "d" { &DEPRECATED_API_VERSION } else { &REMOVED_API_VERSION };
+                        rule.diag(message, None).with_subject(subject)
+                    })
+                    .collect()
+            })
+            .collect();
+        let got: Vec<String> = merge_steps(path, &steps, per_step)
+            .into_iter()
+            .map(|d| format!("{} {}", d.code.unwrap_or("-"), d.message))
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn findings_merged_along_a_path() {
+        // The same at every step: as it is.
+        check([&["r a gone"], &["r a gone"], &["r a gone"], &["r a gone"]], &["removed-api-version gone"]);
+        // At every step, its message naming the step: the first step's.
+        check(
+            [&["r a on 1.30"], &["r a on 1.31"], &["r a on 1.32"], &["r a on 1.33"]],
+            &["removed-api-version on 1.30 (from Kubernetes 1.30 on the path 1.30..1.33)"],
+        );
+        // A warning, then an error.
+        check(
+            [&[], &["d a old"], &["r a gone at 1.32"], &["r a gone at 1.33"]],
+            &[
+                "deprecated-api-version old (at Kubernetes 1.31 only on the path 1.30..1.33)",
+                "removed-api-version gone at 1.32 (from Kubernetes 1.32 on the path 1.30..1.33)",
+            ],
+        );
+        check(
+            [&["d a old"], &["d a old"], &[], &[]],
+            &["deprecated-api-version old (from Kubernetes 1.30 to 1.31 on the path 1.30..1.33)"],
+        );
+        // The same everywhere it appears, but not at every step.
+        check(
+            [&[], &[], &[], &["r a gone"]],
+            &["removed-api-version gone (from Kubernetes 1.33 on the path 1.30..1.33)"],
+        );
+        // It comes and goes.
+        check(
+            [&["d a old"], &[], &["d a old"], &[]],
+            &["deprecated-api-version old (first at Kubernetes 1.30 on the path 1.30..1.33)"],
+        );
+        // Subjects tell findings apart, and two of one key at a step are two.
+        check(
+            [&["r a x", "r b y", "r b z"], &["r a x", "r b y", "r b z"], &["r a x", "r b y"], &["r a x", "r b y"]],
+            &[
+                "removed-api-version x",
+                "removed-api-version y",
+                "removed-api-version z (from Kubernetes 1.30 to 1.31 on the path 1.30..1.33)",
+            ],
+        );
+    }
+}
