@@ -287,7 +287,15 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         inline_allows: &inline_allows,
         unrendered: &unrendered,
     };
-    let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
+    // `[kubernetes] version = "A..B"`: every release of the path.
+    let diags = match config.as_ref().and_then(|c| c.kubernetes_path).filter(|p| !p.is_single()) {
+        Some(path) => crate::lint_path(&inputs, path, &mut |v| {
+            Ok(crate::Step { serve: Some(kompat_engine::api::ServeOptions::new(v)), manifests: Vec::new() })
+        })
+        .map(|linted| linted.findings),
+        None => crate::lint(&inputs),
+    }
+    .unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding
     // has its rule's.
     for d in &diags {

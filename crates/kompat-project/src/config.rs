@@ -15,7 +15,8 @@
 //! floor = "1.31"                     # optional override of the profile
 //!
 //! [kubernetes]
-//! version = "1.33"                   # the Kubernetes release manifests and gate settings target
+//! version = "1.33"                   # the Kubernetes release manifests and gate settings target;
+//!                                    # "1.30..1.34": every minor of an upgrade path
 //! ```
 //!
 //! `[lint]` configures `kompat lint`; `[gen]` lists the outputs of
@@ -56,7 +57,7 @@
 use std::path::{Path, PathBuf};
 
 use kompat_formats::window::WindowTable;
-use kompat_runtime::{Version, WindowPolicy};
+use kompat_runtime::{Version, VersionRange, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -77,7 +78,11 @@ pub struct Config {
     /// `[kubernetes] version`: the Kubernetes release `kompat lint` checks
     /// manifests and settings of Kubernetes' own gates against (the
     /// project's `binary_version` is its own release, not Kubernetes').
+    /// For an upgrade path (`version = "A..B"`), its target B.
     pub kubernetes_version: Option<Version>,
+    /// `[kubernetes] version` as written: one release (`V..V`) or an upgrade
+    /// path `A..B`, judged at every minor from A to B.
+    pub kubernetes_path: Option<VersionRange>,
     pub window: WindowPolicy,
     pub decls: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
@@ -313,7 +318,16 @@ impl Config {
             Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))
         };
         let binary_version = raw.binary_version.as_ref().map(version).transpose()?;
-        let kubernetes_version = raw.kubernetes.as_ref().and_then(|k| k.version.as_ref()).map(version).transpose()?;
+        let kubernetes_path = raw
+            .kubernetes
+            .as_ref()
+            .and_then(|k| k.version.as_ref())
+            .map(|value| {
+                VersionRange::parse_with(value.get_ref(), Version::parse)
+                    .map_err(|err| located(value.span(), err.to_string()))
+            })
+            .transpose()?;
+        let kubernetes_version = kubernetes_path.map(VersionRange::last);
         // The first problem, as for every other key.
         let window = match raw.window.as_ref().map(WindowTable::policy).transpose() {
             Ok(window) => window.unwrap_or(WindowPolicy::DEFAULT),
@@ -338,6 +352,7 @@ impl Config {
         Ok(Config {
             binary_version,
             kubernetes_version,
+            kubernetes_path,
             window,
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),

@@ -9,10 +9,10 @@ use kompat_diag::Diagnostic;
 use kompat_engine::api::{RuntimeConfig, ServeOptions};
 use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
-use kompat_runtime::{Version, WindowPolicy};
+use kompat_runtime::{Version, VersionRange, WindowPolicy};
 use kompat_rust::Rereads;
 
-use super::flag_version;
+use super::{flag_range, flag_version};
 use crate::cli::{LintArgs, WindowProfile};
 use kompat_cli::rules::crd::CrdInput;
 
@@ -161,13 +161,21 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // Kubernetes release named by --kubernetes-version or --binary-version,
     // else by `[kubernetes] version` in kompat.toml (or --emulation-version
     // alone).
-    let kube_binary = match &args.kubernetes_version {
-        Some(v) => Some(flag_version("kubernetes-version", v)?),
-        None if args.binary_version.is_some() => binary,
-        None => config.as_ref().and_then(|c| c.kubernetes_version),
+    let kube_path = match &args.kubernetes_version {
+        Some(v) => Some(flag_range("kubernetes-version", v)?),
+        None if args.binary_version.is_some() => binary.map(VersionRange::single),
+        None => config.as_ref().and_then(|c| c.kubernetes_path),
     };
+    let path = kube_path.filter(|p| !p.is_single());
+    if let (Some(path), Some(_)) = (path, &args.emulation_version) {
+        return Err(Error::msg(format!(
+            "--emulation-version names one release: it cannot be combined with the upgrade path {path} (each step emulates itself)"
+        )));
+    }
+    // One release, or the newest of the path: the server of the last step.
+    let kube_binary = kube_path.map(VersionRange::last);
     let serve = serve_options(args, kube_binary, window)?;
-    kompat_cli::lint_with_suppressed(&kompat_cli::Inputs {
+    let inputs = kompat_cli::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
@@ -183,7 +191,15 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         reference: &reference,
         inline_allows: &inline_allows,
         unrendered: &unrendered,
-    })
+    };
+    match path {
+        // Each step is a server of that release; inputs rendered for a
+        // release (charts with `--kube-version`) would be added here.
+        Some(path) => kompat_cli::lint_path(&inputs, path, &mut |version| {
+            Ok(kompat_cli::Step { serve: serve_options(args, Some(version), window)?, manifests: Vec::new() })
+        }),
+        None => kompat_cli::lint_with_suppressed(&inputs),
+    }
 }
 
 /// The files already read, by identity (the same file named through two
