@@ -97,7 +97,7 @@ fn io_errors_are_reported_with_their_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = dir.path().join("missing.yaml");
     let not_utf8 = dir.path().join("run.sh");
-    std::fs::write(&not_utf8, [0xff, 0xfe]).expect("write");
+    std::fs::write(&not_utf8, [0xff, 0xff]).expect("write");
     let err = match classify(&[missing.clone(), dir.path().to_owned()]) {
         Ok(inputs) => panic!("expected errors, got {} inputs", inputs.inputs.len()),
         Err(err) => err,
