@@ -15,7 +15,7 @@ use kompat_runtime::suggest::did_you_mean;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks the rules of every `Role` and `ClusterRole` among the Kubernetes manifests linted against the CustomResourceDefinitions among the inputs and those installed in the cluster (`crds = [...]` in kompat.toml, `--crds`), and reports each resource that, in one of the rule's `apiGroups`, names a group some of those CRDs define, but a resource none of them defines (`spec.names.plural`; a subresource such as `guestbooks/status` is judged by its resource). The message says when the kind or singular was written for the plural (RBAC names resources by their plural), suggests the closest plural, or lists those the CRDs define. Groups without a CRD among the inputs are not judged (kompat cannot know their resources), nor are Kubernetes' own groups (`rbac-removed-resource` judges those), wildcards and `nonResourceURLs`. No Kubernetes version is needed. The subject is `group/resource`.
+    /// Checks the rules of every `Role` and `ClusterRole` among the Kubernetes manifests linted against the CustomResourceDefinitions among the inputs and those installed in the cluster (`crds = [...]` in kompat.toml, `--crds`), and reports each resource that, in one of the rule's `apiGroups`, names a group some of those CRDs define, but a resource none of them defines (`spec.names.plural`; a subresource such as `guestbooks/status` is judged by its resource). The message says when the kind or singular was written for the plural (RBAC names resources by their plural) or suggests the closest plural. A resource that is neither a kind or singular written for a plural nor a slip of one (a did-you-mean) is not reported: one group is often shared by several projects (`argoproj.io` by Argo CD, Workflows and Events; `infrastructure.cluster.x-k8s.io` by every Cluster API provider), and the others' CRDs are not among the inputs. Groups without a CRD among the inputs are not judged (kompat cannot know their resources), nor are Kubernetes' own groups (`rbac-removed-resource` judges those), wildcards and `nonResourceURLs`. No Kubernetes version is needed. The subject is `group/resource`.
     ///
     /// ### Why is this bad?
     ///
@@ -67,11 +67,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if base == "*" || known || !seen.insert((group, &resource.value)) {
                     continue;
                 }
+                // A resource that is no slip of a plural the CRDs define may
+                // be another project's: groups are shared.
+                let Some(hint) = hint(&of_group, base) else { continue };
                 let granted = GroupResource { group: group.clone(), resource: resource.value.clone() };
-                let message = format!(
-                    "no CRD of `{group}` among the inputs defines the resource `{base}`{}",
-                    hint(&of_group, base)
-                );
+                let message = format!("no CRD of `{group}` among the inputs defines the resource `{base}`{hint}");
                 out.push(
                     RBAC_UNKNOWN_RESOURCE
                         .diag(message, Some(resource.location.clone()))
@@ -83,22 +83,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// The way out: the plural of the CRD whose kind or singular `base` is,
-/// else the closest plural, else every plural of the group.
-fn hint(crds: &[&Crd], base: &str) -> String {
+/// else the closest plural; `None` when `base` is neither.
+fn hint(crds: &[&Crd], base: &str) -> Option<String> {
     let names = |c: &Crd| {
         let singular = c.singular.as_ref().map(|s| s.value.clone());
         [Some(c.kind.value.clone()), Some(c.kind.value.to_lowercase()), singular]
     };
     if let Some(crd) = crds.iter().find(|c| names(c).iter().flatten().any(|n| n == base)) {
-        return format!(": RBAC names resources by their plural, `{}`", crd.plural.value);
+        return Some(format!(": RBAC names resources by their plural, `{}`", crd.plural.value));
     }
-    let mut plurals: Vec<&str> = crds.iter().map(|c| c.plural.value.as_str()).collect();
-    plurals.sort_unstable();
-    plurals.dedup();
-    match did_you_mean(base, plurals.iter().copied()) {
-        Some(near) => format!(" (did you mean `{near}`?)"),
-        None => format!("; the CRDs of the group define {}", plurals.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")),
-    }
+    let plurals = crds.iter().map(|c| c.plural.value.as_str());
+    did_you_mean(base, plurals).map(|near| format!(" (did you mean `{near}`?)"))
 }
 
 #[cfg(test)]
@@ -140,7 +135,6 @@ rules:
 #                                                                   ^^^^^^^^^ warning[rbac-unknown-resource]: no CRD of `webapp.example.com` among the inputs defines the resource `guestbook`: RBAC names resources by their plural, `guestbooks`
 #                                                                              ^^^^^^^^^ warning[rbac-unknown-resource]: no CRD of `webapp.example.com` among the inputs defines the resource `Guestbook`: RBAC names resources by their plural, `guestbooks`
 #                                                                                         ^^^^^^^^^ warning[rbac-unknown-resource]: no CRD of `webapp.example.com` among the inputs defines the resource `guestboks` (did you mean `guestbooks`?)
-#                                                                                                    ^^^^^^^ warning[rbac-unknown-resource]: no CRD of `webapp.example.com` among the inputs defines the resource `widgets`; the CRDs of the group define `guestbooks`
   verbs: [get, list, watch]
 - apiGroups: [other.example.com, "*", apps]
   resources: [guestbook, deploymnets]
