@@ -15,6 +15,7 @@ use kompat_rust::Rereads;
 use super::flag_version;
 use crate::cli::{LintArgs, WindowProfile};
 use kompat_cli::rules::crd::CrdInput;
+use kompat_cli::sources::rendered;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let outcome = collect(&args);
@@ -74,10 +75,14 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut unrendered = kompat_cli::Unrendered {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
-        partial: Vec::new(),
+        ..kompat_cli::Unrendered::default()
     };
+    // Kustomize trees render first: the files they consume are judged
+    // through the render, not read again.
+    let render_config = config.as_ref().and_then(|c| c.render.as_ref());
+    let overlays = rendered::render_overlays(render_config, &classified.overlays, &mut unrendered);
     for input in classified.inputs {
-        if !seen.first(input.path(), !input.named) {
+        if !seen.first(input.path(), !input.named) || overlays.consumes(input.path()) {
             continue;
         }
         if let (Kind::CrdManifest | Kind::Deployment, Some(source)) = (input.kind, input.source()) {
@@ -157,7 +162,33 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         None => config.as_ref().and_then(|c| c.kubernetes_version),
     };
     let serve = serve_options(args, kube_binary, window)?;
-    kompat_cli::lint_with_suppressed(&kompat_cli::Inputs {
+    // The rendered objects join the inputs: the kustomize trees', then the
+    // charts', rendered for the target cluster (with the CRDs among the
+    // inputs, the rendered ones too).
+    let mut rendered_from = std::collections::BTreeMap::new();
+    let mut add =
+        |docs: &[rendered::RenderedDoc], crds: &mut Vec<CrdInput>, unrendered: &mut kompat_cli::Unrendered| {
+            for doc in docs {
+                let located = rendered::locate(doc, unrendered);
+                manifests.extend(located.objects);
+                settings.extend(located.settings);
+                if let Some((source, parsed)) = located.crd {
+                    crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), None));
+                }
+                if let Some(origin) = located.origin {
+                    rendered_from.insert(origin, doc.how.clone());
+                }
+            }
+        };
+    add(&overlays.documents, &mut crds, &mut unrendered);
+    let at = serve.as_ref().map(|serve| serve.emulation);
+    let api_versions = serve
+        .as_ref()
+        .map(|serve| rendered::api_versions(serve, crds.iter().flat_map(|i| &i.crds).chain(&cluster_crds)))
+        .unwrap_or_default();
+    let charts = rendered::render_charts(render_config, &classified.charts, at, &api_versions, &mut unrendered);
+    add(&charts, &mut crds, &mut unrendered);
+    let mut linted = kompat_cli::lint_with_suppressed(&kompat_cli::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
@@ -172,7 +203,9 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         reference: &reference,
         inline_allows: &inline_allows,
         unrendered: &unrendered,
-    })
+    })?;
+    rendered::annotate(&mut linted.findings, &rendered_from);
+    Ok(linted)
 }
 
 /// The files already read, by identity (the same file named through two

@@ -205,15 +205,33 @@ fn other_components(cx: &crate::Context<'_>, out: &mut Vec<Diagnostic>) {
     );
 }
 
+/// How `[render]` turns rendering on, for the note that names what was not
+/// rendered.
+pub const ENABLE_RENDERING: &str = "to render them, set `helm = \"helm\"` (charts) and `kustomize = [\"kubectl\", \"kustomize\"]` (kustomize directories) under `[render]` in kompat.toml (docs/config.md#render)";
+
 /// One note naming every chart and kustomize directory not rendered, and
-/// the partial objects (patches) left unchecked.
+/// the partial objects (patches) left unchecked; one naming the charts
+/// rendered without a Kubernetes version.
 fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
-    if unrendered.is_empty() {
-        return;
-    }
     let list = |paths: &[std::path::PathBuf]| -> String {
         paths.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
     };
+    if !unrendered.without_version.is_empty() {
+        out.push(
+            MISSING_INPUT
+                .diag(
+                    format!(
+                        "no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml): Helm charts {} were rendered for Helm's default Kubernetes version and API versions, not the target cluster's",
+                        list(&unrendered.without_version)
+                    ),
+                    None,
+                )
+                .with_subject("kubernetes-version"),
+        );
+    }
+    if unrendered.is_empty() {
+        return;
+    }
     let mut parts = Vec::new();
     if !unrendered.charts.is_empty() {
         parts.push(format!("Helm charts {} (templates not read; values files checked)", list(&unrendered.charts)));
@@ -228,7 +246,18 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
             list(&unrendered.partial)
         ));
     }
-    notes.push("rendering charts and kustomize directories is not yet supported: see docs/config.md".to_owned());
+    let mut missing = unrendered.missing_programs.clone();
+    missing.sort();
+    missing.dedup();
+    if missing.is_empty() {
+        notes.push(ENABLE_RENDERING.to_owned());
+    } else {
+        let names: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+        notes.push(format!(
+            "{} (named under `[render]` in kompat.toml) not found: install it, or name it by its path (docs/config.md#render)",
+            names.join(", ")
+        ));
+    }
     let what = if parts.is_empty() { "kustomize patches".to_owned() } else { parts.join("; ") };
     out.push(
         MISSING_INPUT

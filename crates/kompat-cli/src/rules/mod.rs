@@ -68,6 +68,7 @@ passes![
     unknown_api_kind,
     unused_allowance,
     missing_input,
+    render_failed,
     inline_allow,
     plan,
 ];

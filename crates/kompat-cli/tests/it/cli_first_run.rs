@@ -41,7 +41,7 @@ fn a_controller_tree_with_a_chart_and_kustomize_is_linted_without_a_hard_stop() 
         stderr.contains("= partial CRDs (kustomize patches) not checked as CRDs: `./kubebuilder/config/crd/patches/cainjection_in_widgets.yaml`, `./kubebuilder/config/crd/patches/webhook_in_widgets.yaml`"),
         "{stderr}"
     );
-    assert!(stderr.contains("rendering charts and kustomize directories is not yet supported: see docs/config.md"));
+    assert!(stderr.contains("to render them, set `helm = \"helm\"` (charts) and `kustomize = [\"kubectl\", \"kustomize\"]` (kustomize directories) under `[render]` in kompat.toml (docs/config.md#render)"));
 }
 
 #[test]
