@@ -22,6 +22,7 @@ mod cli_k8s;
 mod cli_lint;
 mod cli_manifests;
 mod cli_plan;
+mod cli_render;
 mod cli_reports;
 mod fuzz_inline_allow;
 mod lint_fixtures;
