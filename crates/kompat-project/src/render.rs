@@ -221,15 +221,32 @@ fn read_capped(pipe: Option<impl std::io::Read>, cap: usize) -> (Vec<u8>, bool) 
     (out, over)
 }
 
-/// The first non-empty lines of a renderer's standard error.
+/// The first non-empty lines of a renderer's standard error, without
+/// klog's prefix (`E1127 22:20:21.238504    4316 run.go:72] `: a time and
+/// a process id, different on every run).
 fn first_lines(bytes: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(bytes)
         .lines()
-        .map(str::trim_end)
+        .map(|l| strip_klog(l.trim_end()))
         .filter(|l| !l.trim().is_empty())
         .take(STDERR_LINES)
         .map(|l| l.chars().take(400).collect())
         .collect()
+}
+
+/// `line` without a klog header: a severity letter, `MMDD hh:mm:ss.uuuuuu`,
+/// a thread id and `file:line] `.
+fn strip_klog(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let header = bytes.len() > 22
+        && matches!(bytes[0], b'I' | b'W' | b'E' | b'F')
+        && bytes[1..5].iter().all(u8::is_ascii_digit)
+        && bytes[5] == b' '
+        && bytes[8] == b':';
+    match line.find("] ") {
+        Some(end) if header => &line[end + 2..],
+        _ => line,
+    }
 }
 
 /// The program a command names: a path (with a `/`) as it is, else the
@@ -777,6 +794,18 @@ mod tests {
         check("../x/./y", "../x/y");
         check("a/../../b", "../b");
         check("/r/a/../b", "/r/b");
+    }
+
+    #[test]
+    fn klog_headers_are_dropped() {
+        let check = |line: &str, expected: &str| assert_eq!(strip_klog(line), expected, "{line}");
+        check("E1127 22:20:21.238504    4316 run.go:72] \"command failed\" err=\"x\"", "\"command failed\" err=\"x\"");
+        check("W0101 00:00:00.000001 1 a.go:1] careful", "careful");
+        check(
+            "Error: template: web/templates/x.yaml:3: unexpected EOF",
+            "Error: template: web/templates/x.yaml:3: unexpected EOF",
+        );
+        check("E1127 is not a header] really", "E1127 is not a header] really");
     }
 
     #[test]

@@ -225,7 +225,9 @@ pub fn locate(doc: &RenderedDoc, unrendered: &mut Unrendered) -> Located {
     let names_crd = text.contains("CustomResourceDefinition");
     // Read as a file of its own would be, under a name ending in `.yaml`.
     let scratch = PathBuf::from(format!("{label}.yaml"));
-    let input = Input::new(Kind::Deployment, SourceFile::new(scratch.clone(), text.clone()), false);
+    // A CRD is a manifest, not deployment material: its schema sets no gate.
+    let kind = if names_crd { Kind::CrdManifest } else { Kind::Deployment };
+    let input = Input::new(kind, SourceFile::new(scratch.clone(), text.clone()), false);
     let remap = |location: Location| -> Location {
         let Some(span) = location.range() else { return location };
         match origin {
@@ -267,12 +269,20 @@ pub fn locate(doc: &RenderedDoc, unrendered: &mut Unrendered) -> Located {
     located
 }
 
-/// Says in each finding located in a rendered file how it was rendered.
-pub fn annotate(findings: &mut [Diagnostic], rendered: &BTreeMap<PathBuf, String>) {
+/// Says in each finding located in a rendered file how it was rendered;
+/// a finding two renders share (a base two overlays include) is kept once.
+pub fn annotate(findings: &mut Vec<Diagnostic>, rendered: &BTreeMap<PathBuf, String>) {
     if rendered.is_empty() {
         return;
     }
-    for d in findings {
+    let mut seen = HashSet::new();
+    findings.retain(|d| {
+        let Some(location) = &d.location else { return true };
+        let path = location.path();
+        let from_render = rendered.contains_key(path) || path.to_str().is_some_and(|p| p.ends_with(" (rendered)"));
+        !from_render || seen.insert((d.code, d.message.clone(), location.display(), d.subject.clone()))
+    });
+    for d in findings.iter_mut() {
         let Some(path) = d.location.as_ref().map(|l| l.path().to_owned()) else { continue };
         if let Some(how) = rendered.get(&path) {
             d.notes.push(format!("{how}; shown at the same text in this file, else at its first line"));
