@@ -284,3 +284,21 @@ fn a_kustomize_tree_renders_once_through_its_root() {
     // CRD's webhook seen, the patch never a CRD of its own.
     insta::assert_snapshot!("fake_kustomize_tree", stderr);
 }
+
+#[test]
+fn init_writes_the_render_table_for_the_renderers_on_path() {
+    let dir = dir_with(&[
+        ("chart/Chart.yaml", CHART),
+        ("chart/templates/pdb.yaml", PDB_TEMPLATE),
+        ("config/default/kustomization.yaml", "resources: []\n"),
+    ]);
+    fake(dir.path(), "helm", "exit 0");
+    let (code, out, err) = kompat_with(Some(&dir.path().join("bin")), dir.path(), &["init", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\n[render]\nhelm = \"helm\"\n"), "{out}");
+    // kubectl or kustomize may be installed here; either way the key is
+    // there, set or commented.
+    assert!(out.contains("kustomize = ["), "{out}");
+    let config: toml::Table = toml::from_str(&out).unwrap_or_else(|err| panic!("{err}\n{out}"));
+    assert_eq!(config["render"]["helm"].as_str(), Some("helm"));
+}
