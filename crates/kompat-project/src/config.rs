@@ -46,7 +46,7 @@
 //!
 //! ```toml
 //! [render]
-//! helm = "helm"                      # a program on PATH or a path; or ["helm", "--debug"]
+//! helm = "helm"                      # a program on PATH or a path (relative to this file); or ["helm", "--debug"]
 //! kustomize = ["kubectl", "kustomize"]   # or ["kustomize", "build"]
 //! timeout_seconds = 60               # each render; the process group is killed after it
 //! max_output_mib = 32                # each render's output; more is a failed render
@@ -484,8 +484,16 @@ fn render_config(raw: &RawRender, dir: &Path) -> Result<RenderConfig, (std::ops:
             RawCommand::Program(program) => vec![program.clone()],
             RawCommand::Words(words) => words.clone(),
         };
-        if words.first().is_none_or(|w| w.trim().is_empty()) {
-            return Err((raw.span(), format!("`{key}` needs a program: a name on PATH or a path")));
+        let mut words = words;
+        match words.first_mut() {
+            Some(program) if !program.trim().is_empty() => {
+                // A path, like every path in the file, is relative to it; a
+                // bare name is looked up on PATH.
+                if program.contains('/') && Path::new(program.as_str()).is_relative() {
+                    *program = dir.join(program.as_str()).display().to_string();
+                }
+            }
+            _ => return Err((raw.span(), format!("`{key}` needs a program: a name on PATH or a path"))),
         }
         Ok(Some(words))
     };
