@@ -540,13 +540,25 @@ pub fn kustomize_roots(dirs: &[PathBuf]) -> Vec<KustomizeTree> {
 
 /// Every local path a kustomization names: `resources`, `bases`,
 /// `components`, `crds`, patch files (`patches[].path`,
-/// `patchesStrategicMerge`, `patchesJson6902[].path`) and `configurations`.
+/// `patchesStrategicMerge`, `patchesJson6902[].path`), `replacements[].path`,
+/// and kustomize's own configuration (`configurations`, `transformers`,
+/// `generators`, `validators`: not objects of the cluster).
 fn kustomization_refs(file: &Path) -> Vec<String> {
     let Ok(source) = SourceFile::read(file) else { return Vec::new() };
     let Ok(docs) = parse_documents(&source.text) else { return Vec::new() };
     let Some(doc) = docs.first() else { return Vec::new() };
     let mut out = Vec::new();
-    for key in ["resources", "bases", "components", "crds", "patchesStrategicMerge", "configurations"] {
+    for key in [
+        "resources",
+        "bases",
+        "components",
+        "crds",
+        "patchesStrategicMerge",
+        "configurations",
+        "transformers",
+        "generators",
+        "validators",
+    ] {
         for item in doc.get(key).and_then(Node::as_seq).unwrap_or_default() {
             // An inline patch is YAML, not a path.
             if let Some(path) = item.as_str().filter(|p| !p.contains('\n') && !p.contains(": ")) {
@@ -554,7 +566,7 @@ fn kustomization_refs(file: &Path) -> Vec<String> {
             }
         }
     }
-    for key in ["patches", "patchesJson6902"] {
+    for key in ["patches", "patchesJson6902", "replacements"] {
         for item in doc.get(key).and_then(Node::as_seq).unwrap_or_default() {
             if let Some(path) = item.get("path").and_then(Node::as_str) {
                 out.push(path.to_owned());

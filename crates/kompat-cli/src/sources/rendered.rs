@@ -71,13 +71,15 @@ pub fn render_overlays(config: Option<&RenderConfig>, overlays: &[PathBuf], unre
     let mut out = Overlays::default();
     let Some((config, command)) = config.and_then(|c| Some((c, c.kustomize.as_ref()?))) else { return out };
     let limits = Limits::of(config);
-    let mut left = Vec::new();
-    for tree in render::kustomize_roots(overlays) {
+    let roots = render::kustomize_roots(overlays);
+    // The directories of the trees rendered or failed (normalized): named
+    // by a finding or judged through the render, not by the note.
+    let mut done: HashSet<PathBuf> = HashSet::new();
+    for tree in &roots {
         if RenderConfig::target(&config.kustomize_dirs, &tree.root).is_some_and(|t| t.skip) {
-            left.push(tree.root.clone());
             continue;
         }
-        match render::render_kustomize(command, &tree, limits) {
+        match render::render_kustomize(command, tree, limits) {
             Ok(Rendered { documents }) => {
                 let how = format!("rendered by `{}` from `{}`", program(command), tree.root.display());
                 out.consumed.extend(tree.files.iter().cloned());
@@ -86,27 +88,25 @@ pub fn render_overlays(config: Option<&RenderConfig>, overlays: &[PathBuf], unre
                     dir: tree.root.clone(),
                     how: how.clone(),
                 }));
+                done.extend(tree.dirs.iter().cloned());
             }
-            Err(Failure::Missing { program }) => {
-                unrendered.missing_programs.push(program);
-                left.extend(tree.dirs.iter().cloned());
-            }
+            Err(Failure::Missing { program }) => unrendered.missing_programs.push(program),
             Err(failure) => {
-                unrendered.failed.push(failed(&tree.root, kustomization(&tree), command, &failure));
+                unrendered.failed.push(failed(&tree.root, kustomization(tree), command, &failure));
+                done.extend(tree.dirs.iter().cloned());
             }
         }
     }
-    // The directories of the trees not rendered, as the inputs named them.
-    let rendered: HashSet<PathBuf> = out.documents.iter().map(|d| render::normalize(&d.dir)).collect();
-    let failed: HashSet<PathBuf> = unrendered.failed.iter().map(|f| render::normalize(&f.dir)).collect();
-    let done = |dir: &Path| {
+    // What a skipped or unrendered root includes stays in the note.
+    let left: HashSet<PathBuf> = roots
+        .iter()
+        .filter(|t| !done.contains(&render::normalize(&t.root)))
+        .flat_map(|t| t.dirs.iter().cloned())
+        .collect();
+    unrendered.overlays.retain(|dir| {
         let dir = render::normalize(dir);
-        render::kustomize_roots(overlays).iter().any(|t| {
-            let root = render::normalize(&t.root);
-            (rendered.contains(&root) || failed.contains(&root)) && t.dirs.contains(&dir)
-        })
-    };
-    unrendered.overlays.retain(|dir| !done(dir) || left.iter().any(|l| render::normalize(l) == render::normalize(dir)));
+        !done.contains(&dir) || left.contains(&dir)
+    });
     out
 }
 

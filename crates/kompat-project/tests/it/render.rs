@@ -141,8 +141,10 @@ fn kustomize_roots_and_the_files_they_consume() {
     let files = [
         (
             "config/default/kustomization.yaml",
-            "namePrefix: w-\nresources:\n- ../crd\n- ../rbac\n- https://example.com/remote.yaml\n",
+            "namePrefix: w-\nresources:\n- ../crd\n- ../rbac\n- https://example.com/remote.yaml\ntransformers:\n- prefix.yaml\n",
         ),
+        // Kustomize's own configuration, not an object of the cluster.
+        ("config/default/prefix.yaml", "apiVersion: builtin\nkind: PrefixSuffixTransformer\n"),
         ("config/crd/kustomization.yaml", "resources:\n- bases/a.yaml\npatches:\n- path: patches/webhook_in_a.yaml\n"),
         ("config/crd/bases/a.yaml", "kind: CustomResourceDefinition\n"),
         ("config/crd/patches/webhook_in_a.yaml", "kind: CustomResourceDefinition\n"),
@@ -178,6 +180,7 @@ fn kustomize_roots_and_the_files_they_consume() {
                 "config/default".to_owned(),
                 vec!["config/default".to_owned(), "config/rbac".to_owned(), "config/crd".to_owned()],
                 vec![
+                    "config/default/prefix.yaml".to_owned(),
                     "config/rbac/role.yaml".to_owned(),
                     "config/crd/bases/a.yaml".to_owned(),
                     "config/crd/patches/webhook_in_a.yaml".to_owned()
