@@ -293,3 +293,49 @@ pub fn annotate(findings: &mut Vec<Diagnostic>, rendered: &BTreeMap<PathBuf, Str
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether each name is among the `--api-versions` of a cluster at
+    /// `version`, with a `example.io` CRD serving `v1` but not `v1alpha1`.
+    #[track_caller]
+    fn check(version: &str, expected: &[(&str, bool)]) {
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.io\nspec:\n  group: example.io\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1alpha1\n    served: false\n    storage: false\n  - name: v1\n    served: true\n    storage: true\n";
+        let crds = kompat_crd::parse_manifests(crd).unwrap_or_else(|err| panic!("{err:?}"));
+        let at = Version::parse(version).unwrap_or_else(|err| panic!("{err}"));
+        let got = api_versions(&ServeOptions::new(at), &crds);
+        for (name, served) in expected {
+            assert_eq!(got.iter().any(|g| g == name), *served, "{name} at {version}");
+        }
+    }
+
+    #[test]
+    fn api_versions_follow_the_serving_table() {
+        check(
+            "1.20",
+            &[
+                ("policy/v1beta1/PodDisruptionBudget", true),
+                ("policy/v1/PodDisruptionBudget", false),
+                ("batch/v1beta1/CronJob", true),
+                ("batch/v1/CronJob", false),
+                ("v1/Pod", true),
+                ("v1", true),
+                ("example.io/v1/Widget", true),
+                ("example.io/v1alpha1/Widget", false),
+            ],
+        );
+        check(
+            "1.25",
+            &[
+                ("policy/v1beta1/PodDisruptionBudget", false),
+                ("policy/v1/PodDisruptionBudget", true),
+                ("policy/v1", true),
+                ("batch/v1/CronJob", true),
+                ("networking.k8s.io/v1beta1/Ingress", false),
+                ("example.io/v1", true),
+            ],
+        );
+    }
+}
