@@ -239,6 +239,22 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
     if !unrendered.overlays.is_empty() {
         parts.push(format!("kustomize directories {}", list(&unrendered.overlays)));
     }
+    if parts.is_empty() {
+        // Every chart and directory rendered or failed (`render-failed`):
+        // only the patches of those that failed are left.
+        out.push(
+            MISSING_INPUT
+                .diag(
+                    format!(
+                        "kustomize patches not checked as CRDs (their kustomize directory did not render): {}",
+                        list(&unrendered.partial)
+                    ),
+                    None,
+                )
+                .with_subject("renderer"),
+        );
+        return;
+    }
     let mut notes = Vec::new();
     if !unrendered.partial.is_empty() {
         notes.push(format!(
@@ -258,7 +274,7 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
             names.join(", ")
         ));
     }
-    let what = if parts.is_empty() { "kustomize patches".to_owned() } else { parts.join("; ") };
+    let what = parts.join("; ");
     out.push(
         MISSING_INPUT
             .diag(format!("no renderer for Helm charts and kustomize directories: not rendered: {what}"), None)
@@ -270,6 +286,35 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use crate::test_support::check;
+
+    /// The `renderer` notes for what was left unrendered.
+    fn renderer_notes(unrendered: &crate::Unrendered) -> Vec<String> {
+        let mut out = Vec::new();
+        super::unrendered(unrendered, &mut out);
+        out.iter().map(|d| format!("{} {:?}", d.message, d.notes)).collect()
+    }
+
+    #[test]
+    fn what_was_not_rendered_and_why() {
+        let patch = std::path::PathBuf::from("config/crd/patches/webhook.yaml");
+        // Every directory rendered or failed: the patches of a failed one.
+        let failed = crate::Unrendered { partial: vec![patch.clone()], ..crate::Unrendered::default() };
+        assert_eq!(
+            renderer_notes(&failed),
+            ["kustomize patches not checked as CRDs (their kustomize directory did not render): `config/crd/patches/webhook.yaml` []"]
+        );
+        // A renderer named but not installed.
+        let missing = crate::Unrendered {
+            charts: vec!["chart".into()],
+            missing_programs: vec!["helm".to_owned(), "helm".to_owned()],
+            ..crate::Unrendered::default()
+        };
+        assert_eq!(
+            renderer_notes(&missing),
+            ["no renderer for Helm charts and kustomize directories: not rendered: Helm charts `chart` (templates not read; values files checked) [\"`helm` (named under `[render]` in kompat.toml) not found: install it, or name it by its path (docs/config.md#render)\"]"]
+        );
+        assert!(renderer_notes(&crate::Unrendered::default()).is_empty());
+    }
 
     #[test]
     fn no_binary_version_no_baseline_no_sources() {
