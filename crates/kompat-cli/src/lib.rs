@@ -102,12 +102,33 @@ pub struct Unrendered {
     /// YAML files outside charts that do not parse and hold Go template
     /// actions: fragments a build script renders, not read.
     pub templates: Vec<PathBuf>,
+    /// Renderer programs `[render]` names that were not found.
+    pub missing_programs: Vec<String>,
+    /// Renders that failed: each a `render-failed` finding.
+    pub failed: Vec<RenderFailure>,
+    /// Charts rendered without a Kubernetes version (Helm's default).
+    pub without_version: Vec<PathBuf>,
+}
+
+/// A chart or kustomize directory whose render failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderFailure {
+    /// The chart or kustomize directory.
+    pub dir: PathBuf,
+    /// Its `Chart.yaml` or kustomization file, where the finding is.
+    pub file: PathBuf,
+    /// The renderer, as configured (`helm`, `kubectl kustomize`).
+    pub command: String,
+    /// What happened (`it exited with status 1`).
+    pub reason: String,
+    /// The first lines of the renderer's standard error.
+    pub stderr: Vec<String>,
 }
 
 impl Unrendered {
-    /// Whether there is nothing unrendered.
+    /// Whether no chart, kustomize directory or patch is left unrendered.
     pub fn is_empty(&self) -> bool {
-        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty() && self.templates.is_empty()
+        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty()
     }
 }
 

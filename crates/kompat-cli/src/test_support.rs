@@ -225,10 +225,14 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut unrendered = crate::Unrendered {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
-        partial: Vec::new(),
-        templates: Vec::new(),
+        ..crate::Unrendered::default()
     };
+    let render_config = config.as_ref().and_then(|c| c.render.as_ref());
+    let overlays = crate::sources::rendered::render_overlays(render_config, &classified.overlays, &mut unrendered);
     for input in classified.inputs {
+        if overlays.consumes(input.path()) {
+            continue;
+        }
         if let Some(source) = input.source() {
             inline_allows.extend(crate::rules::inline_allow::scan(source));
         }
@@ -269,6 +273,28 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     for path in config.as_ref().map(|c| c.crds.as_slice()).unwrap_or_default() {
         let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
         cluster_crds.extend(kompat_crd::parse_manifests(&text).unwrap_or_else(|err| panic!("{err:?}")));
+    }
+    // Rendered as `kompat lint` renders.
+    let mut docs = overlays.documents;
+    let api_versions = serve
+        .as_ref()
+        .map(|s| crate::sources::rendered::api_versions(s, crds.iter().flat_map(|i| &i.crds)))
+        .unwrap_or_default();
+    let at = serve.as_ref().map(|s| s.emulation);
+    docs.extend(crate::sources::rendered::render_charts(
+        render_config,
+        &classified.charts,
+        at,
+        &api_versions,
+        &mut unrendered,
+    ));
+    for doc in &docs {
+        let located = crate::sources::rendered::locate(doc, &mut unrendered);
+        manifests.extend(located.objects);
+        settings.extend(located.settings);
+        if let Some((source, parsed)) = located.crd {
+            crds.push(crate::rules::crd::CrdInput::manifest(source, parsed, Vec::new(), None));
+        }
     }
     let inputs = Inputs {
         config: config.as_ref(),

@@ -42,6 +42,28 @@
 //! path = "generated/features.rs"
 //! ```
 //!
+//! `[render]` says how `kompat lint` renders Helm charts and kustomize
+//! directories (nothing is rendered without it; see [`RenderConfig`]):
+//!
+//! ```toml
+//! [render]
+//! helm = "helm"                      # a program on PATH or a path (relative to this file); or ["helm", "--debug"]
+//! kustomize = ["kubectl", "kustomize"]   # or ["kustomize", "build"]
+//! timeout_seconds = 60               # each render; the process group is killed after it
+//! max_output_mib = 32                # each render's output; more is a failed render
+//!
+//! [[render.chart]]                   # optional, per chart (path relative to this file)
+//! path = "charts/app"
+//! values = ["charts/app/values-prod.yaml"]   # instead of the chart's own values.yaml
+//! release = "app"                    # default: the chart directory's name
+//! namespace = "apps"                 # default: helm's
+//! skip = false
+//!
+//! [[render.kustomize_dir]]           # optional, per kustomize directory
+//! path = "config/samples"
+//! skip = true
+//! ```
+//!
 //! Without `--config`, the file is looked for in the working directory and
 //! then in each parent up to the filesystem root, as cargo and rustfmt look
 //! for theirs ([`Config::discover`]); the first found is used.
@@ -101,6 +123,70 @@ pub struct Config {
     pub lint: Option<LintConfig>,
     /// The `[gen]` table: the outputs of `kompat gen`.
     pub gen: Option<GenConfig>,
+    /// The `[render]` table: how charts and kustomize directories are
+    /// rendered.
+    pub render: Option<RenderConfig>,
+}
+
+/// The `[render]` table. A renderer is configured by its command; without
+/// one, its charts (or kustomize directories) are not rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderConfig {
+    /// `helm`: the program (and leading arguments) run as `PROGRAM...
+    /// template RELEASE CHART ...`.
+    pub helm: Option<Vec<String>>,
+    /// `kustomize`: the program and leading arguments run as `PROGRAM...
+    /// DIR` (`["kubectl", "kustomize"]`, `["kustomize", "build"]`).
+    pub kustomize: Option<Vec<String>>,
+    /// `timeout_seconds`: each render's time limit.
+    pub timeout: std::time::Duration,
+    /// `max_output_mib`: each render's output cap, in bytes.
+    pub max_output: usize,
+    /// `[[render.chart]]` entries, in the order written.
+    pub charts: Vec<RenderTarget>,
+    /// `[[render.kustomize_dir]]` entries, in the order written.
+    pub kustomize_dirs: Vec<RenderTarget>,
+}
+
+/// The default time limit of one render.
+pub const RENDER_TIMEOUT_SECONDS: u64 = 60;
+/// The default output cap of one render, in MiB.
+pub const RENDER_MAX_OUTPUT_MIB: u64 = 32;
+
+impl Default for RenderConfig {
+    fn default() -> Self {
+        RenderConfig {
+            helm: None,
+            kustomize: None,
+            timeout: std::time::Duration::from_secs(RENDER_TIMEOUT_SECONDS),
+            max_output: (RENDER_MAX_OUTPUT_MIB << 20) as usize,
+            charts: Vec::new(),
+            kustomize_dirs: Vec::new(),
+        }
+    }
+}
+
+impl RenderConfig {
+    /// The entry for the chart (or kustomize directory) at `dir`, compared
+    /// after resolving both.
+    pub fn target<'a>(targets: &'a [RenderTarget], dir: &Path) -> Option<&'a RenderTarget> {
+        let dir = resolve(dir).ok()?;
+        targets.iter().find(|t| resolve(&t.path).is_ok_and(|p| p == dir))
+    }
+}
+
+/// One `[[render.chart]]` or `[[render.kustomize_dir]]` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RenderTarget {
+    /// The directory, resolved against the configuration's directory.
+    pub path: PathBuf,
+    /// Values files (charts only), resolved; empty for the chart's own.
+    pub values: Vec<PathBuf>,
+    pub release: Option<String>,
+    pub namespace: Option<String>,
+    pub skip: bool,
+    /// Byte span of the entry in the configuration file.
+    pub span: std::ops::Range<usize>,
 }
 
 /// The `[gen]` table.
@@ -223,6 +309,39 @@ struct RawConfig {
     kubernetes: Option<RawKubernetes>,
     lint: Option<RawLint>,
     gen: Option<Spanned<RawGen>>,
+    render: Option<RawRender>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawCommand {
+    Program(String),
+    Words(Vec<String>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRender {
+    helm: Option<Spanned<RawCommand>>,
+    kustomize: Option<Spanned<RawCommand>>,
+    timeout_seconds: Option<Spanned<i64>>,
+    max_output_mib: Option<Spanned<i64>>,
+    #[serde(default)]
+    chart: Vec<Spanned<RawTarget>>,
+    #[serde(default)]
+    kustomize_dir: Vec<Spanned<RawTarget>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTarget {
+    path: Spanned<String>,
+    #[serde(default)]
+    values: Vec<Spanned<String>>,
+    release: Option<Spanned<String>>,
+    namespace: Option<Spanned<String>>,
+    #[serde(default)]
+    skip: bool,
 }
 
 #[derive(Deserialize)]
@@ -349,7 +468,12 @@ impl Config {
             Some(lint) => Some(lint_config(lint).map_err(|(span, message)| located(span, message))?),
             None => None,
         };
+        let render = match &raw.render {
+            Some(render) => Some(render_config(render, &dir).map_err(|(span, message)| located(span, message))?),
+            None => None,
+        };
         Ok(Config {
+            render,
             binary_version,
             kubernetes_version,
             kubernetes_path,
@@ -364,6 +488,84 @@ impl Config {
             source,
         })
     }
+}
+
+/// Types the `[render]` table: commands are not empty, limits are
+/// positive, each chart or kustomize directory is listed once.
+fn render_config(raw: &RawRender, dir: &Path) -> Result<RenderConfig, (std::ops::Range<usize>, String)> {
+    let command = |key: &str, raw: &Option<Spanned<RawCommand>>| -> Result<Option<Vec<String>>, _> {
+        let Some(raw) = raw else { return Ok(None) };
+        let words = match raw.get_ref() {
+            RawCommand::Program(program) => vec![program.clone()],
+            RawCommand::Words(words) => words.clone(),
+        };
+        let mut words = words;
+        match words.first_mut() {
+            Some(program) if !program.trim().is_empty() => {
+                // A path, like every path in the file, is relative to it; a
+                // bare name is looked up on PATH.
+                if program.contains('/') && Path::new(program.as_str()).is_relative() {
+                    *program = dir.join(program.as_str()).display().to_string();
+                }
+            }
+            _ => return Err((raw.span(), format!("`{key}` needs a program: a name on PATH or a path"))),
+        }
+        Ok(Some(words))
+    };
+    let positive = |key: &str, raw: &Option<Spanned<i64>>, default: u64, max: u64| match raw {
+        None => Ok(default),
+        Some(value) => match u64::try_from(*value.get_ref()) {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err((value.span(), format!("`{key}` must be a whole number from 1 to {max}"))),
+        },
+    };
+    let timeout = positive("timeout_seconds", &raw.timeout_seconds, RENDER_TIMEOUT_SECONDS, 3600)?;
+    let max_output = positive("max_output_mib", &raw.max_output_mib, RENDER_MAX_OUTPUT_MIB, 1024)?;
+    let targets = |entries: &[Spanned<RawTarget>], charts: bool| {
+        let mut out: Vec<RenderTarget> = Vec::new();
+        for entry in entries {
+            let target = entry.get_ref();
+            let written = target.path.get_ref();
+            if written.trim().is_empty() {
+                return Err((target.path.span(), "empty `path`".to_owned()));
+            }
+            let path = dir.join(written);
+            if out.iter().any(|t| t.path == path) {
+                return Err((target.path.span(), format!("`{written}` is listed twice")));
+            }
+            if !charts {
+                if let Some(values) = target.values.first() {
+                    return Err((values.span(), "`values` is for charts only".to_owned()));
+                }
+                if let Some(release) = &target.release {
+                    return Err((release.span(), "`release` is for charts only".to_owned()));
+                }
+            }
+            for text in [&target.release, &target.namespace].into_iter().flatten() {
+                let name = text.get_ref();
+                if name.is_empty() || name.starts_with('-') {
+                    return Err((text.span(), format!("`{name}` is not a release or namespace name")));
+                }
+            }
+            out.push(RenderTarget {
+                path,
+                values: target.values.iter().map(|v| dir.join(v.get_ref())).collect(),
+                release: target.release.as_ref().map(|r| r.get_ref().clone()),
+                namespace: target.namespace.as_ref().map(|n| n.get_ref().clone()),
+                skip: target.skip,
+                span: entry.span(),
+            });
+        }
+        Ok(out)
+    };
+    Ok(RenderConfig {
+        helm: command("helm", &raw.helm)?,
+        kustomize: command("kustomize", &raw.kustomize)?,
+        timeout: std::time::Duration::from_secs(timeout),
+        max_output: (max_output << 20) as usize,
+        charts: targets(&raw.chart, true)?,
+        kustomize_dirs: targets(&raw.kustomize_dir, false)?,
+    })
 }
 
 /// Types the `[gen]` table; an output path may appear only once.
@@ -586,5 +788,98 @@ mod tests {
         // A directory named kompat.toml is not a configuration.
         check(&["kompat.toml", "deploy/kompat.toml/x"], "deploy", Some("../kompat.toml"));
         check(&[], "a/b", None);
+    }
+
+    /// `[render]` parsed from `text`: the commands, limits and targets, or
+    /// the error's `line:column: message`.
+    #[track_caller]
+    fn check_render(text: &str, expected: &str) {
+        let source = SourceFile::new(PathBuf::from("p/kompat.toml"), text.to_owned());
+        let got = match Config::parse(source) {
+            Ok(config) => match config.render {
+                None => "none".to_owned(),
+                Some(r) => {
+                    let targets = |ts: &[RenderTarget]| -> Vec<String> {
+                        ts.iter()
+                            .map(|t| {
+                                format!(
+                                    "{} values={:?} release={:?} namespace={:?} skip={}",
+                                    t.path.display(),
+                                    t.values,
+                                    t.release,
+                                    t.namespace,
+                                    t.skip
+                                )
+                            })
+                            .collect()
+                    };
+                    format!(
+                        "helm={:?} kustomize={:?} timeout={}s max={}MiB charts={:?} dirs={:?}",
+                        r.helm,
+                        r.kustomize,
+                        r.timeout.as_secs(),
+                        r.max_output >> 20,
+                        targets(&r.charts),
+                        targets(&r.kustomize_dirs)
+                    )
+                }
+            },
+            Err(err) => err
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    let at = d.location.as_ref().and_then(|l| l.line_col()).unwrap_or_default();
+                    format!("{}:{}: {}", at.0, at.1, d.message)
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        assert_eq!(got, expected, "{text}");
+    }
+
+    #[test]
+    fn the_render_table() {
+        check_render("", "none");
+        check_render(
+            "[render]\nhelm = \"helm\"\n",
+            "helm=Some([\"helm\"]) kustomize=None timeout=60s max=32MiB charts=[] dirs=[]",
+        );
+        check_render(
+            "[render]\nkustomize = [\"kubectl\", \"kustomize\"]\ntimeout_seconds = 5\nmax_output_mib = 2\n",
+            "helm=None kustomize=Some([\"kubectl\", \"kustomize\"]) timeout=5s max=2MiB charts=[] dirs=[]",
+        );
+        check_render(
+            "[render]\nhelm = \"helm\"\n[[render.chart]]\npath = \"charts/web\"\nvalues = [\"prod.yaml\"]\nrelease = \"web\"\nnamespace = \"apps\"\n[[render.kustomize_dir]]\npath = \"config/samples\"\nskip = true\n",
+            "helm=Some([\"helm\"]) kustomize=None timeout=60s max=32MiB \
+             charts=[\"p/charts/web values=[\\\"p/prod.yaml\\\"] release=Some(\\\"web\\\") namespace=Some(\\\"apps\\\") skip=false\"] \
+             dirs=[\"p/config/samples values=[] release=None namespace=None skip=true\"]",
+        );
+        // Located errors.
+        check_render("[render]\nhelm = \"\"\n", "2:8: `helm` needs a program: a name on PATH or a path");
+        check_render("[render]\nhelm = []\n", "2:8: `helm` needs a program: a name on PATH or a path");
+        check_render(
+            "[render]\ntimeout_seconds = 0\n",
+            "2:19: `timeout_seconds` must be a whole number from 1 to 3600",
+        );
+        check_render("[render]\nmax_output_mib = -1\n", "2:18: `max_output_mib` must be a whole number from 1 to 1024");
+        check_render("[render]\nhelm_binary = \"helm\"\n", &format!("2:1: {}", unknown("helm_binary")));
+        check_render(
+            "[render]\n[[render.chart]]\npath = \"c\"\n[[render.chart]]\npath = \"./c/../c\"\n[[render.chart]]\npath = \"c\"\n",
+            "7:8: `c` is listed twice",
+        );
+        check_render(
+            "[render]\n[[render.kustomize_dir]]\npath = \"k\"\nvalues = [\"v.yaml\"]\n",
+            "4:11: `values` is for charts only",
+        );
+        check_render(
+            "[render]\n[[render.chart]]\npath = \"c\"\nrelease = \"--set=x\"\n",
+            "4:11: `--set=x` is not a release or namespace name",
+        );
+    }
+
+    /// toml's own message for an unknown key of `[render]`.
+    fn unknown(key: &str) -> String {
+        let source = SourceFile::new(PathBuf::from("k.toml"), format!("[render]\n{key} = 1\n"));
+        Config::parse(source).err().and_then(|e| e.diagnostics.first().map(|d| d.message.clone())).unwrap_or_default()
     }
 }

@@ -13,7 +13,8 @@
 //! the Go sources (the Go reader is `kompat-go`); [`inputs`], the
 //! classification; [`decls`], every declaration with where it came from
 //! (the Rust reader, `kompat-rust`, reads the Rust files through
-//! [`source`]); [`config`].
+//! [`source`]); [`config`]; [`render`], the one place another program
+//! runs (`helm template`, `kubectl kustomize`), sandboxed.
 
 pub mod config;
 pub mod decls;
@@ -22,6 +23,7 @@ pub mod exclude;
 #[cfg(feature = "go")]
 pub mod go;
 pub mod inputs;
+pub mod render;
 pub mod source;
 
 pub use config::Config;
@@ -90,7 +92,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         check_layers(
             &root.join("kompat-project/src"),
-            &["error", "exclude", "source", "go", "inputs", "decls", "config", "lib"],
+            &["error", "exclude", "source", "go", "inputs", "decls", "config", "render", "lib"],
         );
         check_layers(
             &root.join("kompat-rust/src"),

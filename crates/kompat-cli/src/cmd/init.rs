@@ -56,6 +56,8 @@ struct Project {
     top_manifests: Vec<String>,
     /// Where Kubernetes keeps its feature list, when the layout is theirs.
     feature_list: &'static str,
+    /// Helm charts and kustomize directories were found: `[render]`.
+    renders: Renders,
 }
 
 fn detect(dir: &Path) -> Result<Project> {
@@ -78,7 +80,10 @@ fn detect(dir: &Path) -> Result<Project> {
         if go && is_declaring_go(rel, name) && sniff(&path)?.contains(FEATUREGATE_IMPORT) {
             go_dirs.insert(entry.clone());
         } else if name == "Chart.yaml" {
+            project.renders.charts = true;
             charts.insert(entry);
+        } else if matches!(name, "kustomization.yaml" | "kustomization.yml" | "Kustomization") {
+            project.renders.kustomize = true;
         } else if (name.ends_with(".yaml") || name.ends_with(".yml")) && is_manifest(&sniff(&path)?) {
             manifests.insert(entry);
         }
@@ -232,7 +237,47 @@ path = {list}
 "#,
         kinds = project.kinds.join(", "),
         decls = decls.join(", "),
-    )
+    ) + &render_table(project.renders, |program| kompat_project::render::find_program(program).is_some())
+}
+
+/// What needs a renderer.
+#[derive(Debug, Default, Clone, Copy)]
+struct Renders {
+    charts: bool,
+    kustomize: bool,
+}
+
+/// The `[render]` table for a project with charts or kustomize
+/// directories: the renderers `on_path` finds are set, the others written
+/// as comments.
+fn render_table(renders: Renders, on_path: impl Fn(&str) -> bool) -> String {
+    if !renders.charts && !renders.kustomize {
+        return String::new();
+    }
+    let line =
+        |found: bool, text: &str| if found { format!("{text}\n") } else { format!("# {text}   # not on PATH\n") };
+    let mut lines = vec!["\n# Helm charts and kustomize directories are rendered (`helm template`, `kubectl\n\
+         # kustomize`) without network, with a time limit and an output cap, and the\n\
+         # objects checked; without a renderer a note names what was not rendered.\n"
+        .to_owned()];
+    let mut any = false;
+    let mut body = String::new();
+    if renders.charts {
+        any |= on_path("helm");
+        body.push_str(&line(on_path("helm"), "helm = \"helm\""));
+    }
+    if renders.kustomize {
+        let (found, command) = match (on_path("kubectl"), on_path("kustomize")) {
+            (false, true) => (true, "kustomize = [\"kustomize\", \"build\"]"),
+            (kubectl, _) => (kubectl, "kustomize = [\"kubectl\", \"kustomize\"]"),
+        };
+        any |= found;
+        body.push_str(&line(found, command));
+    }
+    lines.push(line(any, "[render]"));
+    lines.push(body);
+    lines.push("# timeout_seconds = 60\n# max_output_mib = 32\n".to_owned());
+    lines.concat()
 }
 
 /// Creates `path` with `text`; never replaces a file (even one created since
@@ -251,4 +296,55 @@ fn write_new(path: &Path, text: &str) -> Result<()> {
         return Err(Error::io(path, &err));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(charts: bool, kustomize: bool, on_path: &[&str], expected: &str) {
+        let got = render_table(Renders { charts, kustomize }, |p| on_path.contains(&p));
+        // Only the table's lines, past the comment introducing it.
+        let table: String = got
+            .lines()
+            .filter(|l| !l.starts_with("# ") || l.contains('=') || l.contains("[render]"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(table.trim(), expected.trim(), "{got}");
+        if !got.is_empty() {
+            let parsed = toml::from_str::<toml::Table>(&got).unwrap_or_else(|err| panic!("{err}\n{got}"));
+            assert_eq!(parsed.contains_key("render"), expected.starts_with("[render]"), "{got}");
+        }
+    }
+
+    #[test]
+    fn render_table_for_what_is_installed() {
+        check(false, false, &["helm", "kubectl"], "");
+        check(true, false, &["helm"], "[render]\nhelm = \"helm\"\n# timeout_seconds = 60\n# max_output_mib = 32");
+        check(
+            true,
+            true,
+            &["helm", "kubectl", "kustomize"],
+            "[render]\nhelm = \"helm\"\nkustomize = [\"kubectl\", \"kustomize\"]\n# timeout_seconds = 60\n# max_output_mib = 32",
+        );
+        check(
+            false,
+            true,
+            &["kustomize"],
+            "[render]\nkustomize = [\"kustomize\", \"build\"]\n# timeout_seconds = 60\n# max_output_mib = 32",
+        );
+        check(
+            true,
+            true,
+            &["kubectl"],
+            "[render]\n# helm = \"helm\"   # not on PATH\nkustomize = [\"kubectl\", \"kustomize\"]\n# timeout_seconds = 60\n# max_output_mib = 32",
+        );
+        check(
+            true,
+            false,
+            &[],
+            "# [render]   # not on PATH\n# helm = \"helm\"   # not on PATH\n# timeout_seconds = 60\n# max_output_mib = 32",
+        );
+    }
 }

@@ -15,6 +15,7 @@ use kompat_rust::Rereads;
 use super::{flag_range, flag_version};
 use crate::cli::{LintArgs, WindowProfile};
 use kompat_cli::rules::crd::CrdInput;
+use kompat_cli::sources::rendered;
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let outcome = collect(&args);
@@ -75,11 +76,14 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut unrendered = kompat_cli::Unrendered {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
-        partial: Vec::new(),
-        templates: Vec::new(),
+        ..kompat_cli::Unrendered::default()
     };
+    // Kustomize trees render first: the files they consume are judged
+    // through the render, not read again.
+    let render_config = config.as_ref().and_then(|c| c.render.as_ref());
+    let overlays = rendered::render_overlays(render_config, &classified.overlays, &mut unrendered);
     for input in classified.inputs {
-        if !seen.first(input.path(), !input.named) {
+        if !seen.first(input.path(), !input.named) || overlays.consumes(input.path()) {
             continue;
         }
         if let (Kind::CrdManifest | Kind::Deployment, Some(source)) = (input.kind, input.source()) {
@@ -175,6 +179,40 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // One release, or the newest of the path: the server of the last step.
     let kube_binary = kube_path.map(VersionRange::last);
     let serve = serve_options(args, kube_binary, window)?;
+    // The rendered objects join the inputs: the kustomize trees', then the
+    // charts', rendered for the target cluster (with the CRDs among the
+    // inputs, the rendered ones too). On an upgrade path the charts render
+    // for its last release here, and for each step again below.
+    let mut rendered_from = std::collections::BTreeMap::new();
+    let mut add = |docs: &[rendered::RenderedDoc],
+                   objects: &mut Vec<kompat_formats::manifest::ManifestObject<kompat_diag::Location>>,
+                   crds: &mut Vec<CrdInput>,
+                   unrendered: &mut kompat_cli::Unrendered| {
+        for doc in docs {
+            let located = rendered::locate(doc, unrendered);
+            objects.extend(located.objects);
+            settings.extend(located.settings);
+            if let Some((source, parsed)) = located.crd {
+                crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), None));
+            }
+            if let Some(origin) = located.origin {
+                rendered_from.insert(origin, doc.how.clone());
+            }
+        }
+    };
+    add(&overlays.documents, &mut manifests, &mut crds, &mut unrendered);
+    let at = serve.as_ref().map(|serve| serve.emulation);
+    let api_versions_at = |serve: &kompat_engine::api::ServeOptions, crds: &[CrdInput]| {
+        rendered::api_versions(serve, crds.iter().flat_map(|i| &i.crds).chain(&cluster_crds))
+    };
+    let api_versions = serve.as_ref().map(|serve| api_versions_at(serve, &crds)).unwrap_or_default();
+    let charts = rendered::render_charts(render_config, &classified.charts, at, &api_versions, &mut unrendered);
+    let mut last_charts = Vec::new();
+    add(&charts, &mut last_charts, &mut crds, &mut unrendered);
+    // On a path, the charts' objects are each step's own.
+    if path.is_none() {
+        manifests.append(&mut last_charts);
+    }
     let inputs = kompat_cli::Inputs {
         config: config.as_ref(),
         decls: &decls,
@@ -192,14 +230,46 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         inline_allows: &inline_allows,
         unrendered: &unrendered,
     };
-    match path {
-        // Each step is a server of that release; inputs rendered for a
-        // release (charts with `--kube-version`) would be added here.
-        Some(path) => kompat_cli::lint_path(&inputs, path, &mut |version| {
-            Ok(kompat_cli::Step { serve: serve_options(args, Some(version), window)?, manifests: Vec::new() })
-        }),
-        None => kompat_cli::lint_with_suppressed(&inputs),
-    }
+    let mut linted = match path {
+        // Each step is a server of that release, with the charts rendered
+        // for it (`--kube-version` and the API versions it serves).
+        Some(path) => {
+            let mut step_from = std::collections::BTreeMap::new();
+            let linted = kompat_cli::lint_path(&inputs, path, &mut |version| {
+                let serve = serve_options(args, Some(version), window)?;
+                if Some(version) == kube_binary || classified.charts.is_empty() {
+                    return Ok(kompat_cli::Step { serve, manifests: last_charts.clone() });
+                }
+                let api_versions = serve.as_ref().map(|serve| api_versions_at(serve, &crds)).unwrap_or_default();
+                // A failure is reported once, from the render for the last
+                // release.
+                let mut scratch = kompat_cli::Unrendered::default();
+                let docs = rendered::render_charts(
+                    render_config,
+                    &classified.charts,
+                    Some(version),
+                    &api_versions,
+                    &mut scratch,
+                );
+                let mut objects = Vec::new();
+                for doc in &docs {
+                    let located = rendered::locate(doc, &mut scratch);
+                    objects.extend(located.objects);
+                    if let Some(origin) = located.origin {
+                        step_from.insert(origin, doc.how.clone());
+                    }
+                }
+                Ok(kompat_cli::Step { serve, manifests: objects })
+            })?;
+            for (origin, how) in step_from {
+                rendered_from.entry(origin).or_insert(how);
+            }
+            linted
+        }
+        None => kompat_cli::lint_with_suppressed(&inputs)?,
+    };
+    rendered::annotate(&mut linted.findings, &rendered_from);
+    Ok(linted)
 }
 
 /// The files already read, by identity (the same file named through two

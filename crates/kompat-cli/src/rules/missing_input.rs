@@ -29,7 +29,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known; said once for an upgrade path that ends past it); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known; said once for an upgrade path that ends past it); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs), which YAML files outside charts are Go templates (not read) and how to render them (`[render]` in kompat.toml), or were rendered without a Kubernetes version (subject `kubernetes-version`). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
     ///
     /// ### Why is this bad?
     ///
@@ -215,21 +215,68 @@ fn other_components(cx: &crate::Context<'_>, out: &mut Vec<Diagnostic>) {
     );
 }
 
+/// How `[render]` turns rendering on, for the note that names what was not
+/// rendered.
+pub const ENABLE_RENDERING: &str = "to render them, set `helm = \"helm\"` (charts) and `kustomize = [\"kubectl\", \"kustomize\"]` (kustomize directories) under `[render]` in kompat.toml (docs/config.md#render)";
+
 /// One note naming every chart and kustomize directory not rendered, and
-/// the partial objects (patches) left unchecked.
+/// the partial objects (patches) left unchecked; one naming the charts
+/// rendered without a Kubernetes version.
 fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
-    if unrendered.is_empty() {
-        return;
-    }
     let list = |paths: &[std::path::PathBuf]| -> String {
         paths.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
     };
+    if !unrendered.without_version.is_empty() {
+        out.push(
+            MISSING_INPUT
+                .diag(
+                    format!(
+                        "no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml): Helm charts {} were rendered for Helm's default Kubernetes version and API versions, not the target cluster's",
+                        list(&unrendered.without_version)
+                    ),
+                    None,
+                )
+                .with_subject("kubernetes-version"),
+        );
+    }
+    if !unrendered.templates.is_empty() {
+        out.push(
+            MISSING_INPUT
+                .diag(
+                    format!(
+                        "Go templates outside a chart, not read (no chart renders them): {}",
+                        list(&unrendered.templates)
+                    ),
+                    None,
+                )
+                .with_subject("renderer"),
+        );
+    }
+    if unrendered.is_empty() {
+        return;
+    }
     let mut parts = Vec::new();
     if !unrendered.charts.is_empty() {
         parts.push(format!("Helm charts {} (templates not read; values files checked)", list(&unrendered.charts)));
     }
     if !unrendered.overlays.is_empty() {
         parts.push(format!("kustomize directories {}", list(&unrendered.overlays)));
+    }
+    if parts.is_empty() {
+        // Every chart and directory rendered or failed (`render-failed`):
+        // only the patches of those that failed are left.
+        out.push(
+            MISSING_INPUT
+                .diag(
+                    format!(
+                        "kustomize patches not checked as CRDs (their kustomize directory did not render): {}",
+                        list(&unrendered.partial)
+                    ),
+                    None,
+                )
+                .with_subject("renderer"),
+        );
+        return;
     }
     let mut notes = Vec::new();
     if !unrendered.partial.is_empty() {
@@ -238,15 +285,19 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
             list(&unrendered.partial)
         ));
     }
-    if !unrendered.templates.is_empty() {
-        notes.push(format!("Go templates outside a chart, not read: {}", list(&unrendered.templates)));
+    let mut missing = unrendered.missing_programs.clone();
+    missing.sort();
+    missing.dedup();
+    if missing.is_empty() {
+        notes.push(ENABLE_RENDERING.to_owned());
+    } else {
+        let names: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+        notes.push(format!(
+            "{} (named under `[render]` in kompat.toml) not found: install it, or name it by its path (docs/config.md#render)",
+            names.join(", ")
+        ));
     }
-    notes.push("rendering charts and kustomize directories is not yet supported: see docs/config.md".to_owned());
-    let what = match (parts.is_empty(), unrendered.partial.is_empty()) {
-        (false, _) => parts.join("; "),
-        (true, false) => "kustomize patches".to_owned(),
-        (true, true) => "Go templates outside a chart".to_owned(),
-    };
+    let what = parts.join("; ");
     out.push(
         MISSING_INPUT
             .diag(format!("no renderer for Helm charts and kustomize directories: not rendered: {what}"), None)
@@ -258,6 +309,35 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use crate::test_support::check;
+
+    /// The `renderer` notes for what was left unrendered.
+    fn renderer_notes(unrendered: &crate::Unrendered) -> Vec<String> {
+        let mut out = Vec::new();
+        super::unrendered(unrendered, &mut out);
+        out.iter().map(|d| format!("{} {:?}", d.message, d.notes)).collect()
+    }
+
+    #[test]
+    fn what_was_not_rendered_and_why() {
+        let patch = std::path::PathBuf::from("config/crd/patches/webhook.yaml");
+        // Every directory rendered or failed: the patches of a failed one.
+        let failed = crate::Unrendered { partial: vec![patch.clone()], ..crate::Unrendered::default() };
+        assert_eq!(
+            renderer_notes(&failed),
+            ["kustomize patches not checked as CRDs (their kustomize directory did not render): `config/crd/patches/webhook.yaml` []"]
+        );
+        // A renderer named but not installed.
+        let missing = crate::Unrendered {
+            charts: vec!["chart".into()],
+            missing_programs: vec!["helm".to_owned(), "helm".to_owned()],
+            ..crate::Unrendered::default()
+        };
+        assert_eq!(
+            renderer_notes(&missing),
+            ["no renderer for Helm charts and kustomize directories: not rendered: Helm charts `chart` (templates not read; values files checked) [\"`helm` (named under `[render]` in kompat.toml) not found: install it, or name it by its path (docs/config.md#render)\"]"]
+        );
+        assert!(renderer_notes(&crate::Unrendered::default()).is_empty());
+    }
 
     #[test]
     fn no_binary_version_no_baseline_no_sources() {

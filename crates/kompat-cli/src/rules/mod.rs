@@ -71,6 +71,7 @@ passes![
     rbac_unknown_resource,
     unused_allowance,
     missing_input,
+    render_failed,
     inline_allow,
     plan,
 ];

@@ -4,7 +4,8 @@
 //! `featureGates:` maps) is scanned by `kompat_formats::deploy` and located by
 //! `kompat-project`; Kubernetes manifests are checked against the API set a
 //! server of the target version serves ([`manifests`]), and the RBAC roles
-//! among them against Kubernetes' API table ([`rbac`]).
+//! among them against Kubernetes' API table ([`rbac`]); charts and kustomize
+//! directories are rendered and their objects located back ([`rendered`]).
 
 /// What code says about gates, for the reference rules: how many Rust and
 /// Go sources were read, and every reference to a gate in them (the Rust
@@ -17,3 +18,4 @@ pub struct CodeReferences {
 
 pub mod manifests;
 pub mod rbac;
+pub mod rendered;

@@ -25,6 +25,7 @@ mod cli_manifests;
 mod cli_plan;
 mod cli_ranges;
 mod cli_rbac;
+mod cli_render;
 mod cli_reports;
 mod fuzz_inline_allow;
 mod lint_fixtures;

@@ -6,5 +6,6 @@ mod deep;
 mod fuzz;
 mod inputs;
 mod released;
+mod render;
 mod reread;
 mod walk;
