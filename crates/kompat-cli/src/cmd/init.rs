@@ -11,7 +11,8 @@
 //! project's version and the Kubernetes version of its cluster are read
 //! where the project states them ([`versions`]); a feature list to generate
 //! is written only when some file declares gates. Each file is opened once
-//! and only its first [`SNIFF_BYTES`] are read. An existing `kompat.toml` is
+//! to tell what it is (the few that may state a version, once more), and
+//! only its first [`SNIFF_BYTES`] are read. An existing `kompat.toml` is
 //! never replaced.
 
 use std::collections::BTreeSet;
