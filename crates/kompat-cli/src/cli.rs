@@ -119,8 +119,9 @@ pub struct LintArgs {
     pub profile: Option<WindowProfile>,
     /// The Kubernetes version of the cluster: manifests, Kubernetes components'
     /// settings and Kubernetes' own gates are judged at it (default: `[kubernetes]
-    /// version` in kompat.toml; never the binary version, but under the Kubernetes profile).
-    #[arg(long, value_name = "X.Y")]
+    /// version` in kompat.toml; never the binary version, but under the Kubernetes profile);
+    /// `A..B` checks every minor of the upgrade path from A to B.
+    #[arg(long, value_name = "X.Y|A..B")]
     pub kubernetes_version: Option<String>,
     /// The version the API server emulates when Kubernetes manifests are
     /// checked (default: the Kubernetes version).
@@ -207,6 +208,14 @@ pub struct DiffArgs {
     /// The newer version (`1.25`).
     #[arg(value_name = "TO")]
     pub to: String,
+    /// Kubernetes manifests and deployment material (files or directories):
+    /// only the changes that touch them are listed, the APIs their objects use
+    /// and the gates their settings set.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// A kompat.toml whose inputs (`decls`) filter the changes as PATH does.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     /// The project's declarations (repeatable): compare them at the project's
     /// own versions instead of Kubernetes' gates and built-in APIs.
     #[arg(long = "decls", value_name = "PATH")]

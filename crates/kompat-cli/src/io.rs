@@ -3,7 +3,7 @@
 //! collecting every error of a list of inputs, reading a version flag.
 
 use kompat_project::{Error, Result};
-use kompat_runtime::Version;
+use kompat_runtime::{Version, VersionRange};
 
 /// Applies `f` to every item and keeps going after a failure, so that one
 /// run reports every bad argument: all the results, or the diagnostics of
@@ -27,6 +27,13 @@ pub fn try_each<I: IntoIterator, T>(items: I, mut f: impl FnMut(I::Item) -> Resu
 /// Parses a version given in a flag (`1.31`, `v1.31`, `1.31.0`).
 pub fn flag_version(flag: &str, value: &str) -> Result<Version> {
     Version::parse_flag(value).map_err(|err| Error::msg(format!("invalid value for --{flag}: {err}")))
+}
+
+/// A version flag that also takes an upgrade path `A..B`
+/// (`--kubernetes-version 1.30..1.34`).
+pub fn flag_range(flag: &str, value: &str) -> Result<VersionRange> {
+    VersionRange::parse_with(value, Version::parse_flag)
+        .map_err(|err| Error::msg(format!("invalid value for --{flag}: {err}")))
 }
 
 /// Writes `text` to stdout; a closed pipe is not an error.

@@ -25,8 +25,9 @@ use kompat_engine::api::{storage_versions, ApiProblemKind, ApiSet, ResourceStora
 use kompat_engine::{validate, Validated};
 use kompat_formats::deploy::GateSetting;
 use kompat_formats::manifest::ManifestObject;
+use kompat_formats::rbac::Role;
 use kompat_project::{Config, Decls};
-use kompat_runtime::{Version, WindowPolicy};
+use kompat_runtime::{Version, VersionRange, WindowPolicy};
 
 /// Everything the rules look at.
 pub struct Context<'a> {
@@ -72,6 +73,8 @@ pub struct Context<'a> {
     pub kubernetes_gates: Option<(&'a Validated, Version)>,
     /// The Kubernetes manifests, checked against the target server.
     pub manifests: Option<&'a sources::manifests::Manifests>,
+    /// The RBAC `Role`s and `ClusterRole`s among the manifests.
+    pub roles: &'a [Role<Location>],
     /// The Kubernetes API server given on the command line, when a version
     /// is (`--runtime-config` in deployment material is checked against it).
     pub serve: Option<&'a ServeOptions>,
@@ -83,6 +86,9 @@ pub struct Context<'a> {
     pub reference: &'a [PathBuf],
     /// The charts and kustomize directories among the inputs, not rendered.
     pub unrendered: &'a Unrendered,
+    /// The upgrade path this run is a step of (`--kubernetes-version A..B`),
+    /// `None` for one Kubernetes release.
+    pub path: Option<VersionRange>,
 }
 
 /// What of the inputs is not checked until rendered: Helm charts (whose
@@ -95,12 +101,15 @@ pub struct Unrendered {
     /// Files of kustomize directories whose CRDs are partial (patches):
     /// well-formed YAML, not complete CRDs, so not checked as CRDs.
     pub partial: Vec<PathBuf>,
+    /// YAML files outside charts that do not parse and hold Go template
+    /// actions: fragments a build script renders, not read.
+    pub templates: Vec<PathBuf>,
 }
 
 impl Unrendered {
     /// Whether there is nothing unrendered.
     pub fn is_empty(&self) -> bool {
-        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty()
+        self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty() && self.templates.is_empty()
     }
 }
 
@@ -171,6 +180,8 @@ pub struct Inputs<'a> {
     pub settings: &'a [GateSetting<Location>],
     /// Objects of Kubernetes manifests.
     pub manifests: &'a [ManifestObject<Location>],
+    /// The RBAC `Role`s and `ClusterRole`s among them.
+    pub roles: &'a [Role<Location>],
     /// The API server manifests are checked against; `None` (no target
     /// version) leaves them unchecked.
     pub serve: Option<&'a ServeOptions>,
@@ -349,81 +360,245 @@ pub fn lint(inputs: &Inputs<'_>) -> Result<Vec<Diagnostic>, kompat_project::Erro
 /// [`lint`], keeping the findings that `#[kompat(allow(...))]`, inline
 /// allowances in manifests and `[[lint.allow]]` in kompat.toml suppressed.
 pub fn lint_with_suppressed(inputs: &Inputs<'_>) -> Result<Linted, kompat_project::Error> {
-    let decls = inputs.decls;
-    let code = code_references(decls)?;
-    let (apis, api_problems) = if decls.has_apis() {
-        let (set, problems) = decls.api_set_partial();
-        (Some(set), problems)
-    } else {
-        (None, Vec::new())
-    };
-    let validated = validate(decls.features());
-    let builtin = uses_builtin_gates(decls, inputs.settings);
-    // Kubernetes' own gates are judged at the Kubernetes version, the
-    // project's at the project's.
-    let setting_binary = if builtin { inputs.kubernetes } else { inputs.binary };
-    let builtin_gates = builtin.then(|| validate(&builtin_gates_at(setting_binary)));
-    // A Kubernetes component's settings in a project with gates of its own.
-    let kubernetes_binary = inputs.kubernetes.filter(|_| {
-        !builtin && inputs.settings.iter().any(|s| s.component == kompat_formats::deploy::Component::Kubernetes)
-    });
-    let kubernetes_gates = kubernetes_binary.map(|at| validate(&builtin_gates_at(Some(at))));
-    let manifests = match inputs.serve {
-        Some(serve) if !inputs.manifests.is_empty() => {
-            // The project's APIs join the built-in set when they are sound
-            // (their problems are findings of their own).
-            let project = (decls.has_apis() && api_problems.is_empty()).then(|| decls.api_config());
-            Some(sources::manifests::Manifests::check(inputs.manifests, project.as_ref(), serve)?)
-        }
-        _ => None,
-    };
-    let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
-    let server_storage = server_storage(apis.as_ref(), inputs.binary, inputs.window, &crd_kinds);
-    let all_rules = rules::all();
-    let lint_config = config::LintPolicy::from_config(inputs.config, &all_rules)?;
-    let cx = Context {
-        decls,
-        validated: &validated,
-        baseline: inputs.baseline,
-        binary: inputs.binary,
-        window: inputs.window,
-        apis: apis.as_ref(),
-        api_problems: &api_problems,
-        crds: inputs.crds,
-        cluster_crds: inputs.cluster_crds,
-        crd_kinds: &crd_kinds,
-        server_storage: &server_storage,
-        code: code.as_ref(),
-        settings: inputs.settings,
-        setting_gates: builtin_gates.as_ref().unwrap_or(&validated),
-        builtin_gates: builtin,
-        setting_binary,
-        kubernetes_gates: kubernetes_gates.as_ref().zip(kubernetes_binary),
-        manifests: manifests.as_ref(),
-        serve: inputs.serve,
-        manifest_objects: inputs.manifests.iter().filter(|o| !is_v1_crd(o)).count(),
-        reference: inputs.reference,
-        unrendered: inputs.unrendered,
-    };
-    let mut diags = run(&cx);
-    // Nothing about files the project does not own.
-    diags.retain(|d| d.location.as_ref().is_none_or(|l| !inputs.reference.iter().any(|r| r == l.path())));
-    // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
-    // code for that gate.
-    let mut suppressed = Vec::new();
-    if let Some(rust) = &decls.rust() {
-        let (kept, allowed) = config::apply_source_allows(diags, &rust.allows, &all_rules);
-        diags = kept;
-        suppressed.extend(allowed);
+    let prepared = Prepared::new(inputs)?;
+    let at = StepAt { kubernetes: inputs.kubernetes, serve: inputs.serve, manifests: inputs.manifests, path: None };
+    let (diags, _) = prepared.run_at(inputs, &at, true, |_| false)?;
+    prepared.finish(inputs, diags)
+}
+
+/// What one step of an upgrade path changes in the inputs: the API server
+/// of that Kubernetes release, and the objects that exist only at it (a Helm
+/// chart rendered with `--kube-version V`), judged with the inputs' own.
+#[derive(Debug, Clone, Default)]
+pub struct Step {
+    pub serve: Option<ServeOptions>,
+    pub manifests: Vec<ManifestObject<Location>>,
+}
+
+/// [`lint_with_suppressed`] along an upgrade path of Kubernetes releases
+/// (`--kubernetes-version A..B`): the rules that judge the Kubernetes version
+/// ([`rules::judges_kubernetes_version`]) run at every minor of the path, with
+/// what `step` returns for it, the others once; a finding reported the same
+/// at every step is reported once as it is, any other once, at the first
+/// step it appears at, its message naming that step
+/// (`... (from Kubernetes 1.32 on the path 1.30..1.34)`). Levels and
+/// allowances apply to the merged findings.
+pub fn lint_path(
+    inputs: &Inputs<'_>,
+    path: VersionRange,
+    step: &mut dyn FnMut(Version) -> Result<Step, kompat_project::Error>,
+) -> Result<Linted, kompat_project::Error> {
+    let prepared = Prepared::new(inputs)?;
+    let steps: Vec<Version> = path.steps().collect();
+    let mut once = Vec::new();
+    let mut per_step = Vec::with_capacity(steps.len());
+    for (idx, &version) in steps.iter().enumerate() {
+        let Step { serve, manifests } = step(version)?;
+        let objects: std::borrow::Cow<'_, [ManifestObject<Location>]> = if manifests.is_empty() {
+            std::borrow::Cow::Borrowed(inputs.manifests)
+        } else {
+            std::borrow::Cow::Owned(inputs.manifests.iter().cloned().chain(manifests).collect())
+        };
+        let at = StepAt { kubernetes: Some(version), serve: serve.as_ref(), manifests: &objects, path: Some(path) };
+        let (others, judged) = prepared.run_at(inputs, &at, idx == 0, rules::judges_kubernetes_version)?;
+        once.extend(others);
+        per_step.push(judged);
     }
-    // `ignore-check.kompat.io/<code>` annotations and `# kompat:allow(<code>)`
-    // comments suppress that code in their object.
-    let (kept, allowed) = rules::inline_allow::apply(diags, inputs.inline_allows, &all_rules);
-    suppressed.extend(allowed);
-    let (mut diags, allowed) = lint_config.apply(kept);
-    suppressed.extend(allowed);
-    Diagnostic::sort(&mut diags);
-    Ok(Linted { findings: diags, suppressed })
+    once.extend(merge_steps(path, &steps, per_step));
+    prepared.finish(inputs, once)
+}
+
+/// The findings of every step merged: each (code, location, subject) once,
+/// unchanged when it is the same at every step, else the first step's with
+/// the steps it appears at.
+fn merge_steps(path: VersionRange, steps: &[Version], per_step: Vec<Vec<Diagnostic>>) -> Vec<Diagnostic> {
+    type Key = (Option<&'static str>, Option<(PathBuf, Option<(usize, usize)>)>, Option<String>, usize);
+    struct Seen {
+        first: Diagnostic,
+        steps: Vec<usize>,
+        same: bool,
+    }
+    let mut order: Vec<Key> = Vec::new();
+    let mut seen: std::collections::HashMap<Key, Seen> = std::collections::HashMap::new();
+    for (idx, diags) in per_step.into_iter().enumerate() {
+        let mut count: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+        for diag in diags {
+            let location = diag.location.as_ref().map(|l| (l.path().to_owned(), l.range().map(|r| (r.start, r.end))));
+            let mut key = (diag.code, location, diag.subject.clone(), 0);
+            let n = count.entry(key.clone()).or_default();
+            key.3 = *n;
+            *n += 1;
+            match seen.get_mut(&key) {
+                Some(s) => {
+                    s.same &= s.first.message == diag.message;
+                    s.steps.push(idx);
+                }
+                None => {
+                    order.push(key.clone());
+                    seen.insert(key, Seen { first: diag, steps: vec![idx], same: true });
+                }
+            }
+        }
+    }
+    let last = steps.len().saturating_sub(1);
+    let mut out = Vec::with_capacity(order.len());
+    for key in order {
+        let Some(Seen { mut first, steps: at, same }) = seen.remove(&key) else { continue };
+        if !(same && at.len() == steps.len()) {
+            first.message.push_str(&steps_note(path, steps, &at, last));
+        }
+        out.push(first);
+    }
+    out
+}
+
+/// ` (from Kubernetes 1.32 on the path 1.30..1.34)`: the steps (indices of
+/// `steps`) a finding appears at.
+fn steps_note(path: VersionRange, steps: &[Version], at: &[usize], last: usize) -> String {
+    let (Some(&first), Some(&end)) = (at.first(), at.last()) else { return String::new() };
+    let contiguous = end - first + 1 == at.len();
+    let when = if !contiguous {
+        format!("first at Kubernetes {}", steps[first])
+    } else if end == last {
+        format!("from Kubernetes {}", steps[first])
+    } else if first == end {
+        format!("at Kubernetes {} only", steps[first])
+    } else {
+        format!("from Kubernetes {} to {}", steps[first], steps[end])
+    };
+    format!(" ({when} on the path {path})")
+}
+
+/// The Kubernetes release one run judges at.
+struct StepAt<'a> {
+    kubernetes: Option<Version>,
+    serve: Option<&'a ServeOptions>,
+    manifests: &'a [ManifestObject<Location>],
+    /// The upgrade path the step is one of.
+    path: Option<VersionRange>,
+}
+
+/// What a run computes once, whatever the Kubernetes release.
+struct Prepared<'a> {
+    code: Option<sources::CodeReferences>,
+    apis: Option<ApiSet>,
+    api_problems: Vec<(ApiProblemKind, Diagnostic)>,
+    validated: Validated,
+    builtin: bool,
+    crd_kinds: rules::crd_lifecycle::CrdKinds<'a>,
+    server_storage: Vec<StoragePoint>,
+    all_rules: Vec<&'static kompat_diag::Rule>,
+    lint_config: config::LintPolicy,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(inputs: &Inputs<'a>) -> Result<Prepared<'a>, kompat_project::Error> {
+        let decls = inputs.decls;
+        let code = code_references(decls)?;
+        let (apis, api_problems) = if decls.has_apis() {
+            let (set, problems) = decls.api_set_partial();
+            (Some(set), problems)
+        } else {
+            (None, Vec::new())
+        };
+        let validated = validate(decls.features());
+        let builtin = uses_builtin_gates(decls, inputs.settings);
+        let crd_kinds = rules::crd_lifecycle::CrdKinds::new(decls, inputs.crds);
+        let server_storage = server_storage(apis.as_ref(), inputs.binary, inputs.window, &crd_kinds);
+        let all_rules = rules::all();
+        let lint_config = config::LintPolicy::from_config(inputs.config, &all_rules)?;
+        Ok(Prepared { code, apis, api_problems, validated, builtin, crd_kinds, server_storage, all_rules, lint_config })
+    }
+
+    /// Runs the rules at one Kubernetes release: the passes `judged` picks
+    /// (second), and with `others` every other pass too (first).
+    fn run_at(
+        &self,
+        inputs: &Inputs<'_>,
+        at: &StepAt<'_>,
+        others: bool,
+        judged: fn(&rules::Pass) -> bool,
+    ) -> Result<(Vec<Diagnostic>, Vec<Diagnostic>), kompat_project::Error> {
+        let decls = inputs.decls;
+        let builtin = self.builtin;
+        // Kubernetes' own gates are judged at the Kubernetes version, the
+        // project's at the project's.
+        let setting_binary = if builtin { at.kubernetes } else { inputs.binary };
+        let builtin_gates = builtin.then(|| validate(&builtin_gates_at(setting_binary)));
+        // A Kubernetes component's settings in a project with gates of its own.
+        let kubernetes_binary = at.kubernetes.filter(|_| {
+            !builtin && inputs.settings.iter().any(|s| s.component == kompat_formats::deploy::Component::Kubernetes)
+        });
+        let kubernetes_gates = kubernetes_binary.map(|at| validate(&builtin_gates_at(Some(at))));
+        let manifests = match at.serve {
+            Some(serve) if !at.manifests.is_empty() => {
+                // The project's APIs join the built-in set when they are sound
+                // (their problems are findings of their own).
+                let project = (decls.has_apis() && self.api_problems.is_empty()).then(|| decls.api_config());
+                Some(sources::manifests::Manifests::check(at.manifests, project.as_ref(), serve)?)
+            }
+            _ => None,
+        };
+        let cx = Context {
+            decls,
+            validated: &self.validated,
+            baseline: inputs.baseline,
+            binary: inputs.binary,
+            window: inputs.window,
+            apis: self.apis.as_ref(),
+            api_problems: &self.api_problems,
+            crds: inputs.crds,
+            cluster_crds: inputs.cluster_crds,
+            crd_kinds: &self.crd_kinds,
+            server_storage: &self.server_storage,
+            code: self.code.as_ref(),
+            settings: inputs.settings,
+            setting_gates: builtin_gates.as_ref().unwrap_or(&self.validated),
+            builtin_gates: builtin,
+            setting_binary,
+            kubernetes_gates: kubernetes_gates.as_ref().zip(kubernetes_binary),
+            manifests: manifests.as_ref(),
+            roles: inputs.roles,
+            serve: at.serve,
+            manifest_objects: at.manifests.iter().filter(|o| !is_v1_crd(o)).count(),
+            reference: inputs.reference,
+            unrendered: inputs.unrendered,
+            path: at.path,
+        };
+        let (mut rest, mut picked) = (Vec::new(), Vec::new());
+        for pass in rules::PASSES {
+            let Some(check) = pass.check else { continue };
+            if judged(pass) {
+                check(&cx, &mut picked);
+            } else if others {
+                check(&cx, &mut rest);
+            }
+        }
+        Ok((rest, picked))
+    }
+
+    /// Drops the findings located in reference inputs, then applies
+    /// allowances and levels; sorted.
+    fn finish(&self, inputs: &Inputs<'_>, mut diags: Vec<Diagnostic>) -> Result<Linted, kompat_project::Error> {
+        // Nothing about files the project does not own.
+        diags.retain(|d| d.location.as_ref().is_none_or(|l| !inputs.reference.iter().any(|r| r == l.path())));
+        // `#[kompat(allow(code = ..., reason = ...))]` on a gate suppresses that
+        // code for that gate.
+        let mut suppressed = Vec::new();
+        if let Some(rust) = &inputs.decls.rust() {
+            let (kept, allowed) = config::apply_source_allows(diags, &rust.allows, &self.all_rules);
+            diags = kept;
+            suppressed.extend(allowed);
+        }
+        // `ignore-check.kompat.io/<code>` annotations and `# kompat:allow(<code>)`
+        // comments suppress that code in their object.
+        let (kept, allowed) = rules::inline_allow::apply(diags, inputs.inline_allows, &self.all_rules);
+        suppressed.extend(allowed);
+        let (mut diags, allowed) = self.lint_config.apply(kept);
+        suppressed.extend(allowed);
+        Diagnostic::sort(&mut diags);
+        Ok(Linted { findings: diags, suppressed })
+    }
 }
 
 /// What code says about gates, for the reference rules: the Rust scan's
@@ -438,4 +613,82 @@ fn code_references(decls: &Decls) -> Result<Option<sources::CodeReferences>, kom
         code.refs.extend(refs);
     }
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rules::deprecated_api_version::DEPRECATED_API_VERSION;
+    use rules::removed_api_version::REMOVED_API_VERSION;
+
+    /// Merges findings given per step as `code subject message` (the code
+    /// `d` for deprecated-api-version, `r` for removed-api-version) over
+    /// 1.30..1.33; the merged messages.
+    #[track_caller]
+    fn check(per_step: [&[&str]; 4], expected: &[&str]) {
+        let path = VersionRange::new(Version::new(1, 30), Version::new(1, 33)).expect("a path");
+        let steps: Vec<Version> = path.steps().collect();
+        let per_step = per_step
+            .iter()
+            .map(|diags| {
+                diags
+                    .iter()
+                    .map(|d| {
+                        let mut parts = d.splitn(3, ' ');
+                        let (code, subject, message) =
+                            (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                        let rule = if code == "d" { &DEPRECATED_API_VERSION } else { &REMOVED_API_VERSION };
+                        rule.diag(message, None).with_subject(subject)
+                    })
+                    .collect()
+            })
+            .collect();
+        let got: Vec<String> = merge_steps(path, &steps, per_step)
+            .into_iter()
+            .map(|d| format!("{} {}", d.code.unwrap_or("-"), d.message))
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn findings_merged_along_a_path() {
+        // The same at every step: as it is.
+        check([&["r a gone"], &["r a gone"], &["r a gone"], &["r a gone"]], &["removed-api-version gone"]);
+        // At every step, its message naming the step: the first step's.
+        check(
+            [&["r a on 1.30"], &["r a on 1.31"], &["r a on 1.32"], &["r a on 1.33"]],
+            &["removed-api-version on 1.30 (from Kubernetes 1.30 on the path 1.30..1.33)"],
+        );
+        // A warning, then an error.
+        check(
+            [&[], &["d a old"], &["r a gone at 1.32"], &["r a gone at 1.33"]],
+            &[
+                "deprecated-api-version old (at Kubernetes 1.31 only on the path 1.30..1.33)",
+                "removed-api-version gone at 1.32 (from Kubernetes 1.32 on the path 1.30..1.33)",
+            ],
+        );
+        check(
+            [&["d a old"], &["d a old"], &[], &[]],
+            &["deprecated-api-version old (from Kubernetes 1.30 to 1.31 on the path 1.30..1.33)"],
+        );
+        // The same everywhere it appears, but not at every step.
+        check(
+            [&[], &[], &[], &["r a gone"]],
+            &["removed-api-version gone (from Kubernetes 1.33 on the path 1.30..1.33)"],
+        );
+        // It comes and goes.
+        check(
+            [&["d a old"], &[], &["d a old"], &[]],
+            &["deprecated-api-version old (first at Kubernetes 1.30 on the path 1.30..1.33)"],
+        );
+        // Subjects tell findings apart, and two of one key at a step are two.
+        check(
+            [&["r a x", "r b y", "r b z"], &["r a x", "r b y", "r b z"], &["r a x", "r b y"], &["r a x", "r b y"]],
+            &[
+                "removed-api-version x",
+                "removed-api-version y",
+                "removed-api-version z (from Kubernetes 1.30 to 1.31 on the path 1.30..1.33)",
+            ],
+        );
+    }
 }

@@ -217,6 +217,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let mut decl_inputs = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut roles = Vec::new();
     let mut inline_allows = Vec::new();
     let mut crds = Vec::new();
     let exclude = config.as_ref().map(|c| c.exclude.clone()).unwrap_or_default();
@@ -226,12 +227,14 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
         partial: Vec::new(),
+        templates: Vec::new(),
     };
     for input in classified.inputs {
         if let Some(source) = input.source() {
             inline_allows.extend(crate::rules::inline_allow::scan(source));
         }
         manifests.extend(input.manifest_objects().unwrap_or_else(|err| panic!("{err}")));
+        roles.extend(input.rbac_roles());
         if input.kind == kompat_project::inputs::Kind::CrdManifest {
             let partial_ok = input.in_overlay && input.is_well_formed();
             let Some(source) = input.into_source() else { continue };
@@ -239,6 +242,10 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
                 Ok(parsed) => parsed,
                 Err(_) if partial_ok => {
                     unrendered.partial.push(source.path.clone());
+                    continue;
+                }
+                Err(_) if kompat_formats::yaml::is_template(&source.text) => {
+                    unrendered.templates.push(source.path.clone());
                     continue;
                 }
                 Err(errors) => panic!("{}", source.parse_errors(errors)),
@@ -275,12 +282,21 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         cluster_crds: &cluster_crds,
         settings: &settings,
         manifests: &manifests,
+        roles: &roles,
         serve: serve.as_ref(),
         reference: &reference,
         inline_allows: &inline_allows,
         unrendered: &unrendered,
     };
-    let diags = crate::lint(&inputs).unwrap_or_else(|err| panic!("{err}"));
+    // `[kubernetes] version = "A..B"`: every release of the path.
+    let diags = match config.as_ref().and_then(|c| c.kubernetes_path).filter(|p| !p.is_single()) {
+        Some(path) => crate::lint_path(&inputs, path, &mut |v| {
+            Ok(crate::Step { serve: Some(kompat_engine::api::ServeOptions::new(v)), manifests: Vec::new() })
+        })
+        .map(|linted| linted.findings),
+        None => crate::lint(&inputs),
+    }
+    .unwrap_or_else(|err| panic!("{err}"));
     // A rule states its severity once: before levels apply, every finding
     // has its rule's.
     for d in &diags {

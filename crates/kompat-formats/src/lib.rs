@@ -1,8 +1,9 @@
 //! kompat's text formats: Kubernetes' `versioned_feature_list.yaml` and
 //! kompat TOML, parsed into `kompat-engine` declarations with byte spans, and
 //! rendered back (the Kubernetes YAML byte for byte); upgrade plan files
-//! (`plan`); gate settings in deployment material (`deploy`). A kompat TOML
-//! file is parsed once ([`parse_toml`]) and every error of it reported.
+//! (`plan`); gate settings in deployment material (`deploy`); RBAC roles
+//! (`rbac`). A kompat TOML file is parsed once ([`parse_toml`]) and every
+//! error of it reported.
 //!
 //! **Architecture Invariant:** every function here takes text and returns
 //! values. No file access, no panics on any input; every error carries the
@@ -15,6 +16,7 @@ mod features_yaml;
 mod kompat_toml;
 pub mod manifest;
 pub mod plan;
+pub mod rbac;
 mod render;
 pub mod span;
 mod toml_fast;

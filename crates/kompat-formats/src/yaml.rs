@@ -243,6 +243,13 @@ pub fn is_limit_error(err: &ParseError) -> bool {
         || message == "invalid YAML: recursion limit exceeded"
 }
 
+/// Whether `text` holds a Go template action (`{{ ... }}` on one line), as
+/// Helm templates and the fragments build scripts render do: YAML that does
+/// not parse and holds one is a template, not malformed YAML.
+pub fn is_template(text: &str) -> bool {
+    text.lines().any(|line| line.find("{{").is_some_and(|open| line[open + 2..].contains("}}")))
+}
+
 const EXCESSIVE_ALIASING: &str = "invalid YAML: document contains excessive aliasing";
 
 /// Below this many decoded nodes, up to 99% of them may come from aliases
@@ -617,6 +624,19 @@ mod tests {
             Ok(docs) => docs,
             Err(err) => panic!("{text:?}: {}", err.message),
         }
+    }
+
+    /// A Go template action is `{{` then `}}` on one line.
+    #[test]
+    fn template_actions() {
+        fn check(text: &str, expected: bool) {
+            assert_eq!(super::is_template(text), expected, "{text:?}");
+        }
+        check("{{- if .Values.crds.enabled }}\nkind: X\n", true);
+        check("name: {{ .Release.Name }}\n", true);
+        check("kind: X\n", false);
+        check("a: \"{{\"\nb: \"}}\"\n", false);
+        check("a: }} {{\n", false);
     }
 
     #[test]

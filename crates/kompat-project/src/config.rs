@@ -16,7 +16,8 @@
 //!
 //! [kubernetes]
 //! version = "1.33"                   # the Kubernetes version of the cluster: manifests, Kubernetes
-//!                                    # components' settings and Kubernetes' own gates are judged at it
+//!                                    # components' settings and Kubernetes' own gates are judged at it;
+//!                                    # "1.30..1.34": every minor of an upgrade path
 //! ```
 //!
 //! `binary_version` is the project's own version, `[kubernetes] version` the
@@ -72,7 +73,7 @@
 use std::path::{Path, PathBuf};
 
 use kompat_formats::window::WindowTable;
-use kompat_runtime::{Version, WindowPolicy};
+use kompat_runtime::{Version, VersionRange, WindowPolicy};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -93,7 +94,11 @@ pub struct Config {
     /// `[kubernetes] version`: the Kubernetes release `kompat lint` checks
     /// manifests and settings of Kubernetes' own gates against (the
     /// project's `binary_version` is its own release, not Kubernetes').
+    /// For an upgrade path (`version = "A..B"`), its target B.
     pub kubernetes_version: Option<Version>,
+    /// `[kubernetes] version` as written: one release (`V..V`) or an upgrade
+    /// path `A..B`, judged at every minor from A to B.
+    pub kubernetes_path: Option<VersionRange>,
     pub window: WindowPolicy,
     /// `profile = "kubernetes"` under `[window]`: the project's versions are
     /// Kubernetes', so `binary_version` and `[kubernetes] version` each set
@@ -345,7 +350,16 @@ impl Config {
             Version::parse(value.get_ref()).map_err(|err| located(value.span(), err.to_string()))
         };
         let binary_version = raw.binary_version.as_ref().map(version).transpose()?;
-        let kubernetes_version = raw.kubernetes.as_ref().and_then(|k| k.version.as_ref()).map(version).transpose()?;
+        let kubernetes_path = raw
+            .kubernetes
+            .as_ref()
+            .and_then(|k| k.version.as_ref())
+            .map(|value| {
+                VersionRange::parse_with(value.get_ref(), Version::parse)
+                    .map_err(|err| located(value.span(), err.to_string()))
+            })
+            .transpose()?;
+        let kubernetes_version = kubernetes_path.map(VersionRange::last);
         // The first problem, as for every other key.
         let window = match raw.window.as_ref().map(WindowTable::policy).transpose() {
             Ok(window) => window.unwrap_or(WindowPolicy::DEFAULT),
@@ -377,6 +391,7 @@ impl Config {
         Ok(Config {
             binary_version,
             kubernetes_version,
+            kubernetes_path,
             window,
             kubernetes_profile: raw.window.as_ref().is_some_and(WindowTable::is_kubernetes_profile),
             project_images,

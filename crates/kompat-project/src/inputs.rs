@@ -20,7 +20,7 @@
 //! Deployment material and CRD manifests are also Kubernetes manifests:
 //! [`Input::manifest_objects`] returns their objects (a static pod manifest
 //! both sets gates and is an object to check), [`Input::gate_settings`] the
-//! gates they set.
+//! gates they set, [`Input::rbac_roles`] the RBAC roles among the objects.
 //!
 //! A **named** file (given as a path) is always returned: a named YAML file is
 //! a feature list when it parses as one with features, and when it is not
@@ -54,6 +54,7 @@ use std::sync::OnceLock;
 
 use kompat_formats::deploy::{gate_settings_in, GateSetting, Material};
 use kompat_formats::manifest::{has_objects_in, objects_in, ManifestObject};
+use kompat_formats::rbac::{roles_in, Role};
 use kompat_formats::yaml::{parse_documents, Node};
 use kompat_formats::ParseError;
 
@@ -204,6 +205,18 @@ impl Input {
             }
             Err(_) => Ok(Vec::new()),
         }
+    }
+
+    /// The RBAC `Role`s and `ClusterRole`s among [`Input::manifest_objects`]
+    /// (`kompat_formats::rbac`), located. Text that does not parse has none:
+    /// [`Input::manifest_objects`] reports what is an error.
+    pub fn rbac_roles(&self) -> Vec<Role<Location>> {
+        let Some(source) = self.source() else { return Vec::new() };
+        if !matches!(self.kind, Kind::Deployment | Kind::CrdManifest) || !is_structured(&source.path) {
+            return Vec::new();
+        }
+        let Ok(docs) = self.documents() else { return Vec::new() };
+        roles_in(docs).into_iter().map(|r| r.map_location(|s| source.locate(s.start, s.end))).collect()
     }
 }
 

@@ -185,15 +185,15 @@ fn with_text<R>(path: &Path, reader: impl std::io::Read, size: u64, use_text: im
                 path,
                 format!("{} is larger than {} MiB, the most kompat reads", path.display(), MAX_FILE_BYTES >> 20),
             )),
-            Ok(_) => match std::str::from_utf8(bytes) {
-                Err(_) => Err(Error::in_file(path, format!("{} is not valid UTF-8", path.display()))),
-                Ok(text) => match long_line(text.as_bytes()) {
+            Ok(_) => match decode(bytes) {
+                None => Err(Error::in_file(path, format!("{} is not valid UTF-8", path.display()))),
+                Some(text) => match long_line(text.as_bytes()) {
                     Some(start) => {
                         let message = format!("line longer than {} MiB, the most kompat reads", MAX_LINE_BYTES >> 20);
-                        let source = SourceFile::new(path.to_owned(), text.to_owned());
+                        let source = SourceFile::new(path.to_owned(), text.into_owned());
                         Err(Error::at(source.locate(start, start), message))
                     }
-                    None => Ok(use_text(text)),
+                    None => Ok(use_text(&text)),
                 },
             },
         };
@@ -203,6 +203,25 @@ fn with_text<R>(path: &Path, reader: impl std::io::Read, size: u64, use_text: im
         }
         result
     })
+}
+
+/// The text of `bytes`: UTF-8, or UTF-16 after its byte order mark (YAML
+/// streams may be either, and YAML's readers take both); `None` if it is
+/// neither.
+fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let utf16 = |unit: fn([u8; 2]) -> u16| {
+        let body = bytes.get(2..)?;
+        if body.len() % 2 != 0 {
+            return None;
+        }
+        let units = body.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+        char::decode_utf16(units).collect::<Result<String, _>>().ok().map(std::borrow::Cow::Owned)
+    };
+    match bytes {
+        [0xFF, 0xFE, ..] => utf16(u16::from_le_bytes),
+        [0xFE, 0xFF, ..] => utf16(u16::from_be_bytes),
+        _ => std::str::from_utf8(bytes).ok().map(std::borrow::Cow::Borrowed),
+    }
 }
 
 /// The Rust files of the inputs, in input order, as the Rust reader reads
@@ -579,6 +598,26 @@ mod tests {
             }
             Err(err) => (format!("error: {}", Error { diagnostics: err }), 0),
         }
+    }
+
+    /// UTF-8 as it is, UTF-16 after either byte order mark, nothing else.
+    #[test]
+    fn decodes_utf8_and_utf16_with_a_byte_order_mark() {
+        fn check(bytes: &[u8], expected: Option<&str>) {
+            assert_eq!(super::decode(bytes).as_deref(), expected, "{bytes:?}");
+        }
+        let le: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain("kind: Namespace\n".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let be: Vec<u8> =
+            [0xFE, 0xFF].into_iter().chain("kind: Ü\n".encode_utf16().flat_map(u16::to_be_bytes)).collect();
+        check(b"kind: Pod\n", Some("kind: Pod\n"));
+        check(&le, Some("kind: Namespace\n"));
+        check(&be, Some("kind: Ü\n"));
+        check(&[0xFF, 0xFE], Some(""));
+        // An odd number of bytes after the mark, a lone surrogate, bad UTF-8.
+        check(&[0xFF, 0xFE, 0x6B], None);
+        check(&[0xFF, 0xFE, 0x00, 0xD8], None);
+        check(&[0x6B, 0xFF, 0x6B], None);
     }
 
     /// A released file is read again as it is then: removed or changed, it

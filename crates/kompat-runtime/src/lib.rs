@@ -44,4 +44,4 @@ pub use gate::{
 #[doc(hidden)]
 pub use typed::__private;
 pub use typed::{FeatureGates, GateFlags, TypedGate};
-pub use version::{Version, VersionError, VersionLit};
+pub use version::{Version, VersionError, VersionLit, VersionRange};

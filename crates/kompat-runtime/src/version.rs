@@ -93,6 +93,82 @@ impl std::str::FromStr for Version {
     }
 }
 
+/// An upgrade path of Kubernetes releases, `A..B`: every minor from `first`
+/// to `last` inclusive, within one major. `A..A` is one step; a single
+/// version `V` is the path `V..V`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VersionRange {
+    first: Version,
+    last: Version,
+}
+
+impl VersionRange {
+    /// The path from `first` to `last`; `None` when `last` comes before
+    /// `first` or the majors differ.
+    pub fn new(first: Version, last: Version) -> Option<VersionRange> {
+        (first.major == last.major && first <= last).then_some(VersionRange { first, last })
+    }
+
+    /// The one-step path `v..v`.
+    pub const fn single(v: Version) -> VersionRange {
+        VersionRange { first: v, last: v }
+    }
+
+    /// Parses `A..B` or a single `V` with `parse` for each side
+    /// ([`Version::parse`] for files, [`Version::parse_flag`] for command
+    /// lines). Errors name the whole input.
+    pub fn parse_with(
+        input: &str,
+        parse: impl Fn(&str) -> Result<Version, VersionError>,
+    ) -> Result<VersionRange, VersionError> {
+        let error = |reason| VersionError { input: input.to_owned(), reason };
+        let Some((a, b)) = input.trim().split_once("..") else {
+            return parse(input).map(VersionRange::single);
+        };
+        let side = |text: &str| {
+            if text.trim().is_empty() {
+                return Err(error("expected A..B, two MAJOR.MINOR versions"));
+            }
+            parse(text).map_err(|err| error(err.reason))
+        };
+        let (first, last) = (side(a)?, side(b)?);
+        if first.major != last.major {
+            return Err(error("an upgrade path stays within one major version"));
+        }
+        VersionRange::new(first, last).ok_or_else(|| error("the first version is newer than the last"))
+    }
+
+    /// The oldest release of the path.
+    pub fn first(self) -> Version {
+        self.first
+    }
+
+    /// The newest release of the path: the upgrade's target.
+    pub fn last(self) -> Version {
+        self.last
+    }
+
+    /// Whether the path is one release.
+    pub fn is_single(self) -> bool {
+        self.first == self.last
+    }
+
+    /// Every release of the path, oldest first.
+    pub fn steps(self) -> impl Iterator<Item = Version> {
+        self.first.range_to(self.last)
+    }
+}
+
+impl fmt::Display for VersionRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_single() {
+            write!(f, "{}", self.first)
+        } else {
+            write!(f, "{}..{}", self.first, self.last)
+        }
+    }
+}
+
 /// A version literal as written in a declaration: dot-separated numeric
 /// components, at least two. Validation rejects any literal that is not
 /// exactly `MAJOR.MINOR` with the Kubernetes message.
@@ -354,5 +430,53 @@ mod tests {
         assert_ne!(VersionLit::parse("1.2.3").unwrap(), VersionLit::parse("1.2.3.0").unwrap());
         assert_eq!(VersionLit::from(Version::new(1, 2)), VersionLit::parse("1.2").unwrap());
         assert!(VersionLit::parse("7").is_err());
+    }
+    /// A range as written, with its steps or the error's text.
+    #[track_caller]
+    fn check_range(input: &str, flag: bool, expected: Result<&[&str], &str>) {
+        let parse = if flag { Version::parse_flag } else { Version::parse };
+        let got = VersionRange::parse_with(input, parse)
+            .map(|r| r.steps().map(|v| v.to_string()).collect::<Vec<_>>())
+            .map_err(|e| e.to_string());
+        let expected = expected.map(|s| s.iter().map(|v| (*v).to_owned()).collect()).map_err(str::to_owned);
+        assert_eq!(got, expected, "input {input:?}");
+    }
+
+    #[test]
+    fn ranges() {
+        check_range("1.30..1.34", false, Ok(&["1.30", "1.31", "1.32", "1.33", "1.34"]));
+        check_range("1.30..1.30", false, Ok(&["1.30"]));
+        check_range("1.30", false, Ok(&["1.30"]));
+        check_range(" 1.30..1.31 ", true, Ok(&["1.30", "1.31"]));
+        check_range("v1.30..v1.31.0", true, Ok(&["1.30", "1.31"]));
+        check_range(
+            "v1.30..1.31",
+            false,
+            Err("invalid version \"v1.30..1.31\": version components must be non-negative integers"),
+        );
+        check_range(
+            "1.34..1.30",
+            false,
+            Err("invalid version \"1.34..1.30\": the first version is newer than the last"),
+        );
+        check_range(
+            "1.30..2.1",
+            false,
+            Err("invalid version \"1.30..2.1\": an upgrade path stays within one major version"),
+        );
+        check_range("1.30..", false, Err("invalid version \"1.30..\": expected A..B, two MAJOR.MINOR versions"));
+        check_range("..1.30", true, Err("invalid version \"..1.30\": expected A..B, two MAJOR.MINOR versions"));
+        check_range("1.30...1.31", false, Err("invalid version \"1.30...1.31\": empty version component"));
+        check_range("1.30..1.31.2", true, Err("invalid version \"1.30..1.31.2\": patch version not allowed"));
+        check_range(
+            "1.30..1.x",
+            false,
+            Err("invalid version \"1.30..1.x\": version components must be non-negative integers"),
+        );
+        let range = VersionRange::parse_with("1.30..1.34", Version::parse).unwrap();
+        assert_eq!((range.first(), range.last()), (Version::new(1, 30), Version::new(1, 34)));
+        assert_eq!(range.to_string(), "1.30..1.34");
+        assert_eq!(VersionRange::single(Version::new(1, 30)).to_string(), "1.30");
+        assert!(VersionRange::new(Version::new(1, 31), Version::new(1, 30)).is_none());
     }
 }

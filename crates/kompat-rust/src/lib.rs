@@ -163,6 +163,10 @@ pub struct CustomResource {
     pub kind: String,
     /// The type's name.
     pub location: Location,
+    /// `deprecated` in the type's `#[kube(...)]`: kube-rs marks the CRD's
+    /// version `deprecated: true` (with `deprecated = "..."` as its
+    /// `deprecationWarning`).
+    pub deprecated: Option<Location>,
 }
 
 /// The declarations of one Rust file: its `#[derive(FeatureGates)]` enums'
@@ -902,6 +906,10 @@ fn scan_api(source: &Piece<'_, impl Source>, input: &syn::DeriveInput, scan: &mu
                 version: decl.version.clone(),
                 kind: decl.kind.clone(),
                 location: source.locate(ident.start, ident.end),
+                deprecated: kube_deprecated(&input.attrs).map(|span| {
+                    let span = source.span(span);
+                    source.locate(span.start, span.end)
+                }),
             });
         }
         scan.apis.push(decl, spans);
@@ -912,6 +920,18 @@ fn scan_api(source: &Piece<'_, impl Source>, input: &syn::DeriveInput, scan: &mu
 /// `#[kube(...)]` attribute on the same type.
 fn is_custom_resource(attrs: &[syn::Attribute]) -> bool {
     attr::derives(attrs, "CustomResource") || attrs.iter().any(|a| a.path().is_ident("kube"))
+}
+
+/// The `deprecated` key of a `#[kube(...)]` attribute (`deprecated` or
+/// `deprecated = "warning"`), at the top level of its list.
+fn kube_deprecated(attrs: &[syn::Attribute]) -> Option<proc_macro2::Span> {
+    attrs.iter().filter(|a| a.path().is_ident("kube")).find_map(|a| match &a.meta {
+        syn::Meta::List(list) => list.tokens.clone().into_iter().find_map(|tt| match tt {
+            proc_macro2::TokenTree::Ident(ident) if ident == "deprecated" => Some(ident.span()),
+            _ => None,
+        }),
+        _ => None,
+    })
 }
 
 /// The byte range from the first to the last token of `tokens`.

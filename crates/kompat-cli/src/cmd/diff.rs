@@ -1,14 +1,17 @@
 //! `kompat diff FROM TO`: the gate and API changes between two versions,
 //! grouped as release notes list them. Without `--decls`, Kubernetes' own
 //! gates (with the gates it removed) and built-in APIs; with it, the
-//! project's declarations at its own versions. The changes themselves are
+//! project's declarations at its own versions. With manifests and settings
+//! (PATH, `--config`), only the changes that touch them. The changes themselves are
 //! `kompat_engine::diff`'s; this module loads the inputs and renders.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use kompat_engine::api::ApiSet;
 use kompat_engine::diff::{ApiChange, ApiChangeKind, Diff, GateChange, GateChangeKind, GateInput};
+use kompat_project::inputs::Kind;
 use kompat_project::{Error, Result};
 use kompat_runtime::{FeatureSpec, Stage, Version};
 use serde::Serialize;
@@ -49,7 +52,11 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         .iter()
         .map(|g| GateInput { name: &g.name, specs: &g.specs, removed: g.removed, known_since: g.known_since })
         .collect();
-    let diff = kompat_engine::diff::diff(&inputs, apis, from, to).map_err(|err| Error::msg(err.to_string()))?;
+    let mut diff = kompat_engine::diff::diff(&inputs, apis, from, to).map_err(|err| Error::msg(err.to_string()))?;
+    let mut notes = notes;
+    if let Some(used) = Used::read(&args)? {
+        notes.insert(0, used.filter(&mut diff));
+    }
     let report = Report { subject, from, to, diff: &diff, notes: &notes };
 
     let text = match args.format {
@@ -60,6 +67,65 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     };
     write_or_print(args.output.as_deref(), text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the project's inputs use: the APIs of their Kubernetes objects and
+/// the gates their settings set.
+#[derive(Debug, Default)]
+struct Used {
+    /// (group, version, kind) of every object.
+    apis: BTreeSet<(String, String, String)>,
+    gates: BTreeSet<String>,
+}
+
+impl Used {
+    /// The manifests and settings of PATH and of `--config`'s `decls`;
+    /// `None` when neither names an input.
+    fn read(args: &DiffArgs) -> Result<Option<Used>> {
+        let config = args.config.as_deref().map(kompat_project::Config::load).transpose()?;
+        let configured = config.as_ref().map(|c| c.decls.as_slice()).unwrap_or_default();
+        let paths: Vec<PathBuf> = args.paths.iter().chain(configured).cloned().collect();
+        if paths.is_empty() {
+            return Ok(None);
+        }
+        let exclude = super::exclude(config.as_ref(), &[])?;
+        let mut used = Used::default();
+        for input in kompat_project::classify_excluding(&paths, &exclude)?.inputs {
+            for object in input.manifest_objects()? {
+                used.apis.insert((object.group, object.version, object.kind));
+            }
+            if input.kind == Kind::Deployment {
+                for setting in input.gate_settings()? {
+                    if let Some((gate, _)) = setting.gate() {
+                        used.gates.insert(gate.to_owned());
+                    }
+                }
+            }
+        }
+        Ok(Some(used))
+    }
+
+    /// Whether a change to this API touches the inputs: an object uses it,
+    /// or, for a new API, another version of its kind.
+    fn touches_api(&self, change: &ApiChange) -> bool {
+        let gvk = &change.gvk;
+        self.apis.iter().any(|(group, version, kind)| {
+            *group == gvk.group && *kind == gvk.kind && (*version == gvk.version || change.kind == ApiChangeKind::New)
+        })
+    }
+
+    /// Keeps the changes that touch the inputs; the note that says how many.
+    fn filter(&self, diff: &mut Diff) -> String {
+        let all = diff.gates.len() + diff.apis.len();
+        diff.gates.retain(|c| self.gates.contains(&c.name));
+        diff.apis.retain(|c| self.touches_api(c));
+        let kept = diff.gates.len() + diff.apis.len();
+        format!(
+            "{kept} of {all} changes touch the inputs (the API versions of their objects: {}; the gates their settings set: {}); the others are not listed",
+            self.apis.len(),
+            self.gates.len()
+        )
+    }
 }
 
 fn version_arg(name: &str, value: &str) -> Result<Version> {

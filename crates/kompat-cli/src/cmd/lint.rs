@@ -9,10 +9,10 @@ use kompat_diag::Diagnostic;
 use kompat_engine::api::{RuntimeConfig, ServeOptions};
 use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
-use kompat_runtime::{Version, WindowPolicy};
+use kompat_runtime::{Version, VersionRange, WindowPolicy};
 use kompat_rust::Rereads;
 
-use super::flag_version;
+use super::{flag_range, flag_version};
 use crate::cli::{LintArgs, WindowProfile};
 use kompat_cli::rules::crd::CrdInput;
 
@@ -69,12 +69,14 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
     let mut manifests = Vec::new();
+    let mut roles = Vec::new();
     let mut inline_allows = Vec::new();
     let classified = kompat_project::classify_excluding(&inputs, &exclude)?;
     let mut unrendered = kompat_cli::Unrendered {
         charts: classified.charts.clone(),
         overlays: classified.overlays.clone(),
         partial: Vec::new(),
+        templates: Vec::new(),
     };
     for input in classified.inputs {
         if !seen.first(input.path(), !input.named) {
@@ -85,6 +87,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         }
         // Deployment material and CRD manifests are Kubernetes manifests too.
         manifests.extend(input.manifest_objects()?);
+        roles.extend(input.rbac_roles());
         match input.kind {
             Kind::CrdManifest => {
                 // A kustomize patch is a partial CRD: well-formed YAML is
@@ -117,6 +120,13 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
                 unrendered.partial.push(source.path.clone());
                 continue;
             }
+            // A Go template outside a chart (a fragment a build script
+            // renders) is not YAML until rendered: named in a note, never an
+            // input error.
+            Err(_) if kompat_formats::yaml::is_template(&source.text) => {
+                unrendered.templates.push(source.path.clone());
+                continue;
+            }
             Err(err) => return Err(err),
         };
         let conversions = conversions_beside(&source.path)?;
@@ -143,9 +153,20 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    let (binary, kube_binary) = versions(args, config.as_ref())?;
+    // The project's version and the Kubernetes version of the cluster (one
+    // release, or an upgrade path): neither stands in for the other, but
+    // under the Kubernetes profile.
+    let (binary, kube_path) = versions(args, config.as_ref())?;
+    let path = kube_path.filter(|p| !p.is_single());
+    if let (Some(path), Some(_)) = (path, &args.emulation_version) {
+        return Err(Error::msg(format!(
+            "--emulation-version names one release: it cannot be combined with the upgrade path {path} (each step emulates itself)"
+        )));
+    }
+    // One release, or the newest of the path: the server of the last step.
+    let kube_binary = kube_path.map(VersionRange::last);
     let serve = serve_options(args, kube_binary, window)?;
-    kompat_cli::lint_with_suppressed(&kompat_cli::Inputs {
+    let inputs = kompat_cli::Inputs {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline_decls.as_ref(),
@@ -156,31 +177,48 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         cluster_crds: &cluster_crds,
         settings: &settings,
         manifests: &manifests,
+        roles: &roles,
         serve: serve.as_ref(),
         reference: &reference,
         inline_allows: &inline_allows,
         unrendered: &unrendered,
-    })
+    };
+    match path {
+        // Each step is a server of that release; inputs rendered for a
+        // release (charts with `--kube-version`) would be added here.
+        Some(path) => kompat_cli::lint_path(&inputs, path, &mut |version| {
+            Ok(kompat_cli::Step { serve: serve_options(args, Some(version), window)?, manifests: Vec::new() })
+        }),
+        None => kompat_cli::lint_with_suppressed(&inputs),
+    }
 }
 
 /// The project's version (`--binary-version`, else `binary_version`) and
-/// the Kubernetes version of the cluster (`--kubernetes-version`, else
-/// `[kubernetes] version`): two inputs, neither standing in for the other,
-/// but under the Kubernetes profile (`--profile kubernetes`, or `profile =
-/// "kubernetes"` in kompat.toml), where the project's versions are
-/// Kubernetes' and one sets both (a flag before kompat.toml).
-fn versions(args: &LintArgs, config: Option<&Config>) -> Result<(Option<Version>, Option<Version>)> {
-    let flag = |name, value: &Option<String>| value.as_deref().map(|v| flag_version(name, v)).transpose();
-    let binary_flag = flag("binary-version", &args.binary_version)?;
-    let kubernetes_flag = flag("kubernetes-version", &args.kubernetes_version)?;
-    let (binary_config, kubernetes_config) = config.map(Config::versions).unwrap_or_default();
+/// the Kubernetes version of the cluster, one release or an upgrade path
+/// (`--kubernetes-version`, else `[kubernetes] version`): two inputs,
+/// neither standing in for the other, but under the Kubernetes profile
+/// (`--profile kubernetes`, or `profile = "kubernetes"` in kompat.toml),
+/// where the project's versions are Kubernetes' and one sets both (a flag
+/// before kompat.toml).
+fn versions(args: &LintArgs, config: Option<&Config>) -> Result<(Option<Version>, Option<VersionRange>)> {
+    let binary_flag = args.binary_version.as_deref().map(|v| flag_version("binary-version", v)).transpose()?;
+    let kubernetes_flag =
+        args.kubernetes_version.as_deref().map(|v| flag_range("kubernetes-version", v)).transpose()?;
+    let binary_config = config.and_then(|c| c.binary_version);
+    let kubernetes_config = config.and_then(|c| c.kubernetes_path);
     let kubernetes_profile = match args.profile {
         Some(profile) => matches!(profile, WindowProfile::Kubernetes),
         None => config.is_some_and(|c| c.kubernetes_profile),
     };
     if kubernetes_profile {
-        let binary = binary_flag.or(kubernetes_flag).or(binary_config).or(kubernetes_config);
-        let kubernetes = kubernetes_flag.or(binary_flag).or(kubernetes_config).or(binary_config);
+        let binary = binary_flag
+            .or(kubernetes_flag.map(VersionRange::last))
+            .or(binary_config)
+            .or(kubernetes_config.map(VersionRange::last));
+        let kubernetes = kubernetes_flag
+            .or(binary_flag.map(VersionRange::single))
+            .or(kubernetes_config)
+            .or(binary_config.map(VersionRange::single));
         return Ok((binary, kubernetes));
     }
     Ok((binary_flag.or(binary_config), kubernetes_flag.or(kubernetes_config)))

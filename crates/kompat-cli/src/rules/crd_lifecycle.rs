@@ -1,7 +1,7 @@
 //! `crd-lifecycle-mismatch`: an API lifecycle declared for a CRD's kind (a
 //! kube-rs `#[derive(CustomResource, ApiLifecycle)]` type, or an `[[api]]`
 //! entry) that disagrees with the CRD manifest among the inputs: versions,
-//! served flags and the storage version.
+//! served flags, deprecation and the storage version.
 //!
 //! Also the one answer to "is this API a CRD" ([`CrdKinds`]): a kube-rs
 //! custom resource, or a group and kind that a CRD manifest among the inputs
@@ -26,7 +26,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Compares the lifecycle declared for a CRD's kind (`#[derive(CustomResource, ApiLifecycle)]` types, or `[[api]]` entries of the same group and kind) with the CRD manifest among the inputs (the one kube-rs' `merge_crds` writes, checked in): every version of the manifest must be declared, every version the lifecycle has at the binary version must be in the manifest and served, no version the lifecycle has removed (or not yet introduced) may be served, and the `storage: true` version must be one the lifecycle has.
+    /// Compares the lifecycle declared for a CRD's kind (`#[derive(CustomResource, ApiLifecycle)]` types, or `[[api]]` entries of the same group and kind) with the CRD manifest among the inputs (the one kube-rs' `merge_crds` writes, checked in): every version of the manifest must be declared, every version the lifecycle has at the binary version must be in the manifest and served, no version the lifecycle has removed (or not yet introduced) may be served, a served version is marked `deprecated` exactly when the lifecycle deprecates it at the binary version (either way the finding points at the declaration that disagrees: the lifecycle's `deprecated` release, or kube-rs' `#[kube(deprecated)]`, and quotes the CRD's `deprecationWarning`), and the `storage: true` version must be one the lifecycle has.
     ///
     /// ### Why is this bad?
     ///
@@ -146,6 +146,9 @@ fn compare(cx: &Context<'_>, input: &CrdInput, crd: &Crd, declared: &[&Api], out
                     .with_label(declared_where(api).unwrap_or_else(|| input.source.whole()), "the lifecycle"),
             );
         }
+        if version.served.value && available(api, binary) {
+            deprecation(cx, input, crd, version, api, binary, out);
+        }
         if version.storage.value && !available(api, binary) && crd.storage_version().is_some() {
             out.push(
                 CRD_LIFECYCLE_MISMATCH
@@ -184,6 +187,79 @@ fn compare(cx: &Context<'_>, input: &CrdInput, crd: &Crd, declared: &[&Api], out
                 .with_label(at(crd.versions_span), "the CRD's versions")
                 .with_note("regenerate the CRD from the types (kube-rs: `merge_crds` of every version's `crd()`), or fix the lifecycle"),
         );
+    }
+}
+
+/// A served version the lifecycle deprecates at `binary` and the CRD does
+/// not mark `deprecated`, or the reverse; located at the declaration that
+/// disagrees with the CRD (the lifecycle's `deprecated` release, kube-rs'
+/// `#[kube(deprecated)]`), the CRD's version as a label.
+fn deprecation(
+    cx: &Context<'_>,
+    input: &CrdInput,
+    crd: &Crd,
+    version: &kompat_crd::CrdVersion,
+    api: &Api,
+    binary: Version,
+    out: &mut Vec<Diagnostic>,
+) {
+    let at = |span: kompat_span::Span| input.source.locate(span.start, span.end);
+    let name = &version.name.value;
+    let id = crd.id();
+    let deprecates = api.lifecycle.deprecated.filter(|d| *d <= binary);
+    let lifecycle_deprecated = cx.decls.locate_api(api.index, ApiField::Deprecated);
+    let declared = || cx.decls.locate_api(api.index, ApiField::Version);
+    let warning = version.deprecation_warning.as_ref().map(|w| &w.value);
+    match (deprecates, version.is_deprecated()) {
+        (Some(since), false) => {
+            let mut diag = CRD_LIFECYCLE_MISMATCH
+                .diag(
+                    format!(
+                        "{} is deprecated by its lifecycle from {since} (binary version {binary}), but version `{name}` of CRD `{id}` is not marked `deprecated`",
+                        api.gvk
+                    ),
+                    lifecycle_deprecated.or_else(declared),
+                )
+                .with_subject(crd.subject(name))
+                .with_label(at(version.name.span), "the CRD's version, not deprecated")
+                .with_note("clients of a deprecated CRD version get apiextensions-apiserver's warning: mark it (kube-rs: `#[kube(deprecated = \"...\")]` on the type), or fix the lifecycle");
+            if let Some(warning) = warning {
+                diag = diag.with_note(format!(
+                    "its `deprecationWarning` \"{warning}\" is shown only with `deprecated: true`"
+                ));
+            }
+            out.push(diag);
+        }
+        (None, true) => {
+            let rust = cx.decls.rust().and_then(|rust| {
+                rust.custom_resources
+                    .iter()
+                    .find(|c| c.group == crd.group.value && c.kind == crd.kind.value && c.version == *name)
+            });
+            let location = rust.and_then(|c| c.deprecated.clone()).or(lifecycle_deprecated).or_else(declared);
+            let keeps = match api.lifecycle.deprecated {
+                Some(later) => format!("its lifecycle deprecates it only from {later}"),
+                None => "its lifecycle does not deprecate it".to_owned(),
+            };
+            let warns = match warning {
+                Some(w) => format!("clients are warned \"{w}\""),
+                None => "without a `deprecationWarning`".to_owned(),
+            };
+            let mut diag = CRD_LIFECYCLE_MISMATCH
+                .diag(
+                    format!(
+                        "version `{name}` of CRD `{id}` is marked `deprecated` ({warns}), but {keeps} (binary version {binary})"
+                    ),
+                    location,
+                )
+                .with_subject(crd.subject(name))
+                .with_note("deprecate the version in its lifecycle, or drop `deprecated` from the CRD (kube-rs: from `#[kube(...)]`)");
+            if let Some(flag) = &version.deprecated {
+                diag = diag.with_label(at(flag.span), "the CRD marks it deprecated");
+            }
+            out.push(diag);
+        }
+        _ => (),
     }
 }
 
@@ -255,6 +331,8 @@ spec:
   - name: v1beta1
     served: true
     storage: false
+    deprecated: true
+    deprecationWarning: example.io/v1beta1 Widget is deprecated; use example.io/v1 Widget
     schema:
       openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
   - name: v1
@@ -265,6 +343,144 @@ spec:
       openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
   - name: v3
 #         ^^ error[crd-lifecycle-mismatch]: version `v3` of CRD `widgets.example.io` has no lifecycle declaration for Widget
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"##,
+        );
+    }
+    /// Deprecation both ways: a version the lifecycle deprecates that the
+    /// CRD does not mark (at the lifecycle's `deprecated`), and
+    /// `#[kube(deprecated)]` on a version the lifecycle keeps (at kube's
+    /// `deprecated`, the CRD's warning quoted).
+    #[test]
+    fn deprecation_disagrees_with_the_crd() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- src/lib.rs
+pub mod v1beta1 {
+    #[derive(kube::CustomResource, kompat::ApiLifecycle)]
+    #[kube(group = "example.io", version = "v1beta1", kind = "Gadget", namespaced)]
+    #[kompat(api(introduced = "1.33", deprecated = "1.36", replacement = "example.io/v1/Gadget"))]
+//                            ^^^^^^ note[api-default-lifecycle]: example.io/v1beta1/Gadget relies on the default removal in 1.39
+//                                                 ^^^^^^ error[crd-lifecycle-mismatch]: example.io/v1beta1/Gadget is deprecated by its lifecycle from 1.36 (binary version 1.37), but version `v1beta1` of CRD `gadgets.example.io` is not marked `deprecated`
+    pub struct GadgetSpec {}
+}
+
+pub mod v1 {
+    #[derive(kube::CustomResource, kompat::ApiLifecycle)]
+    #[kube(group = "example.io", version = "v1", kind = "Gadget", namespaced, deprecated = "example.io/v1 Gadget is going away")]
+//                                                                            ^^^^^^^^^^ error[crd-lifecycle-mismatch]: version `v1` of CRD `gadgets.example.io` is marked `deprecated` (clients are warned "example.io/v1 Gadget is going away"), but its lifecycle does not deprecate it (binary version 1.37)
+    #[kompat(api(introduced = "1.36"))]
+    pub struct GadgetSpec {}
+}
+
+pub mod v2 {
+    #[derive(kube::CustomResource, kompat::ApiLifecycle)]
+    #[kube(group = "example.io", version = "v2", kind = "Gadget", namespaced)]
+    #[kompat(api(introduced = "1.37", deprecated = "1.39"))]
+//                                                 ^^^^^^ error[crd-lifecycle-mismatch]: version `v2` of CRD `gadgets.example.io` is marked `deprecated` (without a `deprecationWarning`), but its lifecycle deprecates it only from 1.39 (binary version 1.37)
+    pub struct GadgetSpec {}
+}
+//- crds/gadget.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  names:
+    kind: Gadget
+    plural: gadgets
+  scope: Namespaced
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecationWarning: example.io/v1beta1 Gadget is old
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v1
+    served: true
+    storage: true
+    deprecated: true
+    deprecationWarning: example.io/v1 Gadget is going away
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v2
+    served: true
+    storage: false
+    deprecated: true
+#               ^^^^ warning[deprecated-without-warning]: deprecated version `v2` has no `deprecationWarning`
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"##,
+        );
+    }
+
+    /// The same with `[[api]]` lifecycles: the finding is at the TOML value;
+    /// versions that agree (deprecated both, or neither) say nothing.
+    #[test]
+    fn deprecation_of_toml_lifecycles() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+//- apis.toml
+[[api]]
+group = "example.io"
+version = "v1beta1"
+kind = "Gadget"
+resource = "gadgets"
+introduced = "1.33"
+#            ^^^^^^ note[api-default-lifecycle]: example.io/v1beta1/Gadget relies on the default removal in 1.39
+deprecated = "1.36"
+replacement = "example.io/v1/Gadget"
+
+[[api]]
+group = "example.io"
+version = "v1"
+kind = "Gadget"
+resource = "gadgets"
+introduced = "1.34"
+
+[[api]]
+group = "example.io"
+version = "v2"
+kind = "Gadget"
+resource = "gadgets"
+introduced = "1.35"
+deprecated = "1.37"
+#            ^^^^^^ error[crd-lifecycle-mismatch]: example.io/v2/Gadget is deprecated by its lifecycle from 1.37 (binary version 1.37), but version `v2` of CRD `gadgets.example.io` is not marked `deprecated`
+replacement = "example.io/v1/Gadget"
+//- crds/gadget.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.io
+spec:
+  group: example.io
+  names:
+    kind: Gadget
+    plural: gadgets
+  scope: Namespaced
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecated: true
+#               ^^^^ warning[deprecated-without-warning]: deprecated version `v1beta1` has no `deprecationWarning`
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v2
     served: true
     storage: false
     schema:

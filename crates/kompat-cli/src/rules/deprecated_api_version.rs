@@ -14,7 +14,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement. A custom resource whose CRD (among the inputs, or in `crds = [...]` / `--crds`) marks its version `deprecated: true` gets the apiserver's warning for it, the CRD's `deprecationWarning` or else `<group>/<version> <Kind> is deprecated`, with a note naming the version the CRD stores and its conversion strategy when that is another version.
+    /// Reports objects of the Kubernetes manifests linted whose `apiVersion` the target version (`--emulation-version`, else the binary version) still serves but has deprecated, with Kubernetes' own deprecation warning: the release that deprecated it, the release that removes it, and the replacement. A custom resource whose CRD (among the inputs, or in `crds = [...]` / `--crds`) marks its version `deprecated: true` gets the apiserver's warning for it, the CRD's `deprecationWarning` or else `<group>/<version> <Kind> is deprecated`, with a note naming the version the CRD stores and its conversion strategy when that is another version. On an upgrade path (`--kubernetes-version A..B`, or `[kubernetes] version = "A..B"`) the objects are checked at every release of the path, and the message names the releases the finding appears at (`(from Kubernetes 1.32 on the path 1.30..1.34)`).
     ///
     /// ### Why is this bad?
     ///

@@ -10,6 +10,8 @@ use super::deprecated_api_version::DEPRECATED_API_VERSION;
 use super::gate_setting;
 use super::locked_gate_cleanup::LOCKED_GATE_CLEANUP;
 use super::orphaned_gate::ORPHANED_GATE;
+use super::rbac_missing_replacement::RBAC_MISSING_REPLACEMENT;
+use super::rbac_removed_resource::RBAC_REMOVED_RESOURCE;
 use super::removed_api_version::REMOVED_API_VERSION;
 use super::removed_gate::REMOVED_GATE;
 use super::rewritten_history::REWRITTEN_HISTORY;
@@ -27,7 +29,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests and of Kubernetes components' gate settings, counted), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests and of Kubernetes components' gate settings, counted), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known; said once for an upgrade path that ends past it); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
     ///
     /// ### Why is this bad?
     ///
@@ -124,6 +126,10 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             UNSERVED_API_VERSION.code,
             UNKNOWN_API_KIND.code,
         ]));
+        // RBAC roles are judged at the target too.
+        if cx.roles.iter().any(|r| !r.rules.is_empty()) {
+            rules.extend(all(&[RBAC_REMOVED_RESOURCE.code, RBAC_MISSING_REPLACEMENT.code]));
+        }
     }
     let settings = cx.unjudged_settings(Judge::Kubernetes);
     if settings > 0 {
@@ -158,13 +164,17 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let newest = crate::sources::manifests::newest_known_release();
     if let (Some(manifests), Some(newest)) = (cx.manifests, newest) {
         let target = manifests.serve.binary.unwrap_or(manifests.serve.emulation).max(manifests.serve.emulation);
+        // On an upgrade path, once for the whole path (the same at every step).
+        let (target, checked_at) = match cx.path {
+            Some(path) => (path.last(), format!("up to Kubernetes {} (the path {path})", path.last())),
+            None => (target, format!("at {}", manifests.target())),
+        };
         if target > newest && cx.manifest_objects > 0 {
             out.push(
                 MISSING_INPUT
                     .diag(
                         format!(
-                            "no Kubernetes data after {newest}: the manifests are checked at {}, and APIs removed after Kubernetes {newest} are not known",
-                            manifests.target()
+                            "no Kubernetes data after {newest}: the manifests are checked {checked_at}, and APIs removed after Kubernetes {newest} are not known"
                         ),
                         None,
                     )
@@ -240,8 +250,15 @@ fn unrendered(unrendered: &crate::Unrendered, out: &mut Vec<Diagnostic>) {
             list(&unrendered.partial)
         ));
     }
+    if !unrendered.templates.is_empty() {
+        notes.push(format!("Go templates outside a chart, not read: {}", list(&unrendered.templates)));
+    }
     notes.push("rendering charts and kustomize directories is not yet supported: see docs/config.md".to_owned());
-    let what = if parts.is_empty() { "kustomize patches".to_owned() } else { parts.join("; ") };
+    let what = match (parts.is_empty(), unrendered.partial.is_empty()) {
+        (false, _) => parts.join("; "),
+        (true, false) => "kustomize patches".to_owned(),
+        (true, true) => "Go templates outside a chart".to_owned(),
+    };
     out.push(
         MISSING_INPUT
             .diag(format!("no renderer for Helm charts and kustomize directories: not rendered: {what}"), None)
@@ -443,6 +460,21 @@ kind: Deployment
 [kubernetes]
 version = "1.37"
 //- deploy/web.yaml
+apiVersion: apps/v1
+kind: Deployment
+"##,
+        );
+    }
+
+    #[test]
+    fn an_upgrade_path_past_the_data() {
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.36..1.39"
+//- deploy/web.yaml
+#!! note[missing-input]: no Kubernetes data after 1.37: the manifests are checked up to Kubernetes 1.39 (the path 1.36..1.39), and APIs removed after Kubernetes 1.37 are not known
 apiVersion: apps/v1
 kind: Deployment
 "##,

@@ -66,11 +66,34 @@ passes![
     deprecated_api_version,
     unserved_api_version,
     unknown_api_kind,
+    rbac_removed_resource,
+    rbac_missing_replacement,
+    rbac_unknown_resource,
     unused_allowance,
     missing_input,
     inline_allow,
     plan,
 ];
+
+/// The passes whose findings depend on the Kubernetes release judged at
+/// (they read `Context::manifests`, `serve`, `setting_binary`,
+/// `setting_gates` or `kubernetes_gates`): on an upgrade path
+/// (`--kubernetes-version A..B`) they run at every step, the others once.
+pub fn judges_kubernetes_version(pass: &Pass) -> bool {
+    [
+        &removed_api_version::PASS,
+        &deprecated_api_version::PASS,
+        &unserved_api_version::PASS,
+        &unknown_api_kind::PASS,
+        &rbac_removed_resource::PASS,
+        &rbac_missing_replacement::PASS,
+        &gate_setting::PASS,
+        &deploy_setting::PASS,
+        &missing_input::PASS,
+    ]
+    .iter()
+    .any(|p| std::ptr::eq(*p, pass))
+}
 
 /// Every rule kompat lint knows, sorted by code.
 pub fn all() -> Vec<&'static Rule> {
@@ -206,6 +229,33 @@ mod tests {
             }
         }
         assert!(singles > 20, "the declared rules are found ({singles})");
+    }
+
+    /// A module that reads what changes with the Kubernetes release is
+    /// rerun at every step of an upgrade path.
+    #[test]
+    fn passes_that_read_the_kubernetes_release_run_at_every_step() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let reads =
+            ["cx.manifests", "cx.serve", "setting_binary", "setting_gates", "kubernetes_gates", "setting_groups"];
+        let mut judged = 0;
+        for (module, pass) in MODULES.iter().zip(PASSES) {
+            let source = std::fs::read_to_string(dir.join(format!("{module}.rs"))).expect("a rule module is readable");
+            let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+            // A field's name whole (`cx.serve`, not `cx.server_storage`).
+            let reads_field = |r: &str| {
+                code.match_indices(r)
+                    .any(|(at, _)| !code[at + r.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            };
+            if reads.iter().any(|r| reads_field(r)) {
+                assert!(
+                    judges_kubernetes_version(pass),
+                    "{module} reads the Kubernetes release but runs once on a path"
+                );
+                judged += 1;
+            }
+        }
+        assert!(judged >= 6, "{judged}");
     }
 
     #[test]

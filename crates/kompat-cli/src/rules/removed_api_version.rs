@@ -10,7 +10,7 @@ use kompat_diag::Diagnostic;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks every object of the Kubernetes manifests linted (YAML and JSON files, `kind: List` items, `helm template` output on standard input) against Kubernetes' built-in API lifecycles, and reports objects whose `apiVersion` was removed at or before the target version (`--emulation-version`, else the binary version), with the release that removed it and the replacement. The CustomResourceDefinitions of CRD manifests are objects too: an `apiextensions.k8s.io/v1beta1` CRD is served up to 1.21 and reported from 1.22. Configuration that names the code this had once, `removed-crd-api-version`, applies to this one.
+    /// Checks every object of the Kubernetes manifests linted (YAML and JSON files, `kind: List` items, `helm template` output on standard input) against Kubernetes' built-in API lifecycles, and reports objects whose `apiVersion` was removed at or before the target version (`--emulation-version`, else the binary version), with the release that removed it and the replacement. The CustomResourceDefinitions of CRD manifests are objects too: an `apiextensions.k8s.io/v1beta1` CRD is served up to 1.21 and reported from 1.22. Configuration that names the code this had once, `removed-crd-api-version`, applies to this one. On an upgrade path (`--kubernetes-version A..B`, or `[kubernetes] version = "A..B"`) the objects are checked at every release of the path, and the message names the releases the finding appears at (`(from Kubernetes 1.32 on the path 1.30..1.34)`).
     ///
     /// ### Why is this bad?
     ///

@@ -3,7 +3,8 @@
 //! reference to a gate); deployment material (`--feature-gates` flags and
 //! `featureGates:` maps) is scanned by `kompat_formats::deploy` and located by
 //! `kompat-project`; Kubernetes manifests are checked against the API set a
-//! server of the target version serves ([`manifests`]).
+//! server of the target version serves ([`manifests`]), and the RBAC roles
+//! among them against Kubernetes' API table ([`rbac`]).
 
 /// What code says about gates, for the reference rules: how many Rust and
 /// Go sources were read, and every reference to a gate in them (the Rust
@@ -15,3 +16,4 @@ pub struct CodeReferences {
 }
 
 pub mod manifests;
+pub mod rbac;

@@ -101,6 +101,45 @@ fn a_partial_crd_is_an_error_outside_an_overlay_and_a_malformed_one_everywhere()
     assert_eq!(code, 2, "{stderr}");
 }
 
+/// A build script's CRD fragment with Go template actions, outside any
+/// chart (cert-manager's `make/_shared_new/helm/crd.template.header.yaml`
+/// shape), is a template: named in the note, never an input error. Broken
+/// YAML without a template action is still malformed.
+#[test]
+fn a_template_outside_a_chart_is_named_not_an_error() {
+    let fragment = "{{- if .Values.crds.enabled }}\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: \"widgets.example.io\"\n";
+    let dir = dir_with(&[("make/helm/crd.template.header.yaml", fragment)]);
+    let (code, findings, stderr) = lint(dir.path(), &["--no-config", "."]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        findings.iter().any(|f| f.starts_with(&format!("{RENDERER_NOTE}Go templates outside a chart"))),
+        "{findings:?}"
+    );
+    let (code, _, stderr) = findings_on_stderr(kompat_in(dir.path(), &["lint", "--no-config", "."]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("= Go templates outside a chart, not read: `./make/helm/crd.template.header.yaml`"),
+        "{stderr}"
+    );
+    let broken = fragment.replace("{{- if .Values.crds.enabled }}", "- [");
+    let dir = dir_with(&[("make/helm/crd.yaml", &broken)]);
+    let (code, _, stderr) = lint(dir.path(), &["--no-config", "."]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+/// A manifest in UTF-16 with a byte order mark (argo-cd keeps one among its
+/// test data) is YAML, read and judged like any other.
+#[test]
+fn a_utf16_manifest_is_read() {
+    let text = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n";
+    let bytes: Vec<u8> = [0xFF, 0xFE].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
+    std::fs::write(dir.path().join("pdb.yaml"), bytes).unwrap_or_else(|err| panic!("{err}"));
+    let (code, findings, stderr) = lint(dir.path(), &["--no-config", "--kubernetes-version", "1.25", "pdb.yaml"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(findings.iter().any(|f| f.starts_with("pdb.yaml:1:13: error[removed-api-version]")), "{findings:?}");
+}
+
 #[test]
 fn a_chart_is_known_by_its_chart_yaml() {
     let template = "{{- /*\nA template.\n*/}}\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\n";

@@ -97,7 +97,7 @@ fn io_errors_are_reported_with_their_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = dir.path().join("missing.yaml");
     let not_utf8 = dir.path().join("run.sh");
-    std::fs::write(&not_utf8, [0xff, 0xfe]).expect("write");
+    std::fs::write(&not_utf8, [0xff, 0xff]).expect("write");
     let err = match classify(&[missing.clone(), dir.path().to_owned()]) {
         Ok(inputs) => panic!("expected errors, got {} inputs", inputs.inputs.len()),
         Err(err) => err,
@@ -179,4 +179,34 @@ fn manifests_beyond_the_limits_are_errors() {
         inputs.inputs.iter().filter_map(|i| i.manifest_objects().err()).map(|e| e.to_string()).collect();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("deep.yaml"), "{errors:?}");
+}
+
+#[test]
+fn rbac_roles_in_yaml_and_json_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = [
+        ("role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager\nrules:\n- apiGroups: [extensions]\n  resources: [ingresses]\n  verbs: [get]\n"),
+        ("roles.json", "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n {\"apiVersion\": \"rbac.authorization.k8s.io/v1\", \"kind\": \"Role\", \"metadata\": {\"name\": \"r\"}}]}\n"),
+        ("template.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: {{ .Kind }\n"),
+        ("script.sh", "kubectl create clusterrole x --verb=get --resource=pods\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    let inputs = classify(&[dir.path().to_owned()]).unwrap_or_else(|err| panic!("{err}"));
+    let mut got = Vec::new();
+    for input in &inputs.inputs {
+        let rel = input.path().strip_prefix(dir.path()).unwrap_or(Path::new("?")).display().to_string();
+        for role in input.rbac_roles() {
+            let at = |l: &kompat_diag::Location| l.line_col().map_or("-".to_owned(), |(l, c)| format!("{l}:{c}"));
+            let resources: Vec<String> = role
+                .rules
+                .iter()
+                .flat_map(|r| &r.resources)
+                .map(|r| format!("{}@{}", r.value, at(&r.location)))
+                .collect();
+            got.push(format!("{rel} {} {} {}", role.kind, at(&role.location), resources.join(",")));
+        }
+    }
+    assert_eq!(got, ["role.yaml ClusterRole 4:9 ingresses@7:15", "roles.json Role 2:86 "]);
 }
