@@ -109,19 +109,22 @@ pub struct LintArgs {
     /// them, they are not linted.
     #[arg(long, value_name = "PATH")]
     pub crds: Vec<PathBuf>,
-    /// The binary version to check removals and the window against.
+    /// The project's own version: its window, its gates, its removal rules
+    /// (default: `binary_version` in kompat.toml).
     #[arg(long, value_name = "X.Y")]
     pub binary_version: Option<String>,
-    /// The version window profile (default: from kompat.toml, else `default`).
+    /// The version window profile (default: from kompat.toml, else `default`);
+    /// under `kubernetes` the project's versions are Kubernetes' and one sets both.
     #[arg(long, value_enum)]
     pub profile: Option<WindowProfile>,
-    /// The Kubernetes release manifests and Kubernetes' own gates are checked at
-    /// (default: --binary-version, else `[kubernetes] version` in kompat.toml);
+    /// The Kubernetes version of the cluster: manifests, Kubernetes components'
+    /// settings and Kubernetes' own gates are judged at it (default: `[kubernetes]
+    /// version` in kompat.toml; never the binary version, but under the Kubernetes profile);
     /// `A..B` checks every minor of the upgrade path from A to B.
     #[arg(long, value_name = "X.Y|A..B")]
     pub kubernetes_version: Option<String>,
     /// The version the API server emulates when Kubernetes manifests are
-    /// checked (default: the binary version).
+    /// checked (default: the Kubernetes version).
     #[arg(long, value_name = "X.Y")]
     pub emulation_version: Option<String>,
     /// kube-apiserver's --runtime-config for manifest checks

@@ -10,6 +10,8 @@
 //! output formats.
 
 pub mod config;
+pub mod facts;
+pub mod images;
 pub mod io;
 pub mod rules;
 pub mod sources;
@@ -61,8 +63,8 @@ pub struct Context<'a> {
     /// Whether `setting_gates` are Kubernetes' own.
     pub builtin_gates: bool,
     /// The version components reading the settings run at: the binary
-    /// version, or for Kubernetes' own gates the Kubernetes release
-    /// (`Inputs::kubernetes`) when one is given.
+    /// version, or for Kubernetes' own gates (`builtin_gates`) the
+    /// Kubernetes version (`Inputs::kubernetes`).
     pub setting_binary: Option<Version>,
     /// Kubernetes' gates at the Kubernetes version, for the settings of
     /// Kubernetes components when `setting_gates` are the project's (a kind
@@ -186,9 +188,10 @@ pub struct Inputs<'a> {
     pub decls: &'a Decls,
     pub baseline: Option<&'a Decls>,
     pub binary: Option<Version>,
-    /// The Kubernetes release (`[kubernetes] version` in kompat.toml, or
-    /// `--binary-version`): settings of Kubernetes' own gates are checked at
-    /// it when given, instead of at `binary`.
+    /// The Kubernetes version of the cluster (`--kubernetes-version`, or
+    /// `[kubernetes] version` in kompat.toml; under the Kubernetes profile
+    /// the binary version too): Kubernetes components' settings and
+    /// Kubernetes' own gates are judged at it, never at `binary`.
     pub kubernetes: Option<Version>,
     pub window: WindowPolicy,
     pub crds: &'a [rules::crd::CrdInput],
@@ -265,33 +268,88 @@ pub struct SettingGroup<'a> {
     pub settings: Vec<&'a GateSetting<Location>>,
 }
 
+/// Whose gates judge a setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judge {
+    /// The project's gates at the project's version.
+    Project,
+    /// Kubernetes' gates at the Kubernetes version.
+    Kubernetes,
+    /// Nobody's: another program's setting (a CSI sidecar).
+    Nobody,
+}
+
 impl<'a> Context<'a> {
-    /// The settings by the gates that judge them: Kubernetes components'
-    /// against Kubernetes' gates, the project's against `setting_gates`;
-    /// other components' settings nowhere.
-    pub fn setting_groups(&self) -> Vec<SettingGroup<'a>> {
+    /// Whose gates judge `setting`: a Kubernetes component's are judged
+    /// against Kubernetes' gates (every setting is, when nothing declares
+    /// features), the project's own against the project's, another
+    /// program's against none. A gate the project declares, or its baseline
+    /// did, is the project's wherever it is set (a project whose gates are
+    /// Kubernetes' own).
+    pub fn judge(&self, setting: &GateSetting<Location>) -> Judge {
         use kompat_formats::deploy::Component;
-        let mut groups = Vec::new();
-        let split = self.kubernetes_gates.is_some() && !self.builtin_gates;
-        // A gate the project declares, or its baseline did, is the project's
-        // wherever it is set (a project whose gates are Kubernetes' own).
-        let kubernetes = |s: &GateSetting<Location>| {
-            split
-                && s.component == Component::Kubernetes
-                && s.gate().is_some_and(|(name, _)| {
-                    self.setting_gates.set.index_of(name).is_none()
-                        && self.baseline.is_none_or(|b| b.features().iter().all(|f| f.name != name))
-                })
-        };
-        if let Some(binary) = self.setting_binary {
-            let settings = self.settings.iter().filter(|s| !is_other_component(s) && !kubernetes(s)).collect();
-            groups.push(SettingGroup { gates: self.setting_gates, binary, builtin: self.builtin_gates, settings });
+        if is_other_component(setting) {
+            return Judge::Nobody;
         }
-        if let (true, Some((gates, binary))) = (split, self.kubernetes_gates) {
-            let settings = self.settings.iter().filter(|s| kubernetes(s)).collect();
-            groups.push(SettingGroup { gates, binary, builtin: true, settings });
+        if self.builtin_gates {
+            return Judge::Kubernetes;
+        }
+        let projects = |name: &str| {
+            self.setting_gates.set.index_of(name).is_some()
+                || self.baseline.is_some_and(|b| b.features().iter().any(|f| f.name == name))
+        };
+        match setting.gate() {
+            Some((name, _)) if setting.component == Component::Kubernetes && !projects(name) => Judge::Kubernetes,
+            _ => Judge::Project,
+        }
+    }
+
+    /// The settings by the gates that judge them: Kubernetes components'
+    /// against Kubernetes' gates at the Kubernetes version, the project's
+    /// against `setting_gates` at the project's version; other components'
+    /// settings nowhere. Without the version a group needs, its settings are
+    /// not judged (`missing-input` counts them).
+    pub fn setting_groups(&self) -> Vec<SettingGroup<'a>> {
+        let mut groups = Vec::new();
+        let of = |judge: Judge| self.settings.iter().filter(|s| self.judge(s) == judge).collect::<Vec<_>>();
+        if self.builtin_gates {
+            if let Some(binary) = self.setting_binary {
+                groups.push(SettingGroup {
+                    gates: self.setting_gates,
+                    binary,
+                    builtin: true,
+                    settings: of(Judge::Kubernetes),
+                });
+            }
+            return groups;
+        }
+        if let Some(binary) = self.setting_binary {
+            groups.push(SettingGroup {
+                gates: self.setting_gates,
+                binary,
+                builtin: false,
+                settings: of(Judge::Project),
+            });
+        }
+        if let Some((gates, binary)) = self.kubernetes_gates {
+            groups.push(SettingGroup { gates, binary, builtin: true, settings: of(Judge::Kubernetes) });
         }
         groups
+    }
+
+    /// The gate settings `judge` judges that are not judged for want of the
+    /// version they are judged at.
+    pub fn unjudged_settings(&self, judge: Judge) -> usize {
+        let version = match (judge, self.builtin_gates) {
+            (Judge::Nobody, _) => return 0,
+            (Judge::Kubernetes, false) => self.kubernetes_gates.map(|(_, at)| at),
+            (Judge::Project, true) => return 0,
+            _ => self.setting_binary,
+        };
+        if version.is_some() {
+            return 0;
+        }
+        self.settings.iter().filter(|s| s.gate().is_some() && self.judge(s) == judge).count()
     }
 }
 
@@ -484,7 +542,9 @@ impl<'a> Prepared<'a> {
     ) -> Result<(Vec<Diagnostic>, Vec<Diagnostic>), kompat_project::Error> {
         let decls = inputs.decls;
         let builtin = self.builtin;
-        let setting_binary = if builtin { at.kubernetes.or(inputs.binary) } else { inputs.binary };
+        // Kubernetes' own gates are judged at the Kubernetes version, the
+        // project's at the project's.
+        let setting_binary = if builtin { at.kubernetes } else { inputs.binary };
         let builtin_gates = builtin.then(|| validate(&builtin_gates_at(setting_binary)));
         // A Kubernetes component's settings in a project with gates of its own.
         let kubernetes_binary = at.kubernetes.filter(|_| {

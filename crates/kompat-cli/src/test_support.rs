@@ -22,7 +22,8 @@
 //! `kompat lint` checks them, without a baseline)
 //! classified as `kompat lint` classifies its inputs (declarations,
 //! deployment material, Kubernetes manifests, ...); manifests are checked
-//! against a server of kompat.toml's `[kubernetes] version`, else `binary_version`. The fixture runs through [`crate::lint`], levels and allowances
+//! against a server of kompat.toml's `[kubernetes] version` (under `profile =
+//! "kubernetes"`, `binary_version` too). The fixture runs through [`crate::lint`], levels and allowances
 //! included, and the findings must be exactly the annotations; `missing-input`
 //! notes (what the run lacked, not where) are compared only in fixtures that
 //! name the code.
@@ -263,11 +264,11 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
     let decls = Decls::from_inputs(decl_inputs, &classified.go_sources).unwrap_or_else(|err| panic!("{err}"));
     let baseline =
         (!baseline.is_empty()).then(|| kompat_project::load(&baseline).unwrap_or_else(|err| panic!("{err}")));
-    // Manifests are checked against a server of the configured Kubernetes
-    // release (`[kubernetes] version`), else of the binary version.
-    let kubernetes = config.as_ref().and_then(|c| c.kubernetes_version);
-    let serve =
-        kubernetes.or(config.as_ref().and_then(|c| c.binary_version)).map(kompat_engine::api::ServeOptions::new);
+    // Manifests are checked against a server of the Kubernetes version
+    // (`[kubernetes] version`, or under the Kubernetes profile
+    // `binary_version` too).
+    let (binary, kubernetes) = config.as_ref().map(kompat_project::Config::versions).unwrap_or_default();
+    let serve = kubernetes.map(kompat_engine::api::ServeOptions::new);
     // `crds` of kompat.toml: CRDs installed in the cluster.
     let mut cluster_crds = Vec::new();
     for path in config.as_ref().map(|c| c.crds.as_slice()).unwrap_or_default() {
@@ -300,7 +301,7 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         config: config.as_ref(),
         decls: &decls,
         baseline: baseline.as_ref(),
-        binary: config.as_ref().and_then(|c| c.binary_version),
+        binary,
         kubernetes,
         window: config.as_ref().map_or(kompat_runtime::WindowPolicy::DEFAULT, |c| c.window),
         crds: &crds,

@@ -44,6 +44,11 @@ pub struct GateSetting<L = Span> {
     pub location: L,
     /// The component the setting configures, and so whose gates judge it.
     pub component: Component,
+    /// The image of the container the setting is given to, when it is in
+    /// one (`image: REF`, or Helm's `image: {registry, repository}`), as
+    /// written without tag or digest: a reader that knows the project's
+    /// images tells its own containers from sidecars by it.
+    pub image: Option<String>,
 }
 
 /// Whose setting it is: Kubernetes' gates judge a Kubernetes component's,
@@ -111,17 +116,17 @@ fn is_kubernetes_command(word: &str) -> bool {
 }
 
 /// The components of the containers in `node` (maps with an `image`), with
-/// their spans.
-fn containers(node: &Node, out: &mut Vec<(Span, Component)>) {
+/// their spans and images.
+fn containers(node: &Node, out: &mut Vec<(Span, Component, Option<String>)>) {
     match node {
         Node::Map(entries, span) => {
-            if let Some(image) = node.get("image").and_then(Node::as_str) {
-                let mut component = image_component(image);
+            if let Some(image) = node.get("image").and_then(image_reference) {
+                let mut component = image_component(&image);
                 let command = node.get("command").and_then(|c| c.as_seq()).and_then(|c| c.first());
                 if command.and_then(Node::as_str).is_some_and(is_kubernetes_command) {
                     component = Component::Kubernetes;
                 }
-                out.push((*span, component));
+                out.push((*span, component, Some(image_name(&image).to_owned())));
                 return;
             }
             for (_, value) in entries {
@@ -133,23 +138,53 @@ fn containers(node: &Node, out: &mut Vec<(Span, Component)>) {
     }
 }
 
+/// An `image` value: a reference, or Helm's map of `registry` and
+/// `repository` (and `tag`).
+fn image_reference(node: &Node) -> Option<String> {
+    if let Some(image) = node.as_str() {
+        return Some(image.to_owned());
+    }
+    let repository = node.get("repository").and_then(Node::as_str)?;
+    Some(match node.get("registry").and_then(Node::as_str) {
+        Some(registry) if !registry.is_empty() => format!("{}/{repository}", registry.trim_end_matches('/')),
+        _ => repository.to_owned(),
+    })
+}
+
+/// An image reference without its tag and digest: `registry/path/name`.
+pub fn image_name(image: &str) -> &str {
+    let path = image.split('@').next().unwrap_or_default();
+    match path.rfind(':') {
+        // A colon after the last slash starts the tag (one before it ends
+        // a registry's host name and port).
+        Some(colon) if !path[colon..].contains('/') => &path[..colon],
+        _ => path,
+    }
+}
+
 /// Sets the component of each setting in YAML documents: a Kubernetes
 /// configuration document's, else its container's.
 fn attribute_yaml(docs: &[Node], out: &mut [GateSetting]) {
-    let mut parts: Vec<(Span, Component)> = Vec::new();
+    let mut parts: Vec<(Span, Component, Option<String>)> = Vec::new();
     for doc in docs {
         let kind = doc.get("kind").and_then(Node::as_str).unwrap_or_default();
         let api_version = doc.get("apiVersion").and_then(Node::as_str).unwrap_or_default();
         if KUBERNETES_KINDS.contains(&kind) || (kind == "Cluster" && api_version.starts_with("kind.x-k8s.io/")) {
-            parts.push((doc.span(), Component::Kubernetes));
+            parts.push((doc.span(), Component::Kubernetes, None));
+        } else if let Node::Map(entries, _) = doc {
+            // A document is never a container itself: the `image` at the
+            // top of Helm values is the chart's own, its settings the
+            // project's.
+            entries.iter().for_each(|(_, value)| containers(value, &mut parts));
         } else {
             containers(doc, &mut parts);
         }
     }
     for setting in out {
         let at = setting.location.start;
-        if let Some((_, component)) = parts.iter().find(|(span, _)| span.start <= at && at < span.end) {
+        if let Some((_, component, image)) = parts.iter().find(|(span, _, _)| span.start <= at && at < span.end) {
             setting.component = component.clone();
+            setting.image = image.clone();
         }
     }
 }
@@ -192,7 +227,7 @@ impl<L> GateSetting<L> {
     /// The same setting with its location mapped (e.g. a span to a file
     /// location).
     pub fn map_location<M>(self, f: impl FnOnce(L) -> M) -> GateSetting<M> {
-        GateSetting { kind: self.kind, location: f(self.location), component: self.component }
+        GateSetting { kind: self.kind, location: f(self.location), component: self.component, image: self.image }
     }
 
     /// The gate and its value, when this sets a gate.
@@ -329,6 +364,7 @@ fn unread(span: Span, subject: &str, message: String) -> GateSetting {
         kind: SettingKind::Unread { subject: subject.to_owned(), message },
         location: span,
         component: Component::Project,
+        image: None,
     }
 }
 
@@ -337,6 +373,7 @@ fn invalid(span: Span, subject: &str, message: String) -> GateSetting {
         kind: SettingKind::Invalid { subject: subject.to_owned(), message },
         location: span,
         component: Component::Project,
+        image: None,
     }
 }
 
@@ -443,6 +480,7 @@ fn flag_items(value: &str, start: usize, flag: Flag, out: &mut Vec<GateSetting>)
                     },
                     location: span,
                     component: Component::Project,
+                    image: None,
                 });
             }
         }
@@ -460,9 +498,12 @@ fn is_placeholder(item: &str) -> bool {
 fn gate_item(item: &str, span: Span) -> GateSetting {
     match parse_feature_gates(item) {
         Ok(map) => match map.into_iter().next() {
-            Some((gate, value)) => {
-                GateSetting { kind: SettingKind::Gate { gate, value }, location: span, component: Component::Project }
-            }
+            Some((gate, value)) => GateSetting {
+                kind: SettingKind::Gate { gate, value },
+                location: span,
+                component: Component::Project,
+                image: None,
+            },
             None => unread(span, item, format!("`{item}` sets nothing")),
         },
         Err(err) => {
@@ -783,6 +824,7 @@ fn runtime_config_map(src: &Source<'_>, node: &Node, out: &mut Vec<GateSetting>)
             kind: SettingKind::RuntimeConfig { key: key.value.clone(), value: text, group: span.start },
             location: src.span(key.span.cover(value.span())),
             component: Component::Project,
+            image: None,
         });
     }
 }
@@ -901,6 +943,7 @@ fn gate_map(src: &Source<'_>, node: &Node, reader: Reader, out: &mut Vec<GateSet
                 kind: SettingKind::Gate { gate: name, value },
                 location: at,
                 component: Component::Project,
+                image: None,
             });
         }
     }
@@ -1073,6 +1116,37 @@ mod tests {
         // Scripts: the command the flag is given to, continued lines too.
         components("exec kube-apiserver \\\n  --v=2 \\\n  --feature-gates=A=true\n", Material::Text, &[Kubernetes]);
         components("kubelet --v=2\nwidgetd --feature-gates=A=true\n", Material::Text, &[Project]);
+    }
+
+    /// The image of each setting's container in `text` (Helm values when
+    /// `helm`), or `-`.
+    #[track_caller]
+    fn images(text: &str, helm: bool, expected: &[&str]) {
+        let material = if helm { Material::HelmValues } else { Material::Yaml };
+        let got: Vec<String> = match gate_settings(text, material) {
+            Ok(settings) => settings.into_iter().map(|s| s.image.unwrap_or_else(|| "-".to_owned())).collect(),
+            Err(err) => panic!("{}", err.message),
+        };
+        assert_eq!(got, expected, "{text}");
+    }
+
+    #[test]
+    fn each_container_setting_has_its_image() {
+        let pod = "spec:\n  containers:\n  - image: {IMAGE}\n    args: [--feature-gates=A=true]\n";
+        for (image, expected) in [
+            ("registry.k8s.io/jobset/jobset:v0.9.1", "registry.k8s.io/jobset/jobset"),
+            ("localhost:5000/widgetd@sha256:00", "localhost:5000/widgetd"),
+            ("controller:latest", "controller"),
+            ("widgetd", "widgetd"),
+        ] {
+            images(&pod.replace("{IMAGE}", image), false, &[expected]);
+        }
+        // Helm's image maps, nested; the top of a values file is no
+        // container (its `image` is the chart's own).
+        let values = "image:\n  repository: example.com/widget\nfeatureGates:\n  A: true\nsidecar:\n  image:\n    registry: quay.io\n    repository: k8scsi/csi-attacher\n  args: [--feature-gates=B=true]\n";
+        images(values, true, &["quay.io/k8scsi/csi-attacher", "-"]);
+        assert_eq!(image_name("example.com:5000/a/b:v1"), "example.com:5000/a/b");
+        assert_eq!(image_name("example.com:5000/a/b"), "example.com:5000/a/b");
     }
 
     #[test]

@@ -18,6 +18,12 @@ pub struct WindowTable {
 }
 
 impl WindowTable {
+    /// Whether the table names the Kubernetes profile (`profile =
+    /// "kubernetes"`): the project's versions are Kubernetes'.
+    pub fn is_kubernetes_profile(&self) -> bool {
+        self.profile.as_ref().is_some_and(|p| p.get_ref() == "kubernetes")
+    }
+
     /// The policy the table describes, starting from the default profile;
     /// every problem located at its value.
     pub fn policy(&self) -> Result<WindowPolicy, Vec<ParseError>> {

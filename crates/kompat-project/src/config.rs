@@ -15,8 +15,24 @@
 //! floor = "1.31"                     # optional override of the profile
 //!
 //! [kubernetes]
-//! version = "1.33"                   # the Kubernetes release manifests and gate settings target;
+//! version = "1.33"                   # the Kubernetes version of the cluster: manifests, Kubernetes
+//!                                    # components' settings and Kubernetes' own gates are judged at it;
 //!                                    # "1.30..1.34": every minor of an upgrade path
+//! ```
+//!
+//! `binary_version` is the project's own version, `[kubernetes] version` the
+//! cluster's: neither stands in for the other, but under `profile =
+//! "kubernetes"`, where the project's versions are Kubernetes' and one sets
+//! both.
+//!
+//! `[project] images` names the container images of the project's own
+//! binaries: the settings of containers running them are judged against the
+//! project's gates, those of any other container (a sidecar) are not judged.
+//! Without it the images are inferred ([`Config::project_images`] is empty).
+//!
+//! ```toml
+//! [project]
+//! images = ["registry.k8s.io/jobset/jobset"]   # a name without its registry matches too
 //! ```
 //!
 //! `[lint]` configures `kompat lint`; `[gen]` lists the outputs of
@@ -106,6 +122,14 @@ pub struct Config {
     /// path `A..B`, judged at every minor from A to B.
     pub kubernetes_path: Option<VersionRange>,
     pub window: WindowPolicy,
+    /// `profile = "kubernetes"` under `[window]`: the project's versions are
+    /// Kubernetes', so `binary_version` and `[kubernetes] version` each set
+    /// both.
+    pub kubernetes_profile: bool,
+    /// `[project] images`: the images of the project's own binaries, as
+    /// written (a reference, without tag or digest); empty when not
+    /// configured.
+    pub project_images: Vec<String>,
     pub decls: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
     /// `reference`: declaration inputs the project does not own, read to
@@ -307,6 +331,7 @@ struct RawConfig {
     exclude: Vec<Spanned<String>>,
     window: Option<WindowTable>,
     kubernetes: Option<RawKubernetes>,
+    project: Option<RawProject>,
     lint: Option<RawLint>,
     gen: Option<Spanned<RawGen>>,
     render: Option<RawRender>,
@@ -348,6 +373,13 @@ struct RawTarget {
 #[serde(deny_unknown_fields)]
 struct RawKubernetes {
     version: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProject {
+    #[serde(default)]
+    images: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -464,6 +496,13 @@ impl Config {
                 .add(&dir, [glob.get_ref().as_str()])
                 .map_err(|(_, why)| located(glob.span(), format!("bad glob in `exclude`: {why}")))?;
         }
+        let mut project_images = Vec::new();
+        for image in raw.project.iter().flat_map(|p| &p.images) {
+            if image.get_ref().trim().is_empty() {
+                return Err(located(image.span(), "empty image in `images` under [project]".to_owned()));
+            }
+            project_images.push(image.get_ref().trim().to_owned());
+        }
         let lint = match raw.lint {
             Some(lint) => Some(lint_config(lint).map_err(|(span, message)| located(span, message))?),
             None => None,
@@ -478,6 +517,8 @@ impl Config {
             kubernetes_version,
             kubernetes_path,
             window,
+            kubernetes_profile: raw.window.as_ref().is_some_and(WindowTable::is_kubernetes_profile),
+            project_images,
             decls: raw.decls.iter().map(resolve).collect(),
             baseline: raw.baseline.as_ref().map(resolve),
             reference: raw.reference.iter().map(resolve).collect(),
@@ -600,6 +641,18 @@ fn gen_config(raw: &Spanned<RawGen>, dir: &Path) -> Result<GenConfig, (std::ops:
 }
 
 impl Config {
+    /// The project's version and the Kubernetes version of the cluster, as
+    /// this file gives them: `binary_version` and `[kubernetes] version`,
+    /// neither standing in for the other but under `profile = "kubernetes"`,
+    /// where each sets both.
+    pub fn versions(&self) -> (Option<Version>, Option<Version>) {
+        if self.kubernetes_profile {
+            (self.binary_version.or(self.kubernetes_version), self.kubernetes_version.or(self.binary_version))
+        } else {
+            (self.binary_version, self.kubernetes_version)
+        }
+    }
+
     /// Those of `paths` that lie outside the project (the configuration's
     /// directory, after resolving `..` and symbolic links). Reading them is
     /// allowed; the commands name them on stderr, so a change to the
@@ -837,6 +890,21 @@ mod tests {
         assert_eq!(got, expected, "{text}");
     }
 
+    /// The versions a kompat.toml gives, as `binary / kubernetes` (`-` for
+    /// none), and its project images; or the error.
+    #[track_caller]
+    fn versions(text: &str, expected: &str) {
+        let got = match Config::parse(SourceFile::new("kompat.toml".into(), text.to_owned())) {
+            Ok(config) => {
+                let (binary, kubernetes) = config.versions();
+                let show = |v: Option<Version>| v.map_or("-".to_owned(), |v| v.to_string());
+                format!("{} / {} {:?}", show(binary), show(kubernetes), config.project_images)
+            }
+            Err(err) => err.diagnostics.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "),
+        };
+        assert_eq!(got, expected, "{text}");
+    }
+
     #[test]
     fn the_render_table() {
         check_render("", "none");
@@ -881,5 +949,21 @@ mod tests {
     fn unknown(key: &str) -> String {
         let source = SourceFile::new(PathBuf::from("k.toml"), format!("[render]\n{key} = 1\n"));
         Config::parse(source).err().and_then(|e| e.diagnostics.first().map(|d| d.message.clone())).unwrap_or_default()
+    }
+
+    #[test]
+    fn two_versions_one_meaning_each() {
+        versions("binary_version = \"0.9\"\n", "0.9 / - []");
+        versions("[kubernetes]\nversion = \"1.34\"\n", "- / 1.34 []");
+        versions("binary_version = \"0.9\"\n[kubernetes]\nversion = \"1.34\"\n", "0.9 / 1.34 []");
+        // Under the Kubernetes profile, one sets both.
+        versions("binary_version = \"1.37\"\n[window]\nprofile = \"kubernetes\"\n", "1.37 / 1.37 []");
+        versions("[window]\nprofile = \"kubernetes\"\n[kubernetes]\nversion = \"1.36\"\n", "1.36 / 1.36 []");
+        versions("binary_version = \"1.37\"\n[window]\nprofile = \"default\"\n", "1.37 / - []");
+        versions(
+            "[project]\nimages = [\"registry.k8s.io/jobset/jobset\", \" widgetd \"]\n",
+            "- / - [\"registry.k8s.io/jobset/jobset\", \"widgetd\"]",
+        );
+        versions("[project]\nimages = [\"\"]\n", "empty image in `images` under [project]");
     }
 }

@@ -72,7 +72,13 @@ fn load_apis(decls: &DeclArgs, kubernetes: bool) -> Result<(Option<Config>, ApiS
         let crds = crd_kinds(&project.decls);
         return Ok((project.config, set, crds));
     }
-    let config = Config::discover(decls.config.as_deref())?;
+    // Kubernetes' own APIs are served at the Kubernetes version: kompat.toml's
+    // `[kubernetes] version`, never the project's `binary_version` (but
+    // under the Kubernetes profile, where they are one).
+    let config = Config::discover(decls.config.as_deref())?.map(|mut config| {
+        config.binary_version = config.versions().1;
+        config
+    });
     let exclude = super::exclude(config.as_ref(), &decls.exclude)?;
     let mut loaded =
         if decls.decls.is_empty() { Decls::default() } else { kompat_project::load_excluding(&decls.decls, &exclude)? };

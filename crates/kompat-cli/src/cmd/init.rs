@@ -3,10 +3,17 @@
 //!
 //! What it finds decides what it writes: a Rust crate (`Cargo.toml`) has its
 //! declarations in `src`; a Go module (`go.mod`) in the top-level directories
-//! holding Go files that import `k8s.io/component-base/featuregate` (`pkg`
-//! when none does); Kubernetes manifests, CRDs and Helm charts are listed too,
-//! so `kompat lint` checks them. Each file is opened once and only its first
-//! [`SNIFF_BYTES`] are read. An existing `kompat.toml` is never replaced.
+//! holding Go files that import `k8s.io/component-base/featuregate`, and its
+//! references in those whose Go files import such a package (`pkg` when no
+//! file declares gates); kompat TOML declarations, Kubernetes manifests, CRDs
+//! and Helm charts are listed too, so `kompat lint` checks them. Vendored
+//! code, test data, tests, the web site and the docs never are. The
+//! project's version and the Kubernetes version of its cluster are read
+//! where the project states them ([`versions`]); a feature list to generate
+//! is written only when some file declares gates. Each file is opened once
+//! to tell what it is (the few that may state a version, once more), and
+//! only its first [`SNIFF_BYTES`] are read. An existing `kompat.toml` is
+//! never replaced.
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -16,6 +23,8 @@ use std::process::ExitCode;
 use kompat_project::{Error, Result};
 
 use super::print_stdout;
+
+mod versions;
 use crate::cli::InitArgs;
 
 /// How much of each file is read to tell what it is.
@@ -58,6 +67,27 @@ struct Project {
     feature_list: &'static str,
     /// Helm charts and kustomize directories were found: `[render]`.
     renders: Renders,
+    /// Whether some file declares feature gates: only then is there a
+    /// feature list for `kompat gen` to write.
+    declares: bool,
+    /// The project's version and the cluster's, where the project states
+    /// them.
+    versions: versions::Versions,
+}
+
+/// Directories whose files are never the project's: vendored code and test
+/// data anywhere, and at the top its tests, its web site and its docs.
+const NEVER_ANYWHERE: [&str; 4] = ["vendor", "third_party", "node_modules", "testdata"];
+const NEVER_TOP: [&str; 4] = ["test", "tests/e2e", "site", "docs"];
+/// Scripts: their kind and kubeadm configurations are deployment material
+/// (judged at the Kubernetes version), their code never declarations.
+const SCRIPTS: &str = "hack";
+
+/// Whether `rel` lies in a directory `kompat init` never lists.
+fn never(rel: &Path) -> bool {
+    let text = rel.to_string_lossy().replace('\\', "/");
+    NEVER_TOP.iter().any(|dir| text.starts_with(&format!("{dir}/")))
+        || rel.components().any(|c| NEVER_ANYWHERE.iter().any(|n| c.as_os_str() == *n))
 }
 
 fn detect(dir: &Path) -> Result<Project> {
@@ -70,26 +100,75 @@ fn detect(dir: &Path) -> Result<Project> {
             project.decls.insert("src".into());
         }
     }
+    let module = match go {
+        true => std::fs::read_to_string(dir.join("go.mod"))
+            .ok()
+            .and_then(|t| kompat_cli::facts::go_module(&t).map(str::to_owned)),
+        false => None,
+    };
     let mut go_dirs = BTreeSet::new();
+    // The Go packages that declare gates, and the files that may import them.
+    let mut declaring_packages = BTreeSet::new();
+    // Each other Go file's imports of the module's own packages.
+    let mut go_files: Vec<(String, Vec<String>)> = Vec::new();
     let mut manifests = BTreeSet::new();
     let mut charts = BTreeSet::new();
+    let mut found = versions::Found::default();
     for path in kompat_project::walk_files(dir)? {
         let Ok(rel) = path.strip_prefix(dir) else { continue };
         let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        found.look(rel, name, &path)?;
+        if never(rel) {
+            continue;
+        }
         let Some(entry) = top_entry(rel) else { continue };
-        if go && is_declaring_go(rel, name) && sniff(&path)?.contains(FEATUREGATE_IMPORT) {
-            go_dirs.insert(entry.clone());
+        let scripts = entry == SCRIPTS;
+        if go && is_declaring_go(rel, name) && !scripts {
+            let text = sniff(&path)?;
+            if text.contains(FEATUREGATE_IMPORT) {
+                project.declares = true;
+                go_dirs.insert(entry.clone());
+                if let (Some(module), Some(parent)) = (&module, rel.parent()) {
+                    declaring_packages.insert(format!("{module}/{}", parent.to_string_lossy().replace('\\', "/")));
+                }
+            } else if let (Some(module), true) = (&module, rel.components().count() > 1) {
+                go_files.push((entry, own_imports(&text, module)));
+            }
+        } else if rust && name.ends_with(".rs") && !matches!(entry.as_str(), "tests" | "benches" | "examples" | SCRIPTS)
+        {
+            let text = sniff(&path)?;
+            if text.contains("FeatureGates") && text.contains("derive") {
+                project.declares = true;
+                project.decls.insert(entry);
+            } else if text.contains("ApiLifecycle") && text.contains("derive") {
+                project.decls.insert(entry);
+            }
         } else if name == "Chart.yaml" {
             project.renders.charts = true;
             charts.insert(entry);
         } else if matches!(name, "kustomization.yaml" | "kustomization.yml" | "Kustomization") {
             project.renders.kustomize = true;
+        } else if name.ends_with(".toml") && !matches!(name, "Cargo.toml" | "kompat.toml") && !scripts {
+            let text = sniff(&path)?;
+            let declares = text.lines().any(|l| l.trim() == "[[feature]]");
+            if declares || text.lines().any(|l| l.trim() == "[[api]]") {
+                project.declares |= declares;
+                project.decls.insert(entry);
+            }
         } else if (name.ends_with(".yaml") || name.ends_with(".yml")) && is_manifest(&sniff(&path)?) {
             manifests.insert(entry);
         }
     }
+    project.versions = found.finish(dir)?;
     if go {
         project.kinds.push("Go module");
+        // The directories whose code reads the gates (imports a declaring
+        // package): `orphaned-gate` needs the references.
+        for (entry, imports) in go_files {
+            if imports.iter().any(|i| declaring_packages.contains(i)) {
+                go_dirs.insert(entry);
+            }
+        }
         if go_dirs.is_empty() && dir.join("pkg").is_dir() {
             go_dirs.insert("pkg".into());
         }
@@ -124,6 +203,20 @@ fn detect(dir: &Path) -> Result<Project> {
         ));
     }
     Ok(project)
+}
+
+/// The quoted import paths of a Go text that name packages of `module`.
+fn own_imports(text: &str, module: &str) -> Vec<String> {
+    let prefix = format!("\"{module}/");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&prefix) {
+        let path = &rest[at + 1..];
+        let end = path.find('"').unwrap_or(path.len());
+        out.push(path[..end].to_owned());
+        rest = &path[end..];
+    }
+    out
 }
 
 /// The first component of `rel` when it is a directory below the project,
@@ -191,11 +284,7 @@ fn render(project: &Project) -> String {
 # `kompat gen` writes the outputs below and `kompat gen --check` (in CI)
 # fails when one is stale.
 
-# The version this project releases next (MAJOR.MINOR; set yours): the
-# version window (emulation versions down to N-3), the removal rules and
-# `kompat gen` work from it.
-binary_version = "1.0"
-
+{binary}
 # Where the declarations are: Rust sources (#[derive(FeatureGates)],
 # #[derive(ApiLifecycle)]), Go featuregate specs, kompat TOML files and
 # feature lists. `kompat lint` also checks the CRD manifests and the
@@ -211,15 +300,19 @@ decls = [{decls}]
 # reported.
 # reference = ["third_party/versioned_feature_list.yaml"]
 
+{kubernetes}
+# The images of the project's own binaries: the settings of containers
+# running them are judged against the project's gates, other containers'
+# (sidecars) are not judged. Unset, they are inferred from the binaries under
+# cmd/, the Go module, the Cargo package and the charts.
+# [project]
+# images = ["registry.example.com/widget/widget-controller"]
+
 # [window]
-# profile = "kubernetes"   # N-3, floored at 1.31; or "default" (N-3)
+# profile = "kubernetes"   # N-3, floored at 1.31, and the project's versions are
+#                          # Kubernetes': one sets both; or "default" (N-3)
 
-# `kompat gen` writes the feature list in Kubernetes' format; commit it, so
-# reviews show every lifecycle change.
-[[gen.output]]
-kind = "k8s-yaml"
-path = {list}
-
+{gen}
 # Inputs whose absence is an error rather than a note saying which rules did
 # not run (`kompat explain missing-input`):
 # [lint]
@@ -237,6 +330,9 @@ path = {list}
 "#,
         kinds = project.kinds.join(", "),
         decls = decls.join(", "),
+        binary = versions::render_binary(&project.versions),
+        kubernetes = versions::render_kubernetes(&project.versions),
+        gen = render_gen(project, &list),
     ) + &render_table(project.renders, |program| kompat_project::render::find_program(program).is_some())
 }
 
@@ -280,6 +376,23 @@ fn render_table(renders: Renders, on_path: impl Fn(&str) -> bool) -> String {
     lines.concat()
 }
 
+/// The `[[gen.output]]` entry: the feature list, when some file declares
+/// gates; else a comment (there is nothing to render).
+fn render_gen(project: &Project, list: &str) -> String {
+    let entry = format!("[[gen.output]]\nkind = \"k8s-yaml\"\npath = {list}\n");
+    if project.declares {
+        return format!(
+            "# `kompat gen` writes the feature list in Kubernetes' format; commit it, so\n\
+             # reviews show every lifecycle change.\n{entry}"
+        );
+    }
+    let commented: String = entry.lines().map(|l| format!("# {l}\n")).collect();
+    format!(
+        "# No file here declares feature gates, so `kompat gen` has nothing to write;\n\
+         # once some do, it writes their feature list:\n{commented}"
+    )
+}
+
 /// Creates `path` with `text`; never replaces a file (even one created since
 /// the check), and leaves no partial file behind.
 fn write_new(path: &Path, text: &str) -> Result<()> {
@@ -319,6 +432,25 @@ mod tests {
     }
 
     #[test]
+    fn directories_never_listed() {
+        for (rel, expected) in [
+            ("vendor/k8s.io/api/x.yaml", true),
+            ("pkg/third_party/x.go", true),
+            ("pkg/foo/testdata/x.yaml", true),
+            ("test/e2e/pod.yaml", true),
+            ("tests/e2e/pod.yaml", true),
+            ("site/content/x.md", true),
+            ("docs/x.yaml", true),
+            ("tests/unit.rs", false),
+            ("hack/kind-config.yaml", false),
+            ("pkg/test/x.go", false),
+            ("config/manager/manager.yaml", false),
+        ] {
+            assert_eq!(never(Path::new(rel)), expected, "{rel}");
+        }
+    }
+
+    #[test]
     fn render_table_for_what_is_installed() {
         check(false, false, &["helm", "kubectl"], "");
         check(true, false, &["helm"], "[render]\nhelm = \"helm\"\n# timeout_seconds = 60\n# max_output_mib = 32");
@@ -346,5 +478,15 @@ mod tests {
             &[],
             "# [render]   # not on PATH\n# helm = \"helm\"   # not on PATH\n# timeout_seconds = 60\n# max_output_mib = 32",
         );
+    }
+
+    #[test]
+    fn imports_of_the_module_own_packages() {
+        let text = "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/widget/pkg/features\"\n\tx \"example.com/widget/internal/util\"\n\t\"example.com/widgets/other\"\n)\n";
+        assert_eq!(
+            own_imports(text, "example.com/widget"),
+            ["example.com/widget/pkg/features", "example.com/widget/internal/util"]
+        );
+        assert!(own_imports("package a\n", "example.com/widget").is_empty());
     }
 }

@@ -105,6 +105,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         }
     }
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, false)));
+    project_images(config.as_ref(), &unrendered.charts).attribute(&mut settings);
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
     debug_rereads(&decls);
 
@@ -151,25 +152,15 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let cluster_paths: Vec<PathBuf> = args.crds.iter().chain(configured_crds).cloned().collect();
     let cluster_crds = cluster_crds(&cluster_paths)?;
 
-    let binary = match &args.binary_version {
-        Some(v) => Some(flag_version("binary-version", v)?),
-        None => config.as_ref().and_then(|c| c.binary_version),
-    };
     let window = match args.profile {
         Some(WindowProfile::Kubernetes) => WindowPolicy::KUBERNETES,
         Some(WindowProfile::Default) => WindowPolicy::DEFAULT,
         None => config.as_ref().map_or(WindowPolicy::DEFAULT, |c| c.window),
     };
-    // kompat.toml's binary_version is the version the project releases
-    // next, not a Kubernetes release: manifests are checked against the
-    // Kubernetes release named by --kubernetes-version or --binary-version,
-    // else by `[kubernetes] version` in kompat.toml (or --emulation-version
-    // alone).
-    let kube_path = match &args.kubernetes_version {
-        Some(v) => Some(flag_range("kubernetes-version", v)?),
-        None if args.binary_version.is_some() => binary.map(VersionRange::single),
-        None => config.as_ref().and_then(|c| c.kubernetes_path),
-    };
+    // The project's version and the Kubernetes version of the cluster (one
+    // release, or an upgrade path): neither stands in for the other, but
+    // under the Kubernetes profile.
+    let (binary, kube_path) = versions(args, config.as_ref())?;
     let path = kube_path.filter(|p| !p.is_single());
     if let (Some(path), Some(_)) = (path, &args.emulation_version) {
         return Err(Error::msg(format!(
@@ -272,6 +263,69 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     Ok(linted)
 }
 
+/// The project's version (`--binary-version`, else `binary_version`) and
+/// the Kubernetes version of the cluster, one release or an upgrade path
+/// (`--kubernetes-version`, else `[kubernetes] version`): two inputs,
+/// neither standing in for the other, but under the Kubernetes profile
+/// (`--profile kubernetes`, or `profile = "kubernetes"` in kompat.toml),
+/// where the project's versions are Kubernetes' and one sets both (a flag
+/// before kompat.toml).
+fn versions(args: &LintArgs, config: Option<&Config>) -> Result<(Option<Version>, Option<VersionRange>)> {
+    let binary_flag = args.binary_version.as_deref().map(|v| flag_version("binary-version", v)).transpose()?;
+    let kubernetes_flag =
+        args.kubernetes_version.as_deref().map(|v| flag_range("kubernetes-version", v)).transpose()?;
+    let binary_config = config.and_then(|c| c.binary_version);
+    let kubernetes_config = config.and_then(|c| c.kubernetes_path);
+    let kubernetes_profile = match args.profile {
+        Some(profile) => matches!(profile, WindowProfile::Kubernetes),
+        None => config.is_some_and(|c| c.kubernetes_profile),
+    };
+    if kubernetes_profile {
+        let binary = binary_flag
+            .or(kubernetes_flag.map(VersionRange::last))
+            .or(binary_config)
+            .or(kubernetes_config.map(VersionRange::last));
+        let kubernetes = kubernetes_flag
+            .or(binary_flag.map(VersionRange::single))
+            .or(kubernetes_config)
+            .or(binary_config.map(VersionRange::single));
+        return Ok((binary, kubernetes));
+    }
+    Ok((binary_flag.or(binary_config), kubernetes_flag.or(kubernetes_config)))
+}
+
+/// The project's images: `[project] images`, else the names it goes by
+/// (the binaries under `cmd/`, the Go module's last segment, the Cargo
+/// package, the charts among the inputs), read in kompat.toml's directory
+/// (the working directory without one).
+fn project_images(config: Option<&Config>, charts: &[PathBuf]) -> kompat_cli::images::ProjectImages {
+    use kompat_cli::facts;
+    let configured = config.map(|c| c.project_images.clone()).unwrap_or_default();
+    if !configured.is_empty() {
+        return kompat_cli::images::ProjectImages { configured, inferred: Vec::new() };
+    }
+    let dir = config.map_or_else(|| PathBuf::from("."), Config::dir);
+    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+    let read = |path: PathBuf| std::fs::read_to_string(path).ok();
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("cmd")) {
+        names.extend(entries.flatten().filter(|e| e.path().is_dir()).filter_map(|e| e.file_name().into_string().ok()));
+    }
+    if let Some(module) = read(dir.join("go.mod")).as_deref().and_then(facts::go_module).map(str::to_owned) {
+        let last = module.rsplit('/').find(|s| !(s.starts_with('v') && s[1..].bytes().all(|b| b.is_ascii_digit())));
+        names.extend(last.map(str::to_owned));
+    }
+    names.extend(read(dir.join("Cargo.toml")).as_deref().and_then(facts::cargo_package_name));
+    for chart in charts {
+        let name = read(chart.join("Chart.yaml")).as_deref().and_then(facts::chart_name).map(str::to_owned);
+        names.extend(name.or_else(|| chart.file_name().and_then(|n| n.to_str()).map(str::to_owned)));
+    }
+    names.retain(|n| !n.is_empty() && n != "OWNERS");
+    names.sort();
+    names.dedup();
+    kompat_cli::images::ProjectImages { configured, inferred: names }
+}
+
 /// The files already read, by identity (the same file named through two
 /// paths is one).
 #[derive(Default)]
@@ -333,7 +387,7 @@ impl Seen {
     }
 }
 
-/// The API server manifests are checked against: the binary version (or
+/// The API server manifests are checked against: the Kubernetes version (or
 /// `--emulation-version` alone), emulating `--emulation-version` within the
 /// window, with `--runtime-config` and the forward-compatibility flags.
 fn serve_options(args: &LintArgs, binary: Option<Version>, window: WindowPolicy) -> Result<Option<ServeOptions>> {

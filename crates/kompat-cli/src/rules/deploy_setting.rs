@@ -336,6 +336,8 @@ specs = [
             r##"
 //- kompat.toml
 binary_version = "1.33"
+[kubernetes]
+version = "1.33"
 //- deploy/kind.yaml
 kind: Cluster
 apiVersion: kind.x-k8s.io/v1alpha4

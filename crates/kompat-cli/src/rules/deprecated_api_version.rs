@@ -80,6 +80,8 @@ mod tests {
             r##"
 //- kompat.toml
 binary_version = "1.30"
+[kubernetes]
+version = "1.30"
 //- deploy/fc.yaml
 kind: PriorityLevelConfiguration
 apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3"
@@ -97,6 +99,8 @@ kind: FlowSchema
             r##"
 //- kompat.toml
 binary_version = "1.28"
+[kubernetes]
+version = "1.28"
 //- deploy/fc.yaml
 apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
 kind: FlowSchema

@@ -261,7 +261,8 @@ specs = [
         check(
             r##"
 //- kompat.toml
-binary_version = "1.37"
+[kubernetes]
+version = "1.37"
 //- kind.yaml
 kind: Cluster
 apiVersion: kind.x-k8s.io/v1alpha4

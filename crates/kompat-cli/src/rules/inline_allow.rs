@@ -364,6 +364,8 @@ mod tests {
             r##"
 //- kompat.toml
 binary_version = "1.37"
+[kubernetes]
+version = "1.37"
 //- ingress.yaml
 apiVersion: extensions/v1beta1
 #           ^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "Ingress" in version "extensions/v1beta1" on Kubernetes 1.37: removed in 1.22; use networking.k8s.io/v1 Ingress
@@ -391,6 +393,8 @@ metadata:
             r##"
 //- kompat.toml
 binary_version = "1.37"
+[kubernetes]
+version = "1.37"
 //- manifests.yaml
 apiVersion: extensions/v1beta1
 kind: Ingress

@@ -22,14 +22,14 @@ use super::stored_before_written::STORED_BEFORE_WRITTEN;
 use super::unknown_api_kind::UNKNOWN_API_KIND;
 use super::unserved_api_version::UNSERVED_API_VERSION;
 use super::Pass;
-use crate::Context;
+use crate::{Context, Judge};
 use kompat_diag::declare_rule;
 use kompat_diag::Diagnostic;
 
 declare_rule! {
     /// ### What it does
     ///
-    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known; said once for an upgrade path that ends past it); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs), which YAML files outside charts are Go templates (not read) and how to render them (`[render]` in kompat.toml), or were rendered without a Kubernetes version (subject `kubernetes-version`). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
+    /// Says, once per missing input, which rules did not run because the input they need was not given: a binary version (the storage, window and lifecycle rules, and the checks of gate settings), a baseline (the removal and history rules), a Kubernetes version (the checks of Kubernetes manifests and of Kubernetes components' gate settings, counted), Rust or Go sources (`orphaned-gate`), the CRD manifest of kube-rs custom resources (`crd-lifecycle-mismatch`), Kubernetes' API data for a target newer than the newest release it was generated from (subject `kubernetes-data`: removals after that release are not known; said once for an upgrade path that ends past it); and says when gate settings are checked against Kubernetes' own feature gates because no declarations were loaded, and which Helm charts and kustomize directories were not rendered (their templates not read, their partial CRDs not checked as CRDs), which YAML files outside charts are Go templates (not read) and how to render them (`[render]` in kompat.toml), or were rendered without a Kubernetes version (subject `kubernetes-version`). The subject is the input's name (`binary-version`, `baseline`, `kubernetes-version`, `sources`, `declarations`, `crd-manifest`, `renderer`); `require = ["binary-version", ...]` in `[lint]` makes the note an error.
     ///
     /// ### Why is this bad?
     ///
@@ -63,7 +63,7 @@ pub const INPUTS: [(&str, &str); 7] = [
     ("baseline", "no baseline (--baseline, or `baseline` in kompat.toml)"),
     (
         "kubernetes-version",
-        "no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml)",
+        "no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml)",
     ),
     ("sources", "no Rust or Go source among the inputs"),
     ("declarations", "no feature declarations loaded"),
@@ -106,8 +106,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 STORAGE_VERSION_WITHOUT_KIND.code,
             ]));
         }
-        // Settings of Kubernetes' own gates run at `[kubernetes] version` too.
-        if !cx.settings.is_empty() && cx.setting_binary.is_none() {
+        // The project's settings; Kubernetes components' run at the
+        // Kubernetes version.
+        if cx.unjudged_settings(Judge::Project) > 0 {
             rules.extend(gate_setting::PASS.rules.iter().map(|r| format!("`{}`", r.code)));
         }
         skipped("binary-version", rules, "");
@@ -115,18 +116,29 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.baseline.is_none() && own_features {
         skipped("baseline", all(&[REMOVED_GATE.code, REWRITTEN_HISTORY.code]), "");
     }
+    let mut unchecked = Vec::new();
+    let mut rules = Vec::new();
     if cx.manifests.is_none() && cx.manifest_objects > 0 {
-        let mut rules = all(&[
+        unchecked.push("Kubernetes manifests are not checked".to_owned());
+        rules.extend(all(&[
             REMOVED_API_VERSION.code,
             DEPRECATED_API_VERSION.code,
             UNSERVED_API_VERSION.code,
             UNKNOWN_API_KIND.code,
-        ]);
+        ]));
         // RBAC roles are judged at the target too.
         if cx.roles.iter().any(|r| !r.rules.is_empty()) {
             rules.extend(all(&[RBAC_REMOVED_RESOURCE.code, RBAC_MISSING_REPLACEMENT.code]));
         }
-        skipped("kubernetes-version", rules, "Kubernetes manifests are not checked; ");
+    }
+    let settings = cx.unjudged_settings(Judge::Kubernetes);
+    if settings > 0 {
+        let (n, are) = if settings == 1 { ("1 gate setting".to_owned(), "is") } else { (format!("{settings} gate settings"), "are") };
+        unchecked.push(format!("{n} of Kubernetes components {are} not checked"));
+        rules.extend(gate_setting::PASS.rules.iter().map(|r| format!("`{}`", r.code)));
+    }
+    if !unchecked.is_empty() {
+        skipped("kubernetes-version", rules, &format!("{}; ", unchecked.join(" and ")));
     }
     if cx.code.is_none() && own_features {
         skipped("sources", all(&[ORPHANED_GATE.code]), "");
@@ -407,7 +419,8 @@ introduced = "1.30"
         check(
             r##"
 //- kompat.toml
-binary_version = "1.37"
+[kubernetes]
+version = "1.37"
 //- kubelet.yaml
 #!! note[missing-input]: no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates
 kind: KubeletConfiguration
@@ -423,11 +436,51 @@ featureGates:
         check(
             r##"
 //- deploy.yaml
-#!! note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run
+#!! note[missing-input]: no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run
 apiVersion: extensions/v1beta1
 kind: Ingress
 metadata:
   name: web
+"##,
+        );
+    }
+
+    /// The project's version is not Kubernetes': settings of Kubernetes
+    /// components wait for the Kubernetes version, counted.
+    #[test]
+    fn kubernetes_settings_without_a_kubernetes_version() {
+        check(
+            r##"
+//- kompat.toml
+binary_version = "0.5"
+//- features.toml
+[[feature]]
+name = "WidgetCache"
+specs = [{ version = "0.5", stage = "Alpha", default = false }]
+//- hack/kind-config.yaml
+#!! note[missing-input]: no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked and 2 gate settings of Kubernetes components are not checked; `deprecated-api-version`, `locked-gate-setting`, `prealpha-gate-setting`, `removed-api-version`, `removed-gate-setting`, `unknown-api-kind`, `unknown-gate-setting`, `unserved-api-version` did not run
+#!! note[missing-input]: no Rust or Go source among the inputs: `orphaned-gate` did not run
+#!! note[missing-input]: no baseline (--baseline, or `baseline` in kompat.toml): `removed-gate`, `rewritten-history` did not run
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+featureGates:
+  GangScheduling: true
+  GenericWorkload: true
+"##,
+        );
+        // Under the Kubernetes profile the project's version is Kubernetes'.
+        check(
+            r##"
+//- kompat.toml
+binary_version = "1.37"
+[window]
+profile = "kubernetes"
+//- kubelet.yaml
+#!! note[missing-input]: no feature declarations loaded: gate settings are checked against Kubernetes' own feature gates
+kind: KubeletConfiguration
+featureGates:
+  NoSuchGate: true
+# ^^^^^^^^^^ error[unknown-gate-setting]: a 1.37 component rejects this setting: unrecognized feature gate: NoSuchGate
 "##,
         );
     }

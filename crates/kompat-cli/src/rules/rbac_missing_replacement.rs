@@ -309,7 +309,7 @@ rules:
 - apiGroups: [extensions]
   resources: [ingresses]
   verbs: [get]
-#!! note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `rbac-missing-replacement`, `rbac-removed-resource`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run
+#!! note[missing-input]: no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `rbac-missing-replacement`, `rbac-removed-resource`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run
 "##,
         );
     }

@@ -58,6 +58,8 @@ mod tests {
             r##"
 //- kompat.toml
 binary_version = "1.37"
+[kubernetes]
+version = "1.37"
 //- deploy/ingress.yaml
 apiVersion: extensions/v1beta1
 #           ^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "Ingress" in version "extensions/v1beta1" on Kubernetes 1.37: removed in 1.22; use networking.k8s.io/v1 Ingress
@@ -85,6 +87,8 @@ kind: Widget
             r##"
 //- kompat.toml
 binary_version = "1.31"
+[kubernetes]
+version = "1.31"
 //- fc.yaml
 apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
@@ -95,6 +99,8 @@ kind: FlowSchema
             r##"
 //- kompat.toml
 binary_version = "1.32"
+[kubernetes]
+version = "1.32"
 //- fc.yaml
 apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "FlowSchema" in version "flowcontrol.apiserver.k8s.io/v1beta3" on Kubernetes 1.32: removed in 1.32; use flowcontrol.apiserver.k8s.io/v1 FlowSchema
@@ -111,6 +117,8 @@ kind: FlowSchema
             r##"
 //- kompat.toml
 binary_version = "1.21"
+[kubernetes]
+version = "1.21"
 //- crds/gadget.yaml
 apiVersion: apiextensions.k8s.io/v1beta1
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[deprecated-api-version]: apiextensions.k8s.io/v1beta1 CustomResourceDefinition is deprecated in v1.16+, unavailable in v1.22+; use apiextensions.k8s.io/v1 CustomResourceDefinition
@@ -128,6 +136,8 @@ spec:
             r##"
 //- kompat.toml
 binary_version = "1.22"
+[kubernetes]
+version = "1.22"
 //- crds/gadget.yaml
 apiVersion: apiextensions.k8s.io/v1beta1
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" on Kubernetes 1.22: removed in 1.22; use apiextensions.k8s.io/v1 CustomResourceDefinition
@@ -153,6 +163,8 @@ spec:
 binary_version = "1.22"
 [lint.levels]
 removed-crd-api-version = "warn"
+[kubernetes]
+version = "1.22"
 //- crds/gadget.yaml
 apiVersion: apiextensions.k8s.io/v1beta1
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ warning[removed-api-version]: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" on Kubernetes 1.22: removed in 1.22; use apiextensions.k8s.io/v1 CustomResourceDefinition
@@ -173,6 +185,8 @@ binary_version = "1.22"
 [[lint.allow]]
 code = "removed-crd-api-version"
 reason = "the chart supports 1.21 clusters until March"
+[kubernetes]
+version = "1.22"
 //- crds/gadget.yaml
 apiVersion: apiextensions.k8s.io/v1beta1
 kind: CustomResourceDefinition
@@ -189,6 +203,8 @@ spec:
             r##"
 //- kompat.toml
 binary_version = "1.22"
+[kubernetes]
+version = "1.22"
 //- crds/gadget.yaml
 # kompat:allow(removed-crd-api-version) installed on 1.21 clusters only
 apiVersion: apiextensions.k8s.io/v1beta1

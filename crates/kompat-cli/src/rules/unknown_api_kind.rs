@@ -21,7 +21,7 @@ use kompat_runtime::suggest::did_you_mean;
 declare_rule! {
     /// ### What it does
     ///
-    /// Checks every object of the Kubernetes manifests linted whose `apiVersion` names one of Kubernetes' built-in groups (`apps`, `batch`, `rbac.authorization.k8s.io`, the core group, ...) and reports those whose version, or whose kind in that version, no Kubernetes release serves: Kubernetes' `no matches for kind "K" in version "G/V"`, with the version that serves the kind at the target (`use apps/v1 ReplicaSet`), or the closest kind or version (`did you mean`). The built-in kinds are those of `k8s.io/api` at every release tag the data was generated from. Objects of other groups (custom resources) are checked against their CRD when one among the inputs, or in `crds = [...]` / `--crds` (CRDs installed in the cluster), defines their group and kind: a version the CRD does not have is this error, naming the versions it serves. Lists (`List`, `*List`) and kubeconfig files (`v1 Config`) are not checked; a version that was served and is gone is `removed-api-version`.
+    /// Checks every object of the Kubernetes manifests linted whose `apiVersion` names one of Kubernetes' built-in groups (`apps`, `batch`, `rbac.authorization.k8s.io`, the core group, ...) and reports those whose version, or whose kind in that version, no Kubernetes release serves: Kubernetes' `no matches for kind "K" in version "G/V"`, with the version that serves the kind at the target (`use apps/v1 ReplicaSet`), or the closest kind or version (`did you mean`). The built-in kinds are those of `k8s.io/api` at every release tag the data was generated from. Objects of other groups (custom resources) are checked against their CRD when one among the inputs, or in `crds = [...]` / `--crds` (CRDs installed in the cluster), defines their group and kind: a version the CRD does not have is this error, naming the versions it serves. Lists (`List`, `*List`), kubeconfig files (`v1 Config`) and the configurations of kustomize's built-in plugins (`apiVersion: builtin`) are not checked; a version that was served and is gone is `removed-api-version`.
     ///
     /// ### Why is this bad?
     ///
@@ -140,6 +140,8 @@ mod tests {
             r##"
 //- kompat.toml
 binary_version = "1.35"
+[kubernetes]
+version = "1.35"
 //- deploy/apps.yaml
 apiVersion: apps/v1
 #           ^^^^^^^ error[unknown-api-kind]: no matches for kind "Deploymnet" in version "apps/v1" on Kubernetes 1.35: apps/v1 has no kind Deploymnet (did you mean `Deployment`?)
@@ -186,6 +188,8 @@ kind: ConfgMap
             r##"
 //- kompat.toml
 binary_version = "1.35"
+[kubernetes]
+version = "1.35"
 //- deploy/ok.yaml
 apiVersion: apps/v1
 kind: Deployment
@@ -211,6 +215,12 @@ kind: Certificate
 apiVersion: v1
 kind: Config
 clusters: []
+//- config/default/prefix_transformer.yaml
+apiVersion: builtin
+kind: PrefixSuffixTransformer
+metadata:
+  name: prefix
+prefix: widget-
 "##,
         );
     }
@@ -223,6 +233,8 @@ clusters: []
             r##"
 //- kompat.toml
 binary_version = "1.22"
+[kubernetes]
+version = "1.22"
 //- rbac.yaml
 apiVersion: rbac.authorization.k8s.io/v1alpha1
 #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[removed-api-version]: no matches for kind "ClusterRole" in version "rbac.authorization.k8s.io/v1alpha1" on Kubernetes 1.22: removed in 1.22
@@ -242,6 +254,8 @@ mod custom_resources {
             r##"
 //- kompat.toml
 binary_version = "1.35"
+[kubernetes]
+version = "1.35"
 //- crds/certificates.yaml
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

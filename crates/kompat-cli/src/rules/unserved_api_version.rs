@@ -83,6 +83,8 @@ mod tests {
             r##"
 //- kompat.toml
 binary_version = "1.33"
+[kubernetes]
+version = "1.33"
 //- claim.yaml
 apiVersion: resource.k8s.io/v1
 #           ^^^^^^^^^^^^^^^^^^ error[unserved-api-version]: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1" on Kubernetes 1.33: introduced in 1.34
@@ -97,6 +99,8 @@ kind: ResourceClaim
             r##"
 //- kompat.toml
 binary_version = "1.37"
+[kubernetes]
+version = "1.37"
 //- claim.yaml
 apiVersion: resource.k8s.io/v1beta2
 #           ^^^^^^^^^^^^^^^^^^^^^^^ error[unserved-api-version]: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2" on Kubernetes 1.37: off by default; enable it with --runtime-config=resource.k8s.io/v1beta2=true

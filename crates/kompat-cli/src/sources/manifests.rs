@@ -112,11 +112,15 @@ impl Manifests {
 const CLIENT_KINDS: &[(&str, &str, &str)] = &[("", "v1", "Config")];
 
 /// True for an object of one of Kubernetes' built-in groups that is not a
-/// list (`List`, `*List`: their items are the objects) nor a client-side
-/// file ([`CLIENT_KINDS`]); the caller has found no API for it.
+/// list (`List`, `*List`: their items are the objects), a client-side file
+/// ([`CLIENT_KINDS`]) nor the configuration of one of kustomize's built-in
+/// plugins (`apiVersion: builtin`, `kind: PrefixSuffixTransformer`); the
+/// caller has found no API for it.
 fn is_builtin_unknown(object: &ManifestObject<Location>) -> bool {
+    let kustomize_plugin = object.group.is_empty() && object.version == "builtin";
     kompat_k8s::apis().is_group_registered(&object.group)
         && !object.kind.ends_with("List")
+        && !kustomize_plugin
         && !CLIENT_KINDS.contains(&(object.group.as_str(), object.version.as_str(), object.kind.as_str()))
 }
 

@@ -242,12 +242,7 @@ pub fn locate(doc: &RenderedDoc, unrendered: &mut Unrendered) -> Located {
     // YAML beyond the parser's limits or that does not parse renders nothing
     // to check.
     located.objects = input.manifest_objects().unwrap_or_default().into_iter().map(|o| o.map_location(remap)).collect();
-    located.settings = input
-        .gate_settings()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|s| GateSetting { kind: s.kind, location: remap(s.location), component: s.component })
-        .collect();
+    located.settings = input.gate_settings().unwrap_or_default().into_iter().map(|s| s.map_location(remap)).collect();
     if names_crd {
         let source = SourceFile::new(PathBuf::from(&label), text.clone());
         match kompat_crd::parse_manifests(&source.text) {

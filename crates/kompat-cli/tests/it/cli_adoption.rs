@@ -95,7 +95,9 @@ fn version_names_the_commit_when_built_from_git() {
 
 /// Runs `kompat init` in a project made of `files`, checks the `decls` it
 /// writes, and that the written file drives `lint`, `gen --check` and `gen`.
-fn check_init(files: &[(&str, &str)], decls: &str, feature_list: &str) {
+/// `feature_list` is the `[[gen.output]]` written when some file declares
+/// gates; `None` when none does (the entry is written commented).
+fn check_init(files: &[(&str, &str)], decls: &str, feature_list: Option<&str>) {
     let dir = crate::common::dir_with(files);
     let (code, dry, err) = kompat_in(dir.path(), &["init", "--dry-run"]);
     assert_eq!(code, 0, "{err}");
@@ -105,12 +107,17 @@ fn check_init(files: &[(&str, &str)], decls: &str, feature_list: &str) {
     let written = std::fs::read_to_string(dir.path().join("kompat.toml")).expect("kompat.toml written");
     assert_eq!(written, dry, "--dry-run prints what init writes");
     assert!(written.contains(&format!("\ndecls = {decls}\n")), "{written}");
+    let (code, _, err) = kompat_in(dir.path(), &["lint"]);
+    assert_eq!(code, 0, "lint on the written kompat.toml: {err}");
+    let Some(feature_list) = feature_list else {
+        assert!(!written.contains("\n[[gen.output]]"), "{written}");
+        assert!(written.contains("\n# [[gen.output]]\n# kind = \"k8s-yaml\"\n"), "{written}");
+        return;
+    };
     assert!(
         written.contains(&format!("\n[[gen.output]]\nkind = \"k8s-yaml\"\npath = \"{feature_list}\"\n")),
         "{written}"
     );
-    let (code, _, err) = kompat_in(dir.path(), &["lint"]);
-    assert_eq!(code, 0, "lint on the written kompat.toml: {err}");
     // The feature list is not there yet: stale (1), not an input error (2).
     let (code, _, err) = kompat_in(dir.path(), &["gen", "--check"]);
     assert_eq!(code, 1, "{err}");
@@ -121,6 +128,7 @@ fn check_init(files: &[(&str, &str)], decls: &str, feature_list: &str) {
     assert_eq!(code, 0, "{err}");
 }
 
+const RUST_GATES: &str = "//! demo\n\nuse kompat::FeatureGates;\n\n#[derive(Clone, Copy, Debug, PartialEq, Eq, FeatureGates)]\npub enum Feature {\n    #[kompat(spec(version = \"0.1\", stage = \"Alpha\", default = false))]\n    Widgets,\n}\n";
 const CARGO_TOML: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
 const GO_GATES: &str = "package features\n\nimport (\n\t\"k8s.io/component-base/featuregate\"\n)\n\nconst Widgets featuregate.Feature = \"Widgets\"\n";
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
@@ -145,10 +153,11 @@ const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  na
 
 #[test]
 fn init_for_a_rust_crate() {
+    check_init(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", "//! demo\n")], r#"["src"]"#, None);
     check_init(
-        &[("Cargo.toml", CARGO_TOML), ("src/lib.rs", "//! demo\n")],
+        &[("Cargo.toml", CARGO_TOML), ("src/lib.rs", RUST_GATES)],
         r#"["src"]"#,
-        "versioned_feature_list.yaml",
+        Some("versioned_feature_list.yaml"),
     );
 }
 
@@ -157,6 +166,7 @@ fn init_for_a_go_module_lists_the_directories_declaring_gates() {
     check_init(
         &[
             ("go.mod", "module example.com/demo\n\ngo 1.22\n"),
+            ("VERSION", "v1.2.0\n"),
             ("pkg/features/gates.go", GO_GATES),
             ("pkg/util/util.go", "package util\n"),
             ("staging/src/lib/features/gates.go", GO_GATES),
@@ -166,17 +176,13 @@ fn init_for_a_go_module_lists_the_directories_declaring_gates() {
             ("test/compatibility_lifecycle/reference/.keep", ""),
         ],
         r#"["pkg", "staging"]"#,
-        "test/compatibility_lifecycle/reference/versioned_feature_list.yaml",
+        Some("test/compatibility_lifecycle/reference/versioned_feature_list.yaml"),
     );
 }
 
 #[test]
 fn init_for_a_go_module_without_gates_falls_back_to_pkg() {
-    check_init(
-        &[("go.mod", "module example.com/demo\n"), ("pkg/a/a.go", "package a\n")],
-        r#"["pkg"]"#,
-        "versioned_feature_list.yaml",
-    );
+    check_init(&[("go.mod", "module example.com/demo\n"), ("pkg/a/a.go", "package a\n")], r#"["pkg"]"#, None);
 }
 
 #[test]
@@ -190,7 +196,7 @@ fn init_for_manifests_crds_and_charts() {
             ("docs/notes.yaml", "title: not a manifest\n"),
         ],
         r#"["charts", "config"]"#,
-        "versioned_feature_list.yaml",
+        None,
     );
 }
 
@@ -209,7 +215,7 @@ fn init_names_top_level_manifests_for_lint() {
 
 #[test]
 fn init_for_manifests_only_at_the_top() {
-    check_init(&[("deploy.yaml", DEPLOYMENT)], r#"["."]"#, "versioned_feature_list.yaml");
+    check_init(&[("deploy.yaml", DEPLOYMENT)], r#"["."]"#, None);
 }
 
 #[test]

@@ -14,14 +14,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/cluster")
 }
 
-/// Lints `file` with `--binary-version 1.37`, snapshots the human output
+/// Lints `file` with `--kubernetes-version 1.37`, snapshots the human output
 /// under `name`, and checks the exit code and that exactly `codes` are
 /// reported (the JSON output's codes). Each file is linted alone, so the
 /// `missing-input` note about checking against Kubernetes' own gates would
 /// be in every one: it is allowed here (its own fixture tests it).
 #[track_caller]
 fn check(name: &str, file: &str, exit: i32, codes: &[&str]) {
-    let args = ["lint", file, "--binary-version", "1.37", "-A", "missing-input"];
+    let args = ["lint", file, "--kubernetes-version", "1.37", "-A", "missing-input"];
     let (code, human, stderr) = findings_on_stderr(kompat_in(&root(), &[&args[..], &["--format", "human"]].concat()));
     assert_eq!(code, exit, "{file}: {stderr}");
     insta::assert_snapshot!(name, human);

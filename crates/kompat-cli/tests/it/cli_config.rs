@@ -45,7 +45,7 @@ fn command_line_paths_are_added_to_the_configured_decls() {
     // Without the configuration, the gates are checked against Kubernetes'
     // own, and a note says why.
     let (code, _, stderr) =
-        kompat_in(dir.path(), &["lint", "--no-config", "deploy/manager.yaml", "--binary-version", "1.37"]);
+        kompat_in(dir.path(), &["lint", "--no-config", "deploy/manager.yaml", "--kubernetes-version", "1.37"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("unrecognized feature gate: WidgetCache\n"), "{stderr}");
     assert!(

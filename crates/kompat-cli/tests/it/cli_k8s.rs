@@ -188,10 +188,10 @@ fn export_toml_is_canonical_and_headed() {
 fn removed_kubernetes_gates_in_a_kind_config() {
     let dir = repo().join("fixtures/k8s/removed-gate");
     let (code, human, stderr) =
-        crate::common::findings_on_stderr(kompat_in(&dir, &["lint", "kind.yaml", "--binary-version", "1.37"]));
+        crate::common::findings_on_stderr(kompat_in(&dir, &["lint", "kind.yaml", "--kubernetes-version", "1.37"]));
     assert_eq!(code, 1, "{stderr}");
     insta::assert_snapshot!("k8s_removed_gate_kind", human);
-    // (binary version, findings as code/subject, exit code). A gate still
+    // (Kubernetes version, findings as code/subject, exit code). A gate still
     // there is GA, which Kubernetes warns about.
     let cases: [(&str, &[&str], i32); 3] = [
         ("1.37", &["removed-gate-setting PodDisruptionConditions", "removed-gate-setting AppArmor"], 1),
@@ -200,7 +200,7 @@ fn removed_kubernetes_gates_in_a_kind_config() {
     ];
     for (binary, expected, exit) in cases {
         let (code, stdout, stderr) =
-            kompat_in(&dir, &["lint", "kind.yaml", "--binary-version", binary, "--format", "json"]);
+            kompat_in(&dir, &["lint", "kind.yaml", "--kubernetes-version", binary, "--format", "json"]);
         let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
         let got: Vec<String> = report["diagnostics"]
             .as_array()
@@ -217,8 +217,10 @@ fn removed_kubernetes_gates_in_a_kind_config() {
 }
 
 /// `[kubernetes] version` in kompat.toml (`fixtures/k8s/kubernetes-version/`)
-/// is the release manifests and Kubernetes' own gates are checked at, not the
-/// project's `binary_version`; `--binary-version` overrides it.
+/// is the version manifests and Kubernetes' own gates are checked at, not
+/// the project's `binary_version`; `--binary-version` does not change it
+/// (but under the Kubernetes profile, where it sets both);
+/// `--kubernetes-version` overrides it.
 #[test]
 fn kubernetes_version_in_kompat_toml() {
     let dir = repo().join("fixtures/k8s/kubernetes-version");
@@ -249,17 +251,19 @@ fn kubernetes_version_in_kompat_toml() {
             "removed-gate-setting AppArmor",
         ]
     );
-    assert_eq!(
-        run(&["--binary-version", "1.31"]),
-        [
-            "deprecated-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
-            "removed-api-version extensions/v1beta1/Ingress",
-            "ga-gate-setting PodDisruptionConditions",
-            "ga-gate-setting AppArmor",
-        ]
-    );
-    // --kubernetes-version overrides both, and leaves the project's
-    // binary version alone.
+    // The project's version is not the cluster's.
+    let at_1_33 = run(&[]);
+    assert_eq!(run(&["--binary-version", "1.31"]), at_1_33);
+    let at_1_31 = [
+        "deprecated-api-version flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema",
+        "removed-api-version extensions/v1beta1/Ingress",
+        "ga-gate-setting PodDisruptionConditions",
+        "ga-gate-setting AppArmor",
+    ];
+    // Under the Kubernetes profile one version sets both.
+    assert_eq!(run(&["--binary-version", "1.31", "--profile", "kubernetes"]), at_1_31);
+    // --kubernetes-version overrides `[kubernetes] version`, and leaves the
+    // project's binary version alone.
     assert_eq!(
         run(&["--kubernetes-version", "1.31", "--binary-version", "1.37"]),
         [

@@ -688,7 +688,19 @@ fn rust_sources_and_deployment_material() {
     ]);
     let (code, stdout, stderr) = findings_on_stderr(kompat_in(
         dir.path(),
-        &["lint", "src", "deploy", "--baseline", "baseline.toml", "--binary-version", "1.37", "--format", "short"],
+        &[
+            "lint",
+            "src",
+            "deploy",
+            "--baseline",
+            "baseline.toml",
+            "--binary-version",
+            "1.37",
+            "--kubernetes-version",
+            "1.37",
+            "--format",
+            "short",
+        ],
     ));
     assert_eq!(code, 1, "{stderr}");
     let expected = [

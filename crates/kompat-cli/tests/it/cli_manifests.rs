@@ -61,11 +61,11 @@ fn helm_template_output_on_stdin() {
         "---\n# Source: web/templates/service.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\n# Source: web/templates/ingress.yaml\n{INGRESS}"
     );
     let (code, stdout, stderr) =
-        kompat_piped(dir.path(), &["lint", "-", "--binary-version", "1.37", "--format", "json"], &rendered);
+        kompat_piped(dir.path(), &["lint", "-", "--kubernetes-version", "1.37", "--format", "json"], &rendered);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(findings(&stdout), ["removed-api-version extensions/v1beta1/Ingress <stdin>:9:13"]);
     // Not YAML: a located input error, exit 2.
-    let (code, stdout, stderr) = kompat_piped(dir.path(), &["lint", "-", "--binary-version", "1.37"], "a: [\n");
+    let (code, stdout, stderr) = kompat_piped(dir.path(), &["lint", "-", "--kubernetes-version", "1.37"], "a: [\n");
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("<stdin>:"), "{stderr}");
 }
@@ -74,7 +74,7 @@ fn helm_template_output_on_stdin() {
 fn every_format_and_exit_code() {
     let dir = dir_with(&[("ingress.yaml", INGRESS)]);
     let (code, stdout, stderr) =
-        kompat_in(dir.path(), &["lint", "ingress.yaml", "--binary-version", "1.37", "--format", "sarif"]);
+        kompat_in(dir.path(), &["lint", "ingress.yaml", "--kubernetes-version", "1.37", "--format", "sarif"]);
     assert_eq!(code, 1, "{stderr}");
     let log: serde_json::Value = serde_json::from_str(&stdout).expect("sarif is json");
     let result = &log["runs"][0]["results"][0];
@@ -85,12 +85,12 @@ fn every_format_and_exit_code() {
 
     // Served at 1.21 (deprecated): a warning, exit 0.
     let (code, stdout, stderr) =
-        kompat_in(dir.path(), &["lint", "ingress.yaml", "--binary-version", "1.21", "--format", "json"]);
+        kompat_in(dir.path(), &["lint", "ingress.yaml", "--kubernetes-version", "1.21", "--format", "json"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(findings(&stdout), ["deprecated-api-version extensions/v1beta1/Ingress ingress.yaml:1:13"]);
     // `-D warnings` makes it an error.
     let (code, _, stderr) =
-        kompat_in(dir.path(), &["lint", "ingress.yaml", "--binary-version", "1.21", "-D", "warnings"]);
+        kompat_in(dir.path(), &["lint", "ingress.yaml", "--kubernetes-version", "1.21", "-D", "warnings"]);
     assert_eq!(code, 1, "{stderr}");
 
     // Without a target version nothing is checked, and a note says so, in
@@ -100,7 +100,7 @@ fn every_format_and_exit_code() {
     assert_eq!(findings(&stdout), ["missing-input kubernetes-version -:null:null"]);
     let (code, _, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "short"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, --binary-version, --emulation-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run"), "{stderr}");
+    assert!(stderr.contains("note[missing-input]: no Kubernetes version (--kubernetes-version, or `[kubernetes] version` in kompat.toml): Kubernetes manifests are not checked; `deprecated-api-version`, `removed-api-version`, `unknown-api-kind`, `unserved-api-version` did not run"), "{stderr}");
     std::fs::write(dir.path().join("kompat.toml"), "[lint]\nrequire = [\"kubernetes-version\"]\n").expect("write");
     let (code, stdout, stderr) = kompat_in(dir.path(), &["lint", "ingress.yaml", "--format", "sarif"]);
     assert_eq!(code, 1, "{stderr}");
@@ -117,7 +117,7 @@ fn every_format_and_exit_code() {
 fn emulation_and_forward_compatibility() {
     let dir = dir_with(&[("policy.yaml", POLICY)]);
     let lint = |extra: &[&str]| {
-        let mut args = vec!["lint", "policy.yaml", "--binary-version", "1.37", "--format", "json"];
+        let mut args = vec!["lint", "policy.yaml", "--kubernetes-version", "1.37", "--format", "json"];
         args.extend(extra);
         kompat_in(dir.path(), &args)
     };
@@ -170,7 +170,7 @@ fn directories_lists_json_and_custom_resources() {
         ("deploy/templates/t.yaml", "apiVersion: {{ .Values.api }}\nkind: Ingress\n"),
     ]);
     let (code, stdout, stderr) =
-        kompat_in(dir.path(), &["lint", "deploy", "--binary-version", "1.37", "--format", "json"]);
+        kompat_in(dir.path(), &["lint", "deploy", "--kubernetes-version", "1.37", "--format", "json"]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(
         findings(&stdout),
@@ -283,7 +283,7 @@ fn declared_apis_are_used_for_their_groups() {
             "lint",
             "apis.toml",
             "widget.yaml",
-            "--binary-version",
+            "--kubernetes-version",
             "1.37",
             "--format",
             "json",
@@ -303,7 +303,7 @@ fn kubernetes_feature_gates_without_declarations() {
     let kind = "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nfeatureGates:\n  InPlacePodVerticalScaling: false\n  APIResponseCompression: true\n  NoSuchGate: true\n";
     let dir = dir_with(&[("kind.yaml", kind)]);
     let (code, stdout, stderr) =
-        kompat_in(dir.path(), &["lint", "kind.yaml", "--binary-version", "1.37", "--format", "json"]);
+        kompat_in(dir.path(), &["lint", "kind.yaml", "--kubernetes-version", "1.37", "--format", "json"]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(
         findings(&stdout),
@@ -354,7 +354,7 @@ apiVersion: example.com/v1\nkind: Widget\n";
 fn custom_resources_against_the_cluster_crds() {
     let dir = dir_with(&[("cluster/crds.yaml", CLUSTER_CRDS), ("certs.yaml", CERTIFICATES)]);
     let lint = |extra: &[&str]| {
-        let mut args = vec!["lint", "certs.yaml", "--binary-version", "1.35", "--format", "json"];
+        let mut args = vec!["lint", "certs.yaml", "--kubernetes-version", "1.35", "--format", "json"];
         args.extend(extra);
         kompat_in(dir.path(), &args)
     };

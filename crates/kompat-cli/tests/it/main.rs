@@ -27,6 +27,7 @@ mod cli_ranges;
 mod cli_rbac;
 mod cli_render;
 mod cli_reports;
+mod cli_versions;
 mod fuzz_inline_allow;
 mod lint_fixtures;
 mod readme;
