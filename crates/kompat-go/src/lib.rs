@@ -12,6 +12,7 @@
 //! input; every error is located.
 
 mod extract;
+mod lexed;
 mod merge;
 mod refs;
 mod syntax;
@@ -21,7 +22,7 @@ use kompat_runtime::VersionLit;
 use kompat_span::Span;
 
 pub use merge::{merge, Conflict};
-pub use refs::{own_references, references, GatePackage, GoRef};
+pub use refs::{own_references, references, references_parsed, GatePackage, GoRef};
 
 /// The import path whose `VersionedSpecs` maps declare feature gates.
 pub const FEATUREGATE_IMPORT: &str = "k8s.io/component-base/featuregate";
