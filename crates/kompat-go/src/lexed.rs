@@ -149,7 +149,13 @@ pub(crate) fn references<'p>(text: &str, resolve: &impl Fn(&str) -> Option<&'p G
             if !header {
                 return None;
             }
-            import_declaration(&mut lexer, text, resolve, &mut locals)?;
+            import_declaration(&mut lexer, &mut |name, path| {
+                let Some(package) = resolve(path) else { return };
+                let local = name.unwrap_or(package.package.as_str());
+                if local != "_" && local != "." {
+                    locals.insert(local.to_owned(), package);
+                }
+            })?;
             last = [None; 3];
             continue;
         }
@@ -186,39 +192,27 @@ fn is_package_clause(text: &str, last: &[Option<Token>; 3], token: &Token) -> bo
     is_package(token) || (token.kind == Kind::Ident && last[2].is_some_and(|t| is_package(&t)))
 }
 
-/// Reads one import declaration, after its `import` keyword, into `locals`
-/// as tree-sitter's reading does: each spec whose path `resolve` knows,
-/// under its name or the package's own, except `_` and `.`. `None` for a
-/// declaration of another shape.
-fn import_declaration<'p>(
-    lexer: &mut Lexer<'_>,
-    text: &str,
-    resolve: &impl Fn(&str) -> Option<&'p GatePackage>,
-    locals: &mut HashMap<String, &'p GatePackage>,
-) -> Option<()> {
+/// Reads one import declaration, after its `import` keyword, giving `spec`
+/// each of its specs: the name if any (`f`, `_`, `.`) and the path as
+/// written, quotes trimmed. `None` for a declaration of another shape.
+fn import_declaration<'t>(lexer: &mut Lexer<'t>, spec: &mut impl FnMut(Option<&'t str>, &'t str)) -> Option<()> {
     let first = lexer.next_token().ok()??;
     if first.kind != Kind::Punct(b'(') {
-        return import_spec(lexer, text, first, resolve, locals);
+        return import_spec(lexer, first, spec);
     }
     loop {
         let token = lexer.next_token().ok()??;
         match token.kind {
             Kind::Punct(b')') => return Some(()),
             Kind::Punct(b';') => {}
-            _ => import_spec(lexer, text, token, resolve, locals)?,
+            _ => import_spec(lexer, token, spec)?,
         }
     }
 }
 
 /// One import spec starting with `first`: `"path"`, `name "path"`,
 /// `. "path"`, `_ "path"`.
-fn import_spec<'p>(
-    lexer: &mut Lexer<'_>,
-    text: &str,
-    first: Token,
-    resolve: &impl Fn(&str) -> Option<&'p GatePackage>,
-    locals: &mut HashMap<String, &'p GatePackage>,
-) -> Option<()> {
+fn import_spec<'t>(lexer: &mut Lexer<'t>, first: Token, spec: &mut impl FnMut(Option<&'t str>, &'t str)) -> Option<()> {
     let (name, path) = match first.kind {
         Kind::Str => (None, first),
         Kind::Ident | Kind::Punct(b'.') => {
@@ -230,14 +224,46 @@ fn import_spec<'p>(
     if path.kind != Kind::Str {
         return None;
     }
-    let path = text[path.start..path.end].trim_matches('"').trim_matches('`');
-    let Some(package) = resolve(path) else { return Some(()) };
-    let local = match name {
-        Some(name) => &text[name.start..name.end],
-        None => package.package.as_str(),
+    let word = |t: Token| std::str::from_utf8(&lexer.text[t.start..t.end]).ok();
+    let path = word(path)?.trim_matches('"').trim_matches('`');
+    let name = match name {
+        Some(name) => Some(word(name)?),
+        None => None,
     };
-    if local != "_" && local != "." {
-        locals.insert(local.to_owned(), package);
-    }
+    spec(name, path);
     Some(())
+}
+
+/// The import paths of a Go file's header (its package clause and import
+/// declarations), as written, quotes trimmed; `None` when the header does
+/// not lex as Go's or when the word `import` occurs after it (an import
+/// declaration there, which the syntax tree reads too, cannot be ruled out
+/// without reading further). A file whose paths name no package that
+/// declares gates holds no reference to one: readers need not read it again.
+pub fn header_imports(text: &[u8]) -> Option<Vec<String>> {
+    let mut lexer = Lexer { text, at: 0 };
+    let mut paths = Vec::new();
+    let mut last: [Option<Token>; 3] = [None; 3];
+    let word = |t: &Token| &text[t.start..t.end];
+    let end = loop {
+        let Some(token) = lexer.next_token().ok()? else { break text.len() };
+        if token.kind == Kind::Ident && word(&token) == b"import" {
+            import_declaration(&mut lexer, &mut |_, path| paths.push(path.to_owned()))?;
+            last = [None; 3];
+            continue;
+        }
+        let package = |t: &Token| t.kind == Kind::Ident && word(t) == b"package";
+        let clause = package(&token) || (token.kind == Kind::Ident && last[2].is_some_and(|t| package(&t)));
+        if !clause && token.kind != Kind::Punct(b';') {
+            break token.start;
+        }
+        last = [last[1], last[2], Some(token)];
+    };
+    let rest = &text[end..];
+    let late = memchr::memmem::find_iter(rest, b"import").any(|at| {
+        let before = at.checked_sub(1).and_then(|b| rest.get(b)).copied();
+        let after = rest.get(at + b"import".len()).copied();
+        !before.is_some_and(is_ident_byte) && !after.is_some_and(is_ident_byte)
+    });
+    (!late).then_some(paths)
 }

@@ -21,6 +21,7 @@ use kompat_formats::{FeatureFile, ParseError};
 use kompat_runtime::VersionLit;
 use kompat_span::Span;
 
+pub use lexed::header_imports;
 pub use merge::{merge, Conflict};
 pub use refs::{own_references, references, references_parsed, GatePackage, GoRef};
 

@@ -311,3 +311,50 @@ fn mutations_that_parse_read_the_same() {
     }
     assert!(parsed > 100, "only {parsed} mutations parse");
 }
+
+/// The header's import paths, or `-` when the header leaves them open.
+fn header(text: &str) -> String {
+    kompat_go::header_imports(text.as_bytes()).map_or("-".to_owned(), |paths| paths.join(" "))
+}
+
+#[test]
+fn header_imports() {
+    let cases = [
+        ("package a\n\nimport (\n\t\"fmt\"\n\tf \"example.io/x/features\"\n\t_ \"embed\"\n\t. \"dot\"\n)\n\nfunc f() {}\n", "fmt example.io/x/features embed dot"),
+        ("// Doc.\npackage a; import \"fmt\"; import `raw/path`\nvar x = 1\n", "fmt raw/path"),
+        ("package a\n\nfunc f() {}\n", ""),
+        ("package a\n", ""),
+        ("", ""),
+        // The word `import` after the header: perhaps a late declaration.
+        ("package a\nimport \"fmt\"\nvar x = 1\nimport \"late\"\n", "-"),
+        ("package a\nimport \"fmt\"\nvar x = 1 // Callers import this package.\n", "-"),
+        // Comments in the header are lexed: not a declaration.
+        ("package a\nimport \"fmt\"\n// Callers import this package.\n", "fmt"),
+        // Only the whole word: `imports`, `reimport` are not it.
+        ("package a\nimport \"fmt\"\nvar imports, reimport = 1, 2\n", "fmt"),
+        // A header that does not lex, or an import of another shape.
+        ("package a\nimport \"fmt\n", "-"),
+        ("package a\nimport (\n\t\"fmt\"\n", "-"),
+        ("package a\nimport 5\n", "-"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(header(text), expected, "\n{text}");
+    }
+}
+
+#[test]
+fn header_imports_are_the_trees() {
+    // Where the tree parses and the header is read, its imports are the
+    // tree's: mutations of a user file.
+    let mut rng = Rng(0x6865_6164_6572);
+    let mut read = 0;
+    for _ in 0..iterations(3000) {
+        let text = mutate(SEED, &mut rng);
+        let Ok(file) = kompat_go::parse_file(&text) else { continue };
+        let Some(paths) = kompat_go::header_imports(text.as_bytes()) else { continue };
+        read += 1;
+        let tree: Vec<&str> = file.imports.iter().map(|i| i.path.as_str()).collect();
+        assert_eq!(paths, tree, "\n{text}");
+    }
+    assert!(read > 100, "only {read} mutations read");
+}
