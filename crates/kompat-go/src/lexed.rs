@@ -9,7 +9,8 @@
 //! never inside a string, rune or comment. What tokens cannot say, and the
 //! syntax tree can, is whether a selector is a key of a spec map literal (a
 //! declaration, not a reference): a file whose bytes mention
-//! `VersionedSpecs` or `FeatureSpec` is left to the syntax tree. So is a
+//! `VersionedSpecs` or `FeatureSpec` and that imports a declaring package
+//! is left to the syntax tree. So is a
 //! file whose tokens are not Go's (an unterminated string or comment, an
 //! `import` after the first declaration, an import declaration of another
 //! shape): [`references`] returns `None` and the caller parses.
@@ -131,10 +132,6 @@ fn quoted(text: &[u8], from: usize, quote: u8) -> Result<usize, ()> {
 /// when the file needs the syntax tree (see the module's documentation).
 pub(crate) fn references<'p>(text: &str, resolve: &impl Fn(&str) -> Option<&'p GatePackage>) -> Option<Vec<GoRef>> {
     let bytes = text.as_bytes();
-    if memchr::memmem::find(bytes, b"VersionedSpecs").is_some() || memchr::memmem::find(bytes, b"FeatureSpec").is_some()
-    {
-        return None;
-    }
     let mut lexer = Lexer { text: bytes, at: 0 };
     let word = |t: &Token| &text[t.start..t.end];
     let mut locals: HashMap<String, &GatePackage> = HashMap::new();
@@ -175,6 +172,11 @@ pub(crate) fn references<'p>(text: &str, resolve: &impl Fn(&str) -> Option<&'p G
     }
     if locals.is_empty() {
         return Some(Vec::new());
+    }
+    // Keys of spec maps are declarations: only the tree tells them.
+    if memchr::memmem::find(bytes, b"VersionedSpecs").is_some() || memchr::memmem::find(bytes, b"FeatureSpec").is_some()
+    {
+        return None;
     }
     Some(
         selectors

@@ -23,7 +23,7 @@ use kompat_span::Span;
 
 pub use lexed::header_imports;
 pub use merge::{merge, Conflict};
-pub use refs::{own_references, references, references_parsed, GatePackage, GoRef};
+pub use refs::{own_references, references, references_parsed, references_with_own, GatePackage, GoRef};
 
 /// The import path whose `VersionedSpecs` maps declare feature gates.
 pub const FEATUREGATE_IMPORT: &str = "k8s.io/component-base/featuregate";

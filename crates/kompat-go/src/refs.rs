@@ -63,6 +63,33 @@ pub fn references_parsed<'p>(
     resolve: impl Fn(&str) -> Option<&'p GatePackage>,
 ) -> Result<Vec<GoRef>, Vec<ParseError>> {
     let tree = parse_tolerant(text_)?;
+    Ok(references_in(text_, &tree, resolve))
+}
+
+/// [`references`] and [`own_references`] of one file of a declaring
+/// package, in source order, from one reading of it: the declaring files
+/// are the largest a tree holds, and a syntax tree is read once for both.
+pub fn references_with_own<'p>(
+    text_: &str,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+    package: &GatePackage,
+) -> Result<Vec<GoRef>, Vec<ParseError>> {
+    let tree = parse_tolerant(text_)?;
+    let refs = match crate::lexed::references(text_, &resolve) {
+        Some(found) => found,
+        None => references_in(text_, &tree, resolve),
+    };
+    let mut all = refs;
+    all.extend(own_references_in(text_, &tree, package));
+    all.sort_by_key(|r| r.span.start);
+    Ok(all)
+}
+
+fn references_in<'p>(
+    text_: &str,
+    tree: &tree_sitter::Tree,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+) -> Vec<GoRef> {
     let root = tree.root_node();
     let mut locals: HashMap<String, &GatePackage> = HashMap::new();
     for decl in children(root).into_iter().filter(|n| n.kind() == "import_declaration") {
@@ -89,7 +116,7 @@ pub fn references_parsed<'p>(
     }
     let mut refs = Vec::new();
     if locals.is_empty() {
-        return Ok(refs);
+        return refs;
     }
     let mut declared_keys: Vec<Span> = Vec::new();
     let mut cursor = root.walk();
@@ -130,7 +157,7 @@ pub fn references_parsed<'p>(
                 break;
             }
             if !cursor.goto_parent() {
-                return Ok(refs);
+                return refs;
             }
         }
     }
@@ -154,6 +181,10 @@ fn is_spec_map(src: &str, node: Node<'_>) -> bool {
 /// another package's (an external `_test` package) has none.
 pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, Vec<ParseError>> {
     let tree = parse_tolerant(text_)?;
+    Ok(own_references_in(text_, &tree, package))
+}
+
+fn own_references_in(text_: &str, tree: &tree_sitter::Tree, package: &GatePackage) -> Vec<GoRef> {
     let root = tree.root_node();
     let clause = children(root)
         .into_iter()
@@ -162,7 +193,7 @@ pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, 
         .map(|n| text(text_, n));
     let mut refs = Vec::new();
     if clause != Some(package.package.as_str()) || package.own.is_empty() {
-        return Ok(refs);
+        return refs;
     }
     let mut cursor = root.walk();
     loop {
@@ -181,7 +212,7 @@ pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, 
                 break;
             }
             if !cursor.goto_parent() {
-                return Ok(refs);
+                return refs;
             }
         }
     }

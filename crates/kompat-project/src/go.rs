@@ -254,14 +254,12 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
         let source = SourceFile::new(path.to_owned(), text);
-        let mut refs = kompat_go::references(&source.text, |import| scan.resolve(import))
-            .map_err(|errors| source.parse_errors(errors))?;
-        if let Some(package) = own {
-            let found =
-                kompat_go::own_references(&source.text, package).map_err(|errors| source.parse_errors(errors))?;
-            refs.extend(found);
-            refs.sort_by_key(|r| r.span.start);
+        let resolve = |import: &str| scan.resolve(import);
+        let refs = match own {
+            Some(package) => kompat_go::references_with_own(&source.text, resolve, package),
+            None => kompat_go::references(&source.text, resolve),
         }
+        .map_err(|errors| source.parse_errors(errors))?;
         Ok(refs
             .into_iter()
             .map(|r| GateRef { gate: r.gate, location: source.locate(r.span.start, r.span.end) })
