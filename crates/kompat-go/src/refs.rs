@@ -36,27 +36,7 @@ pub struct GoRef {
     pub span: Span,
 }
 
-/// Every reference in `text` to a gate of a package `resolve` knows by import
-/// path. Keys of `VersionedSpecs` map literals are declarations, not
-/// references. Code around a syntax error is read as far as the parser
-/// recovers (Go's syntax may be newer than the grammar's); declarations, not
-/// references, are where syntax errors are reported.
-///
-/// Most files are read from their tokens alone, which find the same
-/// references as the syntax tree ([`references_parsed`]) at a fraction of
-/// the cost; a file that mentions spec maps, or whose tokens are not Go's, is
-/// parsed.
-pub fn references<'p>(
-    text_: &str,
-    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
-) -> Result<Vec<GoRef>, Vec<ParseError>> {
-    match crate::lexed::references(text_, &resolve) {
-        Some(found) => Ok(found),
-        None => references_parsed(text_, resolve),
-    }
-}
-
-/// [`references`] from tree-sitter's syntax tree, for every file: what the
+/// [`crate::references`] from tree-sitter's syntax tree, for every file: what the
 /// token reading is checked against.
 pub fn references_parsed<'p>(
     text_: &str,
@@ -66,26 +46,7 @@ pub fn references_parsed<'p>(
     Ok(references_in(text_, &tree, resolve))
 }
 
-/// [`references`] and [`own_references`] of one file of a declaring
-/// package, in source order, from one reading of it: the declaring files
-/// are the largest a tree holds, and a syntax tree is read once for both.
-pub fn references_with_own<'p>(
-    text_: &str,
-    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
-    package: &GatePackage,
-) -> Result<Vec<GoRef>, Vec<ParseError>> {
-    let tree = parse_tolerant(text_)?;
-    let refs = match crate::lexed::references(text_, &resolve) {
-        Some(found) => found,
-        None => references_in(text_, &tree, resolve),
-    };
-    let mut all = refs;
-    all.extend(own_references_in(text_, &tree, package));
-    all.sort_by_key(|r| r.span.start);
-    Ok(all)
-}
-
-fn references_in<'p>(
+pub(crate) fn references_in<'p>(
     text_: &str,
     tree: &tree_sitter::Tree,
     resolve: impl Fn(&str) -> Option<&'p GatePackage>,
@@ -184,7 +145,7 @@ pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, 
     Ok(own_references_in(text_, &tree, package))
 }
 
-fn own_references_in(text_: &str, tree: &tree_sitter::Tree, package: &GatePackage) -> Vec<GoRef> {
+pub(crate) fn own_references_in(text_: &str, tree: &tree_sitter::Tree, package: &GatePackage) -> Vec<GoRef> {
     let root = tree.root_node();
     let clause = children(root)
         .into_iter()
