@@ -12,6 +12,7 @@
 //! input; every error is located.
 
 mod extract;
+mod lexed;
 mod merge;
 mod refs;
 mod syntax;
@@ -20,8 +21,9 @@ use kompat_formats::{FeatureFile, ParseError};
 use kompat_runtime::VersionLit;
 use kompat_span::Span;
 
+pub use lexed::header_imports;
 pub use merge::{merge, Conflict};
-pub use refs::{own_references, references, GatePackage, GoRef};
+pub use refs::{own_references, references_parsed, GatePackage, GoRef};
 
 /// The import path whose `VersionedSpecs` maps declare feature gates.
 pub const FEATUREGATE_IMPORT: &str = "k8s.io/component-base/featuregate";
@@ -131,4 +133,42 @@ pub fn parse_declarations(text: &str) -> Result<GoFile, Vec<ParseError>> {
 pub fn parse_file_at_release(text: &str, release: &VersionLit) -> Result<GoFile, Vec<ParseError>> {
     let tree = syntax::parse(text)?;
     extract::file(text, &tree, extract::Mode::Release(release))
+}
+
+/// Every reference in `text` to a gate of a package `resolve` knows by import
+/// path. Keys of `VersionedSpecs` map literals are declarations, not
+/// references. Code around a syntax error is read as far as the parser
+/// recovers (Go's syntax may be newer than the grammar's); declarations, not
+/// references, are where syntax errors are reported.
+///
+/// Most files are read from their tokens alone, which find the same
+/// references as the syntax tree ([`references_parsed`]) at a fraction of
+/// the cost; a file that mentions spec maps, or whose tokens are not Go's, is
+/// parsed.
+pub fn references<'p>(
+    text_: &str,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+) -> Result<Vec<GoRef>, Vec<ParseError>> {
+    match lexed::references(text_, &resolve) {
+        Some(found) => Ok(found),
+        None => refs::references_parsed(text_, resolve),
+    }
+}
+
+/// [`references`] and [`own_references`] of one file of a declaring
+/// package, in source order, from one reading of it: the declaring files
+/// are the largest a tree holds, and a syntax tree is read once for both.
+pub fn references_with_own<'p>(
+    text_: &str,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+    package: &GatePackage,
+) -> Result<Vec<GoRef>, Vec<ParseError>> {
+    let tree = syntax::parse_tolerant(text_)?;
+    let mut all = match lexed::references(text_, &resolve) {
+        Some(found) => found,
+        None => refs::references_in(text_, &tree, resolve),
+    };
+    all.extend(refs::own_references_in(text_, &tree, package));
+    all.sort_by_key(|r| r.span.start);
+    Ok(all)
 }

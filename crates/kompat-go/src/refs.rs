@@ -36,16 +36,21 @@ pub struct GoRef {
     pub span: Span,
 }
 
-/// Every reference in `text` to a gate of a package `resolve` knows by import
-/// path. Keys of `VersionedSpecs` map literals are declarations, not
-/// references. Code around a syntax error is read as far as the parser
-/// recovers (Go's syntax may be newer than the grammar's); declarations, not
-/// references, are where syntax errors are reported.
-pub fn references<'p>(
+/// [`crate::references`] from tree-sitter's syntax tree, for every file: what the
+/// token reading is checked against.
+pub fn references_parsed<'p>(
     text_: &str,
     resolve: impl Fn(&str) -> Option<&'p GatePackage>,
 ) -> Result<Vec<GoRef>, Vec<ParseError>> {
     let tree = parse_tolerant(text_)?;
+    Ok(references_in(text_, &tree, resolve))
+}
+
+pub(crate) fn references_in<'p>(
+    text_: &str,
+    tree: &tree_sitter::Tree,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+) -> Vec<GoRef> {
     let root = tree.root_node();
     let mut locals: HashMap<String, &GatePackage> = HashMap::new();
     for decl in children(root).into_iter().filter(|n| n.kind() == "import_declaration") {
@@ -72,7 +77,7 @@ pub fn references<'p>(
     }
     let mut refs = Vec::new();
     if locals.is_empty() {
-        return Ok(refs);
+        return refs;
     }
     let mut declared_keys: Vec<Span> = Vec::new();
     let mut cursor = root.walk();
@@ -113,7 +118,7 @@ pub fn references<'p>(
                 break;
             }
             if !cursor.goto_parent() {
-                return Ok(refs);
+                return refs;
             }
         }
     }
@@ -137,6 +142,10 @@ fn is_spec_map(src: &str, node: Node<'_>) -> bool {
 /// another package's (an external `_test` package) has none.
 pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, Vec<ParseError>> {
     let tree = parse_tolerant(text_)?;
+    Ok(own_references_in(text_, &tree, package))
+}
+
+pub(crate) fn own_references_in(text_: &str, tree: &tree_sitter::Tree, package: &GatePackage) -> Vec<GoRef> {
     let root = tree.root_node();
     let clause = children(root)
         .into_iter()
@@ -145,7 +154,7 @@ pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, 
         .map(|n| text(text_, n));
     let mut refs = Vec::new();
     if clause != Some(package.package.as_str()) || package.own.is_empty() {
-        return Ok(refs);
+        return refs;
     }
     let mut cursor = root.walk();
     loop {
@@ -164,7 +173,7 @@ pub fn own_references(text_: &str, package: &GatePackage) -> Result<Vec<GoRef>, 
                 break;
             }
             if !cursor.goto_parent() {
-                return Ok(refs);
+                return refs;
             }
         }
     }

@@ -9,9 +9,10 @@
 //!
 //! Reading is parallel. A file is parsed only when its bytes contain the
 //! quoted featuregate import path, the exact text the tool compares imports
-//! with; every other file is skipped after one byte search. References are
-//! read later, and only by the linter ([`references`]), from the files that
-//! import a package declaring gates.
+//! with; every other file is skipped after one byte search (and the lexing
+//! of its header's imports). References are read later, and only by the
+//! linter ([`references`]), from the files that import a package declaring
+//! gates: only those are read again.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,11 @@ pub struct GoScan {
     /// Every Go source of the inputs, in order: the files references are
     /// looked for in.
     pub files: Vec<PathBuf>,
+    /// Parallel to `files`, when known: the import paths of each file's
+    /// header, read on the first read (`kompat_go::header_imports`). A
+    /// file none of whose imports is a declaring package, outside those
+    /// packages' directories, is not read again for references.
+    imports: Vec<Option<Vec<String>>>,
     /// The packages that declare gates, by import path.
     packages: Vec<(Importer, GatePackage)>,
     /// The directory of each of `packages`, in the same order: its files
@@ -131,21 +137,31 @@ pub struct Declared {
 /// (features declared in several maps or files folded into one, as the tool
 /// does) and the declaring packages, recorded for [`references`].
 pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<Declared>)> {
-    let results = parallel(files, |path| -> Result<Option<(SourceFile, GoFile)>> {
-        let bytes = read_regular(path)?;
+    type Read = (Option<Vec<String>>, Result<Option<(SourceFile, GoFile)>>);
+    let results = parallel(files, |path| -> Read {
+        let bytes = match read_regular(path) {
+            Ok(bytes) => bytes,
+            Err(err) => return (None, Err(err)),
+        };
+        let imports = kompat_go::header_imports(&bytes);
         if !kompat_go::mentions_featuregate(&bytes) {
-            return Ok(None);
+            return (imports, Ok(None));
         }
-        check_size(path, &bytes)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
-        let source = SourceFile::new(path.to_owned(), text);
-        let file = kompat_go::parse_declarations(&source.text).map_err(|errors| source.parse_errors(errors))?;
-        Ok(file.imports_featuregate().then_some((source, file)))
+        let declared = (|| {
+            check_size(path, &bytes)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
+            let source = SourceFile::new(path.to_owned(), text);
+            let file = kompat_go::parse_declarations(&source.text).map_err(|errors| source.parse_errors(errors))?;
+            Ok(file.imports_featuregate().then_some((source, file)))
+        })();
+        (imports, declared)
     });
     let mut failures = Vec::new();
     let mut parsed = Vec::new();
-    for result in results {
+    let mut imports = Vec::with_capacity(results.len());
+    for (header, result) in results {
+        imports.push(header);
         match result {
             Ok(Some(file)) => parsed.push(file),
             Ok(None) => {}
@@ -174,6 +190,7 @@ pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<Declared>)> {
 
     let mut scan = GoScan {
         files: files.to_vec(),
+        imports,
         packages: Vec::new(),
         package_dirs: Vec::new(),
         unread,
@@ -220,24 +237,29 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
     let needles: Vec<String> = scan.needles();
     let finders: Vec<memchr::memmem::Finder<'_>> =
         needles.iter().map(|n| memchr::memmem::Finder::new(n.as_bytes())).collect();
-    let results = parallel(&scan.files, |path| -> Result<Vec<GateRef>> {
+    let files: Vec<(&PathBuf, Option<&Vec<String>>)> =
+        scan.files.iter().enumerate().map(|(i, path)| (path, scan.imports.get(i).and_then(Option::as_ref))).collect();
+    let results = parallel(&files, |&(path, imports)| -> Result<Vec<GateRef>> {
         let own = scan.own_package(path);
+        // What the first read saw of the file's imports: none of them is a
+        // declaring package, so the file cannot name a gate.
+        if own.is_none() && imports.is_some_and(|paths| paths.iter().all(|p| scan.resolve(p).is_none())) {
+            return Ok(Vec::new());
+        }
         let bytes = read_regular(path)?;
-        if own.is_none() && !finders.iter().any(|f| f.find(&bytes).is_some()) {
+        if own.is_none() && imports.is_none() && !finders.iter().any(|f| f.find(&bytes).is_some()) {
             return Ok(Vec::new());
         }
         check_size(path, &bytes)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
         let source = SourceFile::new(path.to_owned(), text);
-        let mut refs = kompat_go::references(&source.text, |import| scan.resolve(import))
-            .map_err(|errors| source.parse_errors(errors))?;
-        if let Some(package) = own {
-            let found =
-                kompat_go::own_references(&source.text, package).map_err(|errors| source.parse_errors(errors))?;
-            refs.extend(found);
-            refs.sort_by_key(|r| r.span.start);
+        let resolve = |import: &str| scan.resolve(import);
+        let refs = match own {
+            Some(package) => kompat_go::references_with_own(&source.text, resolve, package),
+            None => kompat_go::references(&source.text, resolve),
         }
+        .map_err(|errors| source.parse_errors(errors))?;
         Ok(refs
             .into_iter()
             .map(|r| GateRef { gate: r.gate, location: source.locate(r.span.start, r.span.end) })
@@ -348,11 +370,19 @@ fn check_size(path: &Path, bytes: &[u8]) -> Result<()> {
 /// A regular file's bytes; anything else (a FIFO, a device) is an error
 /// instead of a read that may block.
 fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read as _;
     let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
     if !meta.is_file() {
         return Err(Error::in_file(path, format!("cannot read {}: not a regular file", path.display())));
     }
-    std::fs::read(path).map_err(|err| Error::io(path, &err))
+    // The size is known: read through `take`, which asks the file for no
+    // size hint (`std::fs::read` and `File::read_to_end` make an `fstat`
+    // and an `lseek` for one), into a buffer of that size.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
+    std::fs::File::open(path)
+        .and_then(|file| file.take(u64::MAX).read_to_end(&mut bytes))
+        .map_err(|err| Error::io(path, &err))?;
+    Ok(bytes)
 }
 
 /// Runs `f` over `items` on every core, returning the results in order.

@@ -29,6 +29,10 @@ pub(super) const GATE_FUNCTIONS: [&str; 4] = ["enabled", "feature_enabled", "is_
 /// of nested macros costs a bounded number of passes over its tokens).
 const MAX_MACRO_PARSE_DEPTH: usize = 4;
 
+/// Up to how many known names a token is compared with each; beyond, it is
+/// looked up in the set.
+const FEW_NAMES: usize = 8;
+
 /// How many aliases of aliases in one file are followed.
 const MAX_ALIAS_CHAIN: usize = 8;
 
@@ -531,11 +535,15 @@ impl Refs<'_> {
                 match token {
                     TokenTree::Group(group) => pending.push(group.stream()),
                     TokenTree::Ident(ident) => {
-                        if ident == "Self"
-                            || known.iter().any(|name| ident == name)
-                            || GATE_FUNCTIONS.iter().any(|f| ident == f)
-                            || aliased(&ident)
-                        {
+                        // A few names are compared one by one; more are
+                        // looked up, so that the cost of a token does not
+                        // grow with the number of names declared.
+                        let is_known = if known.len() <= FEW_NAMES {
+                            known.iter().any(|name| ident == name)
+                        } else {
+                            known.contains(&ident.to_string())
+                        };
+                        if ident == "Self" || is_known || GATE_FUNCTIONS.iter().any(|f| ident == f) || aliased(&ident) {
                             return true;
                         }
                     }

@@ -53,7 +53,7 @@ struct ScriptArgs<W: clap::ValueEnum + Clone + Send + Sync + 'static> {
 enum Bench {
     /// `kompat lint` on Rust trees and files against ripgrep.
     Lint,
-    /// `kompat lint` on a Go tree against ripgrep.
+    /// `kompat lint` on Go trees against ripgrep.
     Go,
     /// `kompat gen` and `export --format rust` against a bare process start.
     Gen,
@@ -61,6 +61,8 @@ enum Bench {
     Gate,
     /// What `#[derive(FeatureGates)]` adds to a clean build, and its floors.
     Derive,
+    /// What kompat's derives add to a clean build of a kube-rs operator.
+    Operator,
 }
 
 /// Arguments passed on to a script as they are.

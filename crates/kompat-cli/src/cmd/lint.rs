@@ -59,8 +59,11 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
             decl_inputs.push(input);
         }
     }
+    // A Go source that is not a path given was found by walking a
+    // directory, which follows no symbolic link: no `lstat` to tell.
+    let named: std::collections::HashSet<&Path> = reference_paths.iter().chain(&inputs).map(PathBuf::as_path).collect();
     for path in classified.go_sources {
-        if seen.first(&path, false) {
+        if seen.first(&path, !named.contains(path.as_path())) {
             reference.push(path.clone());
             go_sources.push(path);
         }
@@ -104,7 +107,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
             _ => (),
         }
     }
-    go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, false)));
+    go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, !named.contains(p.as_path()))));
     project_images(config.as_ref(), &unrendered.charts).attribute(&mut settings);
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
     debug_rereads(&decls);

@@ -58,8 +58,9 @@ pub static PASS: Pass = Pass { rules: &[&REMOVED_GATE_REFERENCE, &UNKNOWN_GATE_R
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(code) = cx.code else { return };
+    let declared: std::collections::HashSet<&str> = cx.decls.features().iter().map(|f| f.name.as_str()).collect();
     for r in &code.refs {
-        if cx.decls.features().iter().any(|f| f.name == r.gate) {
+        if declared.contains(r.gate.as_str()) {
             continue;
         }
         let (rule, message, labels) = match super::tombstone(cx, &r.gate) {

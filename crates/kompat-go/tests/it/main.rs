@@ -7,5 +7,6 @@ mod common;
 mod declarations;
 mod extract;
 mod fuzz;
+mod lexed;
 mod refs;
 mod unversioned;

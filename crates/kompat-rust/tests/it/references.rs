@@ -110,3 +110,55 @@ fn bare_names_need_a_glob_import_in_scope() {
     check(&["use crate::gates::Feature::*;\nfn f() { let _ = x.A; let _ = other::A; }"], &[]);
     check(&["use crate::gates::Feature::*;\nfn f() { tracing::info!(target: \"t\", x.A, other::B); }"], &[]);
 }
+
+/// The references to `Feature`'s gates A, B and Sea, as `gate path:line:col`,
+/// in a crate that also derives `others` more enums (each with one gate of
+/// its own, referenced too), with either parse.
+fn references_among(others: usize, parse: Parse) -> Vec<String> {
+    let mut files = Texts::default();
+    files.push(Text::new("src/gates.rs", GATES));
+    let mut uses = String::new();
+    for i in 0..others {
+        files.push(Text::new(
+            format!("src/more{i}.rs"),
+            format!(
+                "#[derive(Clone, Copy, kompat::FeatureGates)]\npub enum More{i} {{\n    #[kompat(spec(version = \"1.30\", stage = \"Alpha\", default = false))]\n    Other{i},\n}}\n"
+            ),
+        ));
+        uses.push_str(&format!("    let _ = More{i}::Other{i};\n"));
+    }
+    files.push(Text::new(
+        "src/uses.rs",
+        format!(
+            "use crate::gates::Feature as F;\nfn f(g: &G) -> bool {{\n    tracing::info!(on = g.enabled(Feature::A));\n    let on = vec![F::B, Feature::C].len() > 0 && g.enabled(\"A\");\n{uses}    on\n}}\n"
+        ),
+    ));
+    let found = scan_with(&mut files, parse).map(|found| found.scan.refs).unwrap_or_default();
+    let mut refs: Vec<String> = found
+        .iter()
+        .filter(|r| ["A", "B", "Sea"].contains(&r.gate.as_str()))
+        .map(|r| {
+            let (line, col) = r.location.line_col().unwrap_or_default();
+            format!("{} {}:{line}:{col}", r.gate, r.location.path().display())
+        })
+        .collect();
+    refs.sort();
+    let others_found = found.iter().filter(|r| r.gate.starts_with("Other")).count();
+    assert_eq!(others_found, others, "{parse:?}: the other enums' references");
+    refs
+}
+
+#[test]
+fn references_do_not_depend_on_how_many_enums_are_derived() {
+    // The same references to one enum's gates next to no other derived enum
+    // and next to a hundred (one automaton over all their names).
+    for parse in [Parse::Candidates, Parse::Every] {
+        let alone = references_among(0, parse);
+        assert_eq!(
+            alone,
+            ["A src/uses.rs:3:44", "A src/uses.rs:4:60", "B src/uses.rs:4:22", "Sea src/uses.rs:4:34"],
+            "{parse:?}"
+        );
+        assert_eq!(references_among(100, parse), alone, "{parse:?}");
+    }
+}
