@@ -157,8 +157,13 @@ pub fn go_version_constant(text: &str) -> Option<Found> {
         if !matches!(words.next(), None | Some("string")) || words.next().is_some() {
             return None;
         }
-        let known = ["version", "gitversion", "releaseversion", "appversion"];
-        if !known.contains(&name.to_ascii_lowercase().as_str()) {
+        // `Version`, `GitVersion`, `versionCore` (VPA), `ClusterAutoscalerVersion`;
+        // not the versions of what it needs (`MinimumKubernetesVersion`).
+        let name = name.to_ascii_lowercase();
+        let known = ["version", "gitversion", "releaseversion", "appversion", "versioncore"];
+        let other = ["kube", "min", "max", "api", "go", "schema", "protocol"];
+        let own = name.strip_suffix("version").is_some_and(|what| !other.iter().any(|o| what.contains(o)));
+        if !known.contains(&name.as_str()) && !own {
             return None;
         }
         let rhs = rhs.split("//").next()?.trim();
@@ -343,6 +348,11 @@ mod tests {
             ("const MinimumKubernetesVersion = \"v1.20.0\"\n", "none"),
             ("const APIVersion = \"v1beta1\"\n", "none"),
             ("var version = getVersion()\n", "none"),
+            // The Vertical Pod Autoscaler's and the Cluster Autoscaler's.
+            ("// versionCore is the version of VPA.\nconst versionCore = \"1.8.0\"\n", "1.8 from 1.8.0"),
+            ("var ClusterAutoscalerVersion = \"1.34.0\"\n", "1.34 from 1.34.0"),
+            ("var ClusterAutoscalerVersion = \"dev\"\n", "none"),
+            ("const GoVersion = \"1.24.0\"\n", "none"),
         ] {
             check(go_version_constant, input, expected);
         }

@@ -433,7 +433,7 @@ fn flags(text: &str, comments: &[Span], out: &mut Vec<GateSetting>) {
             continue;
         }
         let span = Span::new(start, end);
-        if value.contains('$') || value.contains("{{") {
+        if !is_literal(value) {
             out.push(unread(
                 span,
                 flag_name(flag),
@@ -443,6 +443,12 @@ fn flags(text: &str, comments: &[Span], out: &mut Vec<GateSetting>) {
         }
         flag_items(value, start, flag, out);
     }
+}
+
+/// Whether a flag's value is written out: not a variable (`$GATES`,
+/// `${GATES}`) or a template (`{{ .Values.gates }}`).
+fn is_literal(value: &str) -> bool {
+    !value.contains('$') && !value.contains("{{")
 }
 
 fn flag_name(flag: Flag) -> &'static str {
@@ -490,7 +496,7 @@ fn flag_items(value: &str, start: usize, flag: Flag, out: &mut Vec<GateSetting>)
 /// Documentation's placeholders (`<Gate>=true`, `Gate=true|false`,
 /// `A=true,...`): no component is started with them.
 fn is_placeholder(item: &str) -> bool {
-    item.contains(['<', '>', '|']) || item.contains("...")
+    item.contains(['<', '>', '|', '{', '}']) || item.contains("...")
 }
 
 /// One `Gate=value` item written at `span`, through the runtime's parser of
@@ -767,7 +773,7 @@ fn arg(src: &Source<'_>, name: &str, value: &Node, out: &mut Vec<GateSetting>) {
 /// folding).
 fn scalar_flag(src: &Source<'_>, scalar: &Scalar, flag: Flag, out: &mut Vec<GateSetting>) {
     let value = scalar.value.as_str();
-    if value.contains('$') || value.contains("{{") {
+    if !is_literal(value) {
         let message = format!("the value of `{}` is not literal (`{value}`)", flag_name(flag));
         out.push(unread(src.span(scalar.span), flag_name(flag), message));
         return;
@@ -1185,6 +1191,15 @@ mod tests {
             "deployment.yaml",
             "args: [{{ .Values.x }}, --feature-gates={{ .Values.gates }}]\n",
             &["1:41 unread --feature-gates: the value of `--feature-gates` is not literal (`{{`)"],
+        );
+        // A placeholder of documentation (the Cluster Autoscaler's FAQ).
+        check(
+            "FAQ.md",
+            "--feature-gates=CSIMigration=true,CSIMigration{Provider}=true\n",
+            &[
+                "1:17 CSIMigration=true",
+                "1:35 unread --feature-gates: `CSIMigration{Provider}=true` is a placeholder, not a setting",
+            ],
         );
     }
 

@@ -73,12 +73,18 @@ struct Project {
     /// The project's version and the cluster's, where the project states
     /// them.
     versions: versions::Versions,
+    /// Directories below the listed ones that are never the project's
+    /// (`docs/`, `testdata/`...): written as `exclude` globs.
+    excluded: BTreeSet<&'static str>,
 }
 
 /// Directories whose files are never the project's: vendored code and test
 /// data anywhere, and at the top its tests, its web site and its docs.
-const NEVER_ANYWHERE: [&str; 4] = ["vendor", "third_party", "node_modules", "testdata"];
-const NEVER_TOP: [&str; 4] = ["test", "tests/e2e", "site", "docs"];
+/// Documentation and design proposals are prose: a flag in them is an
+/// example or a plan (a proposal names gates that do not exist yet).
+const NEVER_ANYWHERE: [&str; 8] =
+    ["vendor", "third_party", "node_modules", "testdata", "docs", "enhancements", "proposals", "keps"];
+const NEVER_TOP: [&str; 3] = ["test", "tests/e2e", "site"];
 /// Scripts: their kind and kubeadm configurations are deployment material
 /// (judged at the Kubernetes version), their code never declarations.
 const SCRIPTS: &str = "hack";
@@ -119,6 +125,13 @@ fn detect(dir: &Path) -> Result<Project> {
         let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
         found.look(rel, name, &path)?;
         if never(rel) {
+            // Nested ones are walked by `kompat lint` unless excluded (it
+            // never walks vendored code).
+            let nested = rel.parent().into_iter().flat_map(Path::components).skip(1);
+            for component in nested {
+                let nested = NEVER_ANYWHERE[3..].iter().find(|n| component.as_os_str() == **n);
+                project.excluded.extend(nested.copied());
+            }
             continue;
         }
         let Some(entry) = top_entry(rel) else { continue };
@@ -290,7 +303,7 @@ fn render(project: &Project) -> String {
 # feature lists. `kompat lint` also checks the CRD manifests and the
 # deployment material (--feature-gates flags, featureGates: maps) found here.
 decls = [{decls}]
-{top}
+{exclude}{top}
 # The feature list as last released: the removal and history rules compare
 # the declarations with it.
 # baseline = {list}
@@ -330,10 +343,26 @@ decls = [{decls}]
 "#,
         kinds = project.kinds.join(", "),
         decls = decls.join(", "),
+        exclude = render_exclude(&project.excluded),
         binary = versions::render_binary(&project.versions),
         kubernetes = versions::render_kubernetes(&project.versions),
         gen = render_gen(project, &list),
     ) + &render_table(project.renders, |program| kompat_project::render::find_program(program).is_some())
+}
+
+/// The `exclude` line for the directories below `decls` that are never the
+/// project's (gitignore globs: `docs/` is every directory named docs).
+fn render_exclude(excluded: &BTreeSet<&'static str>) -> String {
+    if excluded.is_empty() {
+        return String::new();
+    }
+    let globs: Vec<String> = excluded.iter().map(|dir| format!("\"{dir}/\"")).collect();
+    format!(
+        "# Documentation, design proposals and test data are not the project's\n\
+         # settings: a flag in them is an example, a plan or a test case.\n\
+         exclude = [{}]\n",
+        globs.join(", ")
+    )
 }
 
 /// What needs a renderer.
@@ -441,6 +470,8 @@ mod tests {
             ("tests/e2e/pod.yaml", true),
             ("site/content/x.md", true),
             ("docs/x.yaml", true),
+            ("vertical-pod-autoscaler/docs/features.md", true),
+            ("vertical-pod-autoscaler/enhancements/8818-in-place-only/README.md", true),
             ("tests/unit.rs", false),
             ("hack/kind-config.yaml", false),
             ("pkg/test/x.go", false),

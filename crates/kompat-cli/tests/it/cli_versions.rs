@@ -203,3 +203,42 @@ fn kubernetes_apis_at_the_kubernetes_version() {
         kompat_in(dir.path(), &["apis", "--kubernetes", "--binary-version", "1.34", "--format", "json"]);
     assert!(!served(&configured) && served(&newer), "{configured}");
 }
+
+/// A repository of several components, each with its own version (the
+/// autoscaler repository's shape: the Vertical Pod Autoscaler at 1.8, the
+/// Cluster Autoscaler at 1.34, and a Go library copied in under its import
+/// path): no version is chosen, each is named; the copied library's never.
+#[test]
+fn several_components_state_several_versions() {
+    let dir = dir_with(&[
+        ("vertical-pod-autoscaler/go.mod", "module k8s.io/autoscaler/vertical-pod-autoscaler\n"),
+        (
+            "vertical-pod-autoscaler/deploy/admission.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vpa-admission-controller\n",
+        ),
+        ("vertical-pod-autoscaler/common/version.go", "package common\n\nconst versionCore = \"1.8.0\"\n"),
+        ("vertical-pod-autoscaler/docs/features.md", "Run with `--feature-gates=InPlace=true`.\n"),
+        ("cluster-autoscaler/go.mod", "module k8s.io/autoscaler/cluster-autoscaler\n"),
+        ("cluster-autoscaler/version/version.go", "package version\n\nvar ClusterAutoscalerVersion = \"1.34.0\"\n"),
+        (
+            "cluster-autoscaler/cloudprovider/x/internal/github.com/x/sdk/version/version.go",
+            "package version\n\nconst Version = \"0.86.0\"\n",
+        ),
+    ]);
+    let written = init(dir.path());
+    assert!(written.contains("# Several components state their own versions"), "{written}");
+    assert!(written.contains("#   1.34 in cluster-autoscaler/version/version.go\n"), "{written}");
+    assert!(written.contains("#   1.8 in vertical-pod-autoscaler/common/version.go\n"), "{written}");
+    assert!(!written.contains("0.86"), "{written}");
+    assert!(written.contains("\n# binary_version = \"1.0\"\n"), "{written}");
+    // Documentation below a component is left out of the walk.
+    assert!(written.contains("\nexclude = [\"docs/\"]\n"), "{written}");
+    // One component alone: its version, whatever the copied library says.
+    let dir = dir_with(&[
+        ("go.mod", "module k8s.io/autoscaler/vertical-pod-autoscaler\n"),
+        ("common/version.go", "package common\n\nconst versionCore = \"1.8.0\"\n"),
+        ("pkg/internal/github.com/x/sdk/version/version.go", "package version\n\nconst Version = \"0.86.0\"\n"),
+    ]);
+    let written = init(dir.path());
+    assert!(written.contains("binary_version = \"1.8\"   # from 1.8.0 in common/version.go\n"), "{written}");
+}

@@ -16,6 +16,9 @@ use kompat_project::Result;
 pub struct Versions {
     pub binary: Option<(Stated, String)>,
     pub kubernetes: Option<(Stated, String)>,
+    /// `version.go` files that disagree (a repository of several
+    /// components, each with its own version): none is chosen.
+    pub disagreeing: Vec<(Stated, String)>,
 }
 
 /// The candidates seen during the walk of the project.
@@ -41,6 +44,15 @@ fn read(path: &Path) -> Result<Option<String>> {
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
+/// Whether a directory's name is an import path's host (`github.com`,
+/// `k8s.io`): Go code copied in under its import path is vendored.
+fn is_domain(dir: &str) -> bool {
+    let mut labels = dir.split('.');
+    dir.contains('.')
+        && !dir.starts_with('.')
+        && labels.all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+}
+
 fn shown(rel: &Path) -> String {
     rel.to_string_lossy().replace('\\', "/")
 }
@@ -49,9 +61,13 @@ impl Found {
     /// Looks at one file of the walk (`rel` below the project, `path` to
     /// open).
     pub fn look(&mut self, rel: &Path, name: &str, path: &Path) -> Result<()> {
-        let vendored = rel
-            .components()
-            .any(|c| matches!(c.as_os_str().to_str(), Some("vendor" | "third_party" | "node_modules" | "testdata")));
+        // Vendored code, also copied under an import path (`internal/github.com/...`).
+        let dirs = rel.parent().into_iter().flat_map(Path::components);
+        let vendored = dirs.into_iter().any(|c| match c.as_os_str().to_str() {
+            Some("vendor" | "vendor-internal" | "third_party" | "node_modules" | "testdata") => true,
+            Some(dir) => is_domain(dir),
+            None => false,
+        });
         if vendored {
             return Ok(());
         }
@@ -88,34 +104,42 @@ impl Found {
             binary = Some((found, "Cargo.toml".to_owned()));
         }
         self.version_go.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        for (_, rel, text) in &self.version_go {
-            if binary.is_some() {
-                break;
-            }
-            binary = facts::go_version_constant(text).map(|found| (found, shown(rel)));
-        }
+        let stated: Vec<(Stated, String)> = self
+            .version_go
+            .iter()
+            .filter_map(|(_, rel, text)| facts::go_version_constant(text).map(|found| (found, shown(rel))))
+            .collect();
+        let mut disagreeing = Vec::new();
         if binary.is_none() {
+            if stated.iter().all(|(found, _)| Some(&found.version) == stated.first().map(|(f, _)| &f.version)) {
+                binary = stated.into_iter().next();
+            } else {
+                // Several components, several versions: none is the project's.
+                disagreeing = stated;
+            }
+        }
+        if binary.is_none() && disagreeing.is_empty() {
             binary = top("VERSION")?.as_deref().and_then(facts::version_file).map(|f| (f, "VERSION".to_owned()));
         }
         for name in ["versions.mk", "Makefile"] {
-            if binary.is_none() {
+            if binary.is_none() && disagreeing.is_empty() {
                 binary = top(name)?.as_deref().and_then(facts::makefile_version).map(|f| (f, name.to_owned()));
             }
         }
         self.charts.sort_by(|a, b| (a.0.components().count(), &a.0).cmp(&(b.0.components().count(), &b.0)));
         for (rel, text) in &self.charts {
-            if binary.is_none() {
+            if binary.is_none() && disagreeing.is_empty() {
                 binary = facts::chart_version(text).map(|found| (found, shown(rel)));
             }
         }
-        if binary.is_none() {
+        if binary.is_none() && disagreeing.is_empty() {
             binary = newest_tag(dir)?.map(|found| (found, "the newest release tag".to_owned()));
         }
         let mut kubernetes = go_mod.as_deref().and_then(facts::go_kubernetes).map(|f| (f, "go.mod".to_owned()));
         if kubernetes.is_none() {
             kubernetes = cargo.as_deref().and_then(facts::cargo_kubernetes).map(|f| (f, "Cargo.toml".to_owned()));
         }
-        Ok(Versions { binary, kubernetes: kubernetes.or(self.kind_image) })
+        Ok(Versions { binary, kubernetes: kubernetes.or(self.kind_image), disagreeing })
     }
 }
 
@@ -152,6 +176,18 @@ pub fn render_binary(versions: &Versions) -> String {
     match &versions.binary {
         Some((found, place)) => {
             format!("{head}binary_version = \"{}\"   # from {} in {place}\n", found.version, found.written)
+        }
+        None if !versions.disagreeing.is_empty() => {
+            let each: String = versions
+                .disagreeing
+                .iter()
+                .map(|(found, place)| format!("#   {} in {place}\n", found.version))
+                .collect();
+            format!(
+                "{head}# Several components state their own versions; set the one this kompat.toml\n\
+                 # is for (or give each component a kompat.toml of its own):\n{each}\
+                 # binary_version = \"1.0\"\n"
+            )
         }
         None => format!(
             "{head}# Not found in Cargo.toml, a version.go, VERSION, versions.mk, the Makefile,\n\
