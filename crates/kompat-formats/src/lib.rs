@@ -16,6 +16,7 @@ mod kompat_toml;
 pub mod manifest;
 pub mod plan;
 mod render;
+mod skim;
 pub mod span;
 mod toml_fast;
 pub mod window;
