@@ -63,6 +63,14 @@ pub struct Value {
 pub const TREE_WORDS: [&str; 6] =
     ["eatureGates", "eature-gates", "untime-config", "untimeConfig", "ConfigPatches", "\\"];
 
+/// Whether `doc` names one of [`TREE_WORDS`] (searchers built once).
+fn names_tree_word(doc: &[u8]) -> bool {
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    let finders =
+        FINDERS.get_or_init(|| TREE_WORDS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
+    finders.iter().any(|f| f.find(doc).is_some())
+}
+
 /// How deep the scan follows nesting before it leaves a document to the
 /// parser (whose own limit is [`crate::yaml::MAX_DEPTH`]).
 const MAX_SCAN_DEPTH: usize = 200;
@@ -146,6 +154,12 @@ fn scan_doc(text: &str, span: Span) -> DocScan {
 /// YAML does not allow or reads as a line break (C1 controls, U+2028 and
 /// U+2029, the byte-order mark, U+FFFE and U+FFFF).
 fn bytes_in_subset(bytes: &[u8]) -> bool {
+    // Printable ASCII and newlines, 64 bytes at a time; the rest byte by
+    // byte.
+    let plain = |b: u8| (0x20..0x7F).contains(&b) | (b == b'\n');
+    if bytes.chunks(64).all(|chunk| chunk.iter().fold(true, |ok, &b| ok & plain(b))) {
+        return true;
+    }
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -225,7 +239,8 @@ struct Scanner<'a> {
 /// A scalar as written on a line: its decoded text, resolution and span.
 struct Written<'a> {
     value: Cow<'a, str>,
-    kind: ScalarKind,
+    /// Plain (resolved by the core schema when read), or quoted (a string).
+    plain: bool,
     span: Span,
 }
 
@@ -283,8 +298,8 @@ impl<'a> Scanner<'a> {
         if self.stack.is_empty() {
             return Some(DocRead::Empty);
         }
-        let doc = &self.text[self.span.start..self.span.end];
-        self.header.words = TREE_WORDS.iter().any(|w| memchr::memmem::find(doc.as_bytes(), w.as_bytes()).is_some());
+        let doc = &self.text.as_bytes()[self.span.start..self.span.end];
+        self.header.words = names_tree_word(doc);
         Some(DocRead::Map(self.header))
     }
 
@@ -415,7 +430,7 @@ impl<'a> Scanner<'a> {
             self.stack.push(Level { indent: column, keys: Some(Keys::default()) });
             return self.key_line(rest_at, column, rest);
         }
-        match value(rest_at, rest)? {
+        match value(self.text, rest_at, rest)? {
             Rest::Empty => {
                 self.pending = Pending::ItemValue(indent);
                 Some(false)
@@ -432,8 +447,8 @@ impl<'a> Scanner<'a> {
         if key > 1000 {
             return None;
         }
-        let key = key_text(at, &content[..key])?;
-        if key.value == "<<" && key.kind == ScalarKind::String && content[0] != b'"' && content[0] != b'\'' {
+        let key = key_text(self.text, at, &content[..key])?;
+        if key.value == "<<" && key.plain {
             return None;
         }
         let top_level = self.stack.len() == 1;
@@ -450,7 +465,7 @@ impl<'a> Scanner<'a> {
         let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
         let rest = &after[spaces..];
         let rest_at = at + colon + 1 + spaces;
-        let read = if rest.is_empty() || rest[0] == b'#' { Rest::Empty } else { value(rest_at, rest)? };
+        let read = if rest.is_empty() || rest[0] == b'#' { Rest::Empty } else { value(self.text, rest_at, rest)? };
         let field = |scalar: Option<(String, ScalarKind, Span)>| Some(Value { scalar });
         let (set, opens_block) = match read {
             Rest::Empty => {
@@ -458,7 +473,11 @@ impl<'a> Scanner<'a> {
                 // Null unless a nested block follows (then not a scalar).
                 (field(Some((String::new(), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
             }
-            Rest::Scalar(w) => (field(Some((w.value.into_owned(), w.kind, w.span))), false),
+            Rest::Scalar(w) if which.is_some() => {
+                let kind = if w.plain { crate::yaml::resolve_plain(&w.value) } else { ScalarKind::String };
+                (field(Some((w.value.into_owned(), kind, w.span))), false)
+            }
+            Rest::Scalar(_) => (None, false),
             // A block scalar's text is not read here: the parser reads it.
             Rest::Block if which.is_some() => return None,
             Rest::Block => (None, true),
@@ -533,32 +552,28 @@ fn quoted_end(content: &[u8]) -> Option<usize> {
 }
 
 /// A key as the parser reads it.
-fn key_text(at: usize, key: &[u8]) -> Option<Written<'_>> {
+fn key_text<'a>(text: &'a str, at: usize, key: &[u8]) -> Option<Written<'a>> {
     let first = *key.first()?;
     if first == b'"' || first == b'\'' {
-        return quoted(at, key);
+        return quoted(text, at, key);
     }
     // A plain key: no leading indicator, no trailing space.
     if key.ends_with(b" ") || !plain_start(key) {
         return None;
     }
-    let value = std::str::from_utf8(key).ok()?;
-    Some(Written {
-        value: Cow::Borrowed(value),
-        kind: crate::yaml::resolve_plain(value),
-        span: Span::new(at, at + key.len()),
-    })
+    let value = text.get(at..at + key.len())?;
+    Some(Written { value: Cow::Borrowed(value), plain: true, span: Span::new(at, at + key.len()) })
 }
 
 /// A quoted scalar (the whole of `written`, quotes included).
-fn quoted(at: usize, written: &[u8]) -> Option<Written<'_>> {
-    let inner = std::str::from_utf8(&written[1..written.len() - 1]).ok()?;
+fn quoted<'a>(text: &'a str, at: usize, written: &[u8]) -> Option<Written<'a>> {
+    let inner = text.get(at + 1..at + written.len() - 1)?;
     let value = if written[0] == b'\'' && inner.contains("''") {
         Cow::Owned(inner.replace("''", "'"))
     } else {
         Cow::Borrowed(inner)
     };
-    Some(Written { value, kind: ScalarKind::String, span: Span::new(at, at + written.len()) })
+    Some(Written { value, plain: false, span: Span::new(at, at + written.len()) })
 }
 
 /// Whether a plain scalar may start with these bytes (YAML's indicators
@@ -574,7 +589,7 @@ fn plain_start(s: &[u8]) -> bool {
 }
 
 /// The value after `key: ` or `- ` (not empty, not a comment), at `at`.
-fn value(at: usize, rest: &[u8]) -> Option<Rest<'_>> {
+fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
     match rest[0] {
         b'"' | b'\'' => {
             let close = quoted_end(rest)?;
@@ -583,7 +598,7 @@ fn value(at: usize, rest: &[u8]) -> Option<Rest<'_>> {
             if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
                 return None;
             }
-            Some(Rest::Scalar(quoted(at, &rest[..close])?))
+            Some(Rest::Scalar(quoted(text, at, &rest[..close])?))
         }
         b'|' | b'>' => {
             let header = &rest[1..];
@@ -621,13 +636,13 @@ fn value(at: usize, rest: &[u8]) -> Option<Rest<'_>> {
             let written = &rest[..end];
             let written = &written[..written.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
             // `: ` or a final `:` would be a mapping where none may be.
-            if written.ends_with(b":") || memchr::memmem::find(written, b": ").is_some() {
+            if written.ends_with(b":") || written.windows(2).any(|w| w == b": ") {
                 return None;
             }
-            let value = std::str::from_utf8(written).ok()?;
+            let value = text.get(at..at + written.len())?;
             Some(Rest::Scalar(Written {
                 value: Cow::Borrowed(value),
-                kind: crate::yaml::resolve_plain(value),
+                plain: true,
                 span: Span::new(at, at + written.len()),
             }))
         }
