@@ -23,6 +23,7 @@ mod cli_lint;
 mod cli_manifests;
 mod cli_plan;
 mod cli_reports;
+mod fast_path;
 mod fuzz_inline_allow;
 mod lint_fixtures;
 mod readme;
