@@ -197,3 +197,32 @@ fn tempfile_dir() -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
+
+/// The parser's limits hold on the fast path: an alias bomb and extreme
+/// nesting in a manifest are the same errors (the skim leaves them to the
+/// parser).
+#[test]
+fn hostile_inputs_are_the_parsers_errors() {
+    let mut laughs = String::from(
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for level in 1..=9 {
+        let items = [format!("*a{}", level - 1).as_str(); 9].join(", ");
+        laughs.push_str(&format!("  a{level}: &a{level} [{items}]\n"));
+    }
+    let block: String = (0..3000).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
+    let cases = [
+        format!("apiVersion: v1\nkind: Service\n---\n{laughs}"),
+        format!("apiVersion: v1\nkind: Service\n---\n{block}"),
+        format!("apiVersion: v1\nkind: Service\nspec: {}\n", "[".repeat(5000)),
+        format!("apiVersion: v1\nkind: Service\nspec:\n{}x\n", "- ".repeat(2000)),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let err = read_stream(text).err();
+        assert!(err.is_some(), "case {i} parsed");
+        if i != 1 {
+            assert!(err.as_ref().is_some_and(kompat_formats::yaml::is_limit_error), "case {i}: {err:?}");
+        }
+        agree(&format!("hostile {i}"), text);
+    }
+}
