@@ -11,7 +11,8 @@
 //! A stream is read with [`read_stream`]: each document is skimmed
 //! ([`crate::skim`]) for its `apiVersion` and `kind` without building a tree,
 //! and parsed only when a reader needs its tree ([`needs_tree`], the one list
-//! of such kinds) or the skim is not sure of it. The objects, and what the
+//! of such kinds; a document naming a setting's words) or the skim is not
+//! sure of it. The objects, and what the
 //! trees of the parsed documents say, are those of a full parse.
 
 use crate::skim::{self, DocRead, Header};
@@ -105,15 +106,16 @@ fn collect(node: &Node, out: &mut Vec<ManifestObject>) {
 ///
 /// - Component configurations, for their gates (`crate::deploy`): kind's
 ///   `Cluster`, the kubelet's, kube-proxy's and the scheduler's, kubeadm's.
-/// - Workloads and pods: their containers (flags, images) are read
-///   (`crate::deploy` names a setting's component by its container).
 /// - RBAC roles: their rules.
 ///
 /// Lists are read as trees too (their items are the objects), and so is any
-/// document naming a word of a setting ([`skim::TREE_WORDS`]).
-/// CustomResourceDefinitions are parsed whole by `kompat-crd`, from the
-/// text: the loader needs only their header.
-pub const TREE_KINDS: [(&str, &str); 21] = [
+/// document naming a word of a setting ([`skim::TREE_WORDS`]): a workload
+/// whose containers carry `--feature-gates` or `--runtime-config` is parsed
+/// for them (and its containers' images name their component); one without
+/// is not, as nothing reads it further (a rule about containers or images
+/// would add the workload kinds here). CustomResourceDefinitions are parsed
+/// whole by `kompat-crd`, from the text: the loader needs only their header.
+pub const TREE_KINDS: [(&str, &str); 12] = [
     ("kind.x-k8s.io", "Cluster"),
     ("*", "KubeletConfiguration"),
     ("*", "KubeProxyConfiguration"),
@@ -123,15 +125,6 @@ pub const TREE_KINDS: [(&str, &str); 21] = [
     ("*", "JoinConfiguration"),
     ("*", "UpgradeConfiguration"),
     ("*", "ResetConfiguration"),
-    ("", "Pod"),
-    ("", "PodTemplate"),
-    ("", "ReplicationController"),
-    ("*", "Deployment"),
-    ("*", "StatefulSet"),
-    ("*", "DaemonSet"),
-    ("*", "ReplicaSet"),
-    ("*", "Job"),
-    ("*", "CronJob"),
     ("rbac.authorization.k8s.io", "Role"),
     ("rbac.authorization.k8s.io", "ClusterRole"),
     ("*", "List"),
