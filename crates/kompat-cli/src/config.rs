@@ -125,12 +125,16 @@ impl LintPolicy {
     /// kompat.toml, not in the linted source).
     pub fn apply(&self, diags: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Suppressed>) {
         let mut used = vec![false; self.allows.len()];
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(diags.len());
         let mut suppressed = Vec::new();
         // What each code's findings are about, for hints on allowances that
-        // name a subject nothing is about.
-        let subjects: Vec<(&'static str, String)> =
-            diags.iter().filter_map(|d| Some((d.code?, d.subject.clone()?))).collect();
+        // name a subject nothing is about (only the codes of those).
+        let hinted = |code: &str| self.allows.iter().any(|a| a.subject.is_some() && a.code == code);
+        let subjects: Vec<(&'static str, String)> = diags
+            .iter()
+            .filter(|d| d.code.is_some_and(hinted))
+            .filter_map(|d| Some((d.code?, d.subject.clone()?)))
+            .collect();
         for mut d in diags {
             if let Some(notes) = self.renamed.get(d.code()) {
                 d.notes.extend(notes.iter().cloned());

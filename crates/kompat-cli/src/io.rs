@@ -47,6 +47,18 @@ pub fn print_stdout(text: &str) -> Result<()> {
     }
 }
 
+/// Writes to stdout through `write` (buffered), as [`print_stdout`] does: a
+/// closed pipe is not an error.
+pub fn print_stdout_with(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(err) => Err(Error::msg(format!("cannot write to stdout: {err}"))),
+    }
+}
+
 /// Writes one output file the way `kompat gen` writes (atomically, nothing
 /// left behind on error).
 pub fn write_file(path: &std::path::Path, contents: String) -> Result<()> {

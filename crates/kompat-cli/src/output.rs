@@ -9,7 +9,7 @@ use serde::Serialize;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    diagnostics: Findings<'a>,
     summary: Summary,
     /// The findings an allowance suppressed, with why: an extension of the
     /// contract's shape (the fields above keep their meaning).
@@ -69,6 +69,16 @@ fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
     }
 }
 
+/// The diagnostics, each made a [`JsonDiagnostic`] as it is written: the
+/// report streams, however many there are.
+struct Findings<'a>(&'a [Diagnostic]);
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(json_diagnostic))
+    }
+}
+
 /// SARIF's name of a suppression's kind.
 fn suppression_kind(kind: SuppressionKind) -> &'static str {
     match kind {
@@ -81,14 +91,27 @@ fn suppression_kind(kind: SuppressionKind) -> &'static str {
 /// under `allowed`, sorted as the diagnostics are (file, line, column, code,
 /// then message; then justification).
 pub fn json(diags: &[Diagnostic], suppressed: &[Suppressed]) -> Result<String> {
+    let mut out = Vec::new();
+    write_json(&mut out, diags, suppressed).map_err(|e| Error::msg(format!("cannot write the JSON report: {e}")))?;
+    // serde_json writes UTF-8.
+    String::from_utf8(out).map_err(|e| Error::msg(format!("cannot write the JSON report: {e}")))
+}
+
+/// [`json`], written to `out` as it is made (the diagnostics are not
+/// gathered into a document first).
+pub fn write_json(
+    out: &mut dyn std::io::Write,
+    diags: &[Diagnostic],
+    suppressed: &[Suppressed],
+) -> std::io::Result<()> {
     let mut allowed: Vec<&Suppressed> = suppressed.iter().collect();
     allowed.sort_by_cached_key(|s| {
         let d = &s.diagnostic;
         let place = d.location.as_ref().map(|l| (l.path().display().to_string(), l.line_col().unwrap_or((0, 0))));
         (place.is_none(), place, d.code(), d.message.clone(), s.justification.clone())
     });
-    let report = serde_json::to_string_pretty(&JsonReport {
-        diagnostics: diags.iter().map(json_diagnostic).collect(),
+    let report = JsonReport {
+        diagnostics: Findings(diags),
         summary: summary(diags),
         allowed: allowed
             .into_iter()
@@ -98,10 +121,11 @@ pub fn json(diags: &[Diagnostic], suppressed: &[Suppressed]) -> Result<String> {
                 justification: &s.justification,
             })
             .collect(),
-    });
+    };
     // A serialization error (serde_json's, which these plain structs never
     // give) is an error, never an empty document.
-    Ok(report.map_err(|e| Error::msg(format!("cannot write the JSON report: {e}")))? + "\n")
+    serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 pub fn short(diags: &[Diagnostic]) -> String {

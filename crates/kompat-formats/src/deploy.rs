@@ -311,7 +311,7 @@ fn comments(text: &str, material: Material) -> Vec<Span> {
 pub fn gate_settings(text: &str, material: Material) -> Result<Vec<GateSetting>, ParseError> {
     if matches!(material, Material::Text | Material::Markdown) {
         let mut out = Vec::new();
-        flags(text, &comments(text, material), &mut out);
+        flags(text, material, &mut out);
         attribute_text(text, &mut out);
         return Ok(out);
     }
@@ -327,7 +327,7 @@ pub fn gate_settings_in(
     parsed: Result<&[Node], &ParseError>,
 ) -> Result<Vec<GateSetting>, ParseError> {
     let mut out = Vec::new();
-    flags(text, &comments(text, material), &mut out);
+    flags(text, material, &mut out);
     if matches!(material, Material::Text | Material::Markdown) {
         attribute_text(text, &mut out);
         return Ok(out);
@@ -389,12 +389,17 @@ const FLAGS: [(&str, Flag); 2] = [("--feature-gates", Flag::FeatureGates), ("--r
 /// `--feature-gates=A=true,B=false` and `--feature-gates A=true` (the
 /// latter only when the next word has an `=`, so prose that names the flag
 /// is not a setting), quoted or not; `--runtime-config` likewise. A flag
-/// inside one of `comments` (sorted, disjoint) is not a setting.
-fn flags(text: &str, comments: &[Span], out: &mut Vec<GateSetting>) {
+/// inside one of the text's comments (sorted, disjoint; only looked for
+/// when the text names a flag) is not a setting.
+fn flags(text: &str, material: Material, out: &mut Vec<GateSetting>) {
     let mut found: Vec<(usize, Flag)> = Vec::new();
     for (name, flag) in FLAGS {
         found.extend(text.match_indices(name).map(|(at, _)| (at + name.len(), flag)));
     }
+    if found.is_empty() {
+        return;
+    }
+    let comments = comments(text, material);
     found.sort_unstable_by_key(|(at, _)| *at);
     // A flag inside the value of the one before it is part of that value:
     // skipping it also keeps the scan linear in the text.

@@ -7,9 +7,17 @@
 //! `kubectl get -o yaml` writes them) is not an object of its own: its items
 //! are, recursively. Documents that are not objects (a Helm values file, a
 //! kubelet configuration without `apiVersion`) yield nothing.
+//!
+//! A stream is read with [`read_stream`]: each document is skimmed
+//! ([`crate::skim`]) for its `apiVersion` and `kind` without building a tree,
+//! and parsed only when a reader needs its tree ([`needs_tree`], the one list
+//! of such kinds; a document naming a setting's words) or the skim is not
+//! sure of it. The objects, and what the
+//! trees of the parsed documents say, are those of a full parse.
 
+use crate::skim::{self, DocRead, Header};
 use crate::span::ParseError;
-use crate::yaml::{parse_documents, Node};
+use crate::yaml::{parse_documents, Node, ScalarKind};
 use kompat_span::Span;
 
 /// One object of a manifest, located by its `apiVersion` value.
@@ -89,6 +97,173 @@ fn collect(node: &Node, out: &mut Vec<ManifestObject>) {
         kind: kind.to_owned(),
         location: span,
     });
+}
+
+/// The kinds whose documents are read as trees, by `(group, kind)` (`*`:
+/// any group), because some reader looks inside them: the one list the
+/// loader consults ([`needs_tree`]). A rule that reads an object's content
+/// adds its kinds here.
+///
+/// - Component configurations, for their gates (`crate::deploy`): kind's
+///   `Cluster`, the kubelet's, kube-proxy's and the scheduler's, kubeadm's.
+/// - RBAC roles: their rules.
+///
+/// Lists are read as trees too (their items are the objects), and so is any
+/// document naming a word of a setting ([`skim::TREE_WORDS`]): a workload
+/// whose containers carry `--feature-gates` or `--runtime-config` is parsed
+/// for them (and its containers' images name their component); one without
+/// is not, as nothing reads it further (a rule about containers or images
+/// would add the workload kinds here). CustomResourceDefinitions are parsed
+/// whole by `kompat-crd`, from the text: the loader needs only their header.
+pub const TREE_KINDS: [(&str, &str); 12] = [
+    ("kind.x-k8s.io", "Cluster"),
+    ("*", "KubeletConfiguration"),
+    ("*", "KubeProxyConfiguration"),
+    ("*", "KubeSchedulerConfiguration"),
+    ("*", "ClusterConfiguration"),
+    ("*", "InitConfiguration"),
+    ("*", "JoinConfiguration"),
+    ("*", "UpgradeConfiguration"),
+    ("*", "ResetConfiguration"),
+    ("rbac.authorization.k8s.io", "Role"),
+    ("rbac.authorization.k8s.io", "ClusterRole"),
+    ("*", "List"),
+];
+
+/// Whether a document of `kind` in `group` is read as a tree: [`TREE_KINDS`],
+/// and every kind ending in `List`.
+pub fn needs_tree(group: &str, kind: &str) -> bool {
+    kind.ends_with("List") || TREE_KINDS.iter().any(|&(g, k)| k == kind && (g == "*" || g == group))
+}
+
+/// A YAML (or JSON) stream, read document by document: the objects of every
+/// document, and the trees of those parsed.
+#[derive(Debug, Clone, Default)]
+pub struct Stream {
+    docs: Vec<Doc>,
+    trees: Vec<Node>,
+    /// Some document was skimmed as a mapping.
+    skimmed: bool,
+    /// Every document was parsed, as one stream.
+    whole: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Doc {
+    /// Skimmed: its object, if it is one.
+    Skimmed(Option<ManifestObject>),
+    /// Parsed: its tree's index in `trees`.
+    Parsed(usize),
+}
+
+impl Stream {
+    /// Every object of every document, in order (a list's items in place of
+    /// the list): [`manifest_objects`].
+    pub fn objects(&self) -> Vec<ManifestObject> {
+        let mut out = Vec::new();
+        for doc in &self.docs {
+            match doc {
+                Doc::Skimmed(object) => out.extend(object.iter().cloned()),
+                Doc::Parsed(i) => collect(&self.trees[*i], &mut out),
+            }
+        }
+        out
+    }
+
+    /// Whether some document is an object or a list ([`has_objects`]).
+    pub fn has_objects(&self) -> bool {
+        self.docs.iter().any(|doc| match doc {
+            Doc::Skimmed(object) => object.is_some(),
+            Doc::Parsed(i) => object_header(&self.trees[*i]).is_some(),
+        })
+    }
+
+    /// The parsed documents, in order, their spans in the whole text: every
+    /// document of the stream when [`Stream::is_whole`], else those a reader
+    /// needs the tree of (the others have nothing a tree reader looks for).
+    pub fn trees(&self) -> &[Node] {
+        &self.trees
+    }
+
+    /// Whether every document was parsed (so [`Stream::trees`] is what
+    /// [`parse_documents`] returns).
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+
+    /// Whether some document was skimmed as a mapping (so the stream is not
+    /// one sequence, such as a feature list).
+    pub fn has_skimmed_mapping(&self) -> bool {
+        self.skimmed
+    }
+
+    /// The stream of documents parsed already.
+    pub fn parsed(trees: Vec<Node>) -> Stream {
+        Stream { docs: (0..trees.len()).map(Doc::Parsed).collect(), trees, skimmed: false, whole: true }
+    }
+}
+
+/// Reads a stream: each document skimmed, those that need a tree (or that
+/// the skim is unsure of) parsed. The result, and the error, are a full
+/// parse's ([`parse_documents`]): the skim accepts only what the parser
+/// accepts, and a document it cannot vouch for is parsed.
+pub fn read_stream(text: &str) -> Result<Stream, ParseError> {
+    if let Some(stream) = skim::scan(text).and_then(|scans| from_scans(text, scans)) {
+        return Ok(stream);
+    }
+    Ok(Stream::parsed(parse_documents(text)?))
+}
+
+/// [`read_stream`] when every document could be skimmed or parsed on its own;
+/// `None` when a document does not parse by itself (the whole text is
+/// parsed then, for the error a full parse gives).
+fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
+    let mut stream = Stream::default();
+    for scan in scans {
+        let header = match scan.read {
+            DocRead::Empty => continue,
+            DocRead::Map(header) => Some(header),
+            DocRead::Unsure => None,
+        };
+        if let Some(object) = header.as_ref().and_then(skimmed) {
+            stream.skimmed = true;
+            stream.docs.push(Doc::Skimmed(object));
+            continue;
+        }
+        let start = scan.span.start;
+        let docs = parse_documents(&text[start..scan.span.end]).ok()?;
+        for mut doc in docs {
+            doc.shift(start);
+            stream.docs.push(Doc::Parsed(stream.trees.len()));
+            stream.trees.push(doc);
+        }
+    }
+    Some(stream)
+}
+
+/// A skimmed mapping's object (or `Some(None)`: no object), unless its tree
+/// is needed.
+fn skimmed(header: &Header) -> Option<Option<ManifestObject>> {
+    if header.words {
+        return None;
+    }
+    let string = |v: &Option<skim::Value>| match v {
+        Some(skim::Value { scalar: Some((text, ScalarKind::String, span)) }) if !text.is_empty() => {
+            Some((text.clone(), *span))
+        }
+        _ => None,
+    };
+    let (Some((api_version, span)), Some((kind, _))) = (string(&header.api_version), string(&header.kind)) else {
+        return Some(None);
+    };
+    let (group, version) = match api_version.split_once('/') {
+        Some((group, version)) => (group, version),
+        None => ("", api_version.as_str()),
+    };
+    if needs_tree(group, &kind) {
+        return None;
+    }
+    Some(Some(ManifestObject { group: group.to_owned(), version: version.to_owned(), kind, location: span }))
 }
 
 #[cfg(test)]

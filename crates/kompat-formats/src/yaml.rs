@@ -53,6 +53,26 @@ impl Node {
         }
     }
 
+    /// Moves every span of the tree `by` bytes on: a document parsed on its
+    /// own, placed in the text it was cut from.
+    pub fn shift(&mut self, by: usize) {
+        let moved = |span: &mut Span| *span = Span::new(span.start + by, span.end + by);
+        match self {
+            Node::Scalar(s) => moved(&mut s.span),
+            Node::Seq(items, span) => {
+                moved(span);
+                items.iter_mut().for_each(|item| item.shift(by));
+            }
+            Node::Map(entries, span) => {
+                moved(span);
+                for (key, value) in entries {
+                    moved(&mut key.span);
+                    value.shift(by);
+                }
+            }
+        }
+    }
+
     /// The value of `key` in a mapping.
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.entry(key).map(|(_, v)| v)
@@ -196,7 +216,7 @@ impl Scalar {
 }
 
 /// Resolves a plain scalar with the YAML 1.2 core schema.
-fn resolve_plain(text: &str) -> ScalarKind {
+pub(crate) fn resolve_plain(text: &str) -> ScalarKind {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return ScalarKind::Null,
         "true" | "True" | "TRUE" => return ScalarKind::Bool(true),

@@ -53,9 +53,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use kompat_formats::deploy::{gate_settings_in, GateSetting, Material};
-use kompat_formats::manifest::{has_objects_in, objects_in, ManifestObject};
+use kompat_formats::manifest::{read_stream, ManifestObject, Stream};
 use kompat_formats::rbac::{roles_in, Role};
-use kompat_formats::yaml::{parse_documents, Node};
+use kompat_formats::yaml::parse_documents;
 use kompat_formats::ParseError;
 
 use kompat_rust::{first_read, EarlyNames};
@@ -97,13 +97,15 @@ pub struct Input {
     /// below one): it may be a patch or another partial object, never a
     /// hard error for what it leaves out.
     pub in_overlay: bool,
-    /// The YAML (or JSON) documents of the text, parsed once for the
-    /// classification, the objects and the gate settings alike.
+    /// The YAML (or JSON) documents of the text, read once for the
+    /// classification, the objects and the gate settings alike: each
+    /// skimmed for its object, parsed when a reader needs its tree
+    /// ([`read_stream`]).
     documents: OnceLock<Documents>,
 }
 
-/// What [`parse_documents`] says of a text.
-type Documents = std::result::Result<Vec<Node>, ParseError>;
+/// What [`read_stream`] says of a text: what [`parse_documents`] says of it.
+type Documents = std::result::Result<Stream, ParseError>;
 
 impl Input {
     /// An input of `kind`, read from `source`; `named` when given as a path.
@@ -139,11 +141,19 @@ impl Input {
         self.documents().is_ok()
     }
 
-    /// The text's YAML documents, parsed on first use; a released (Rust)
-    /// file has none.
-    fn documents(&self) -> std::result::Result<&[Node], &ParseError> {
-        let parse = || self.source().map_or_else(|| Ok(Vec::new()), |source| parse_documents(&source.text));
-        self.documents.get_or_init(parse).as_deref()
+    /// The text's YAML documents, read on first use; a released (Rust)
+    /// file has none. With `KOMPAT_FULL_PARSE` set in the environment every
+    /// document is parsed (the fast path's test compares both).
+    fn documents(&self) -> std::result::Result<&Stream, &ParseError> {
+        let parse = || {
+            let Some(source) = self.source() else { return Ok(Stream::default()) };
+            if full_parse() {
+                parse_documents(&source.text).map(Stream::parsed)
+            } else {
+                read_stream(&source.text)
+            }
+        };
+        self.documents.get_or_init(parse).as_ref()
     }
 
     /// Whether this input is read as declarations: every named file that is
@@ -174,8 +184,11 @@ impl Input {
         } else {
             Material::Text
         };
-        let parsed =
-            if matches!(material, Material::Text | Material::Markdown) { Ok(&[][..]) } else { self.documents() };
+        let parsed = if matches!(material, Material::Text | Material::Markdown) {
+            Ok(&[][..])
+        } else {
+            self.documents().map(Stream::trees)
+        };
         let settings =
             gate_settings_in(&source.text, material, parsed).map_err(|err| source.parse_errors(vec![err]))?;
         Ok(settings.into_iter().map(|s| s.map_location(|span| source.locate(span.start, span.end))).collect())
@@ -198,7 +211,7 @@ impl Input {
         }
         match self.documents() {
             Ok(docs) => {
-                Ok(objects_in(docs).into_iter().map(|o| o.map_location(|s| source.locate(s.start, s.end))).collect())
+                Ok(docs.objects().into_iter().map(|o| o.map_location(|s| source.locate(s.start, s.end))).collect())
             }
             Err(err) if kompat_formats::yaml::is_limit_error(err) || is_stdin(&source.path) => {
                 Err(source.parse_errors(vec![err.clone()]))
@@ -216,7 +229,7 @@ impl Input {
             return Vec::new();
         }
         let Ok(docs) = self.documents() else { return Vec::new() };
-        roles_in(docs).into_iter().map(|r| r.map_location(|s| source.locate(s.start, s.end))).collect()
+        roles_in(docs.trees()).into_iter().map(|r| r.map_location(|s| source.locate(s.start, s.end))).collect()
     }
 }
 
@@ -625,12 +638,48 @@ fn named_yaml(input: &Input) -> Kind {
     }
 }
 
-/// YAML that parses as a feature list with features.
+/// YAML that parses as a feature list with features. A feature list is one
+/// document, a sequence: a text whose first document starts with a
+/// mapping's key (or a plain scalar) at column 0 is not one, and is not
+/// parsed to find out.
 fn is_feature_list(input: &Input) -> bool {
     let Some(source) = input.source() else { return false };
-    input
-        .documents()
-        .is_ok_and(|docs| kompat_formats::k8s_yaml_in(&source.text, docs).is_ok_and(|file| !file.is_empty()))
+    if !may_be_sequence(&source.text) {
+        return false;
+    }
+    let docs = match input.documents() {
+        Ok(stream) if stream.is_whole() => return feature_list_in(&source.text, stream.trees()),
+        Ok(stream) if stream.has_skimmed_mapping() => return false,
+        Ok(_) => parse_documents(&source.text),
+        Err(_) => return false,
+    };
+    docs.is_ok_and(|docs| feature_list_in(&source.text, &docs))
+}
+
+fn feature_list_in(text: &str, docs: &[kompat_formats::yaml::Node]) -> bool {
+    kompat_formats::k8s_yaml_in(text, docs).is_ok_and(|file| !file.is_empty())
+}
+
+/// Whether the first document of a YAML text may be a sequence: false when
+/// its first line of content (past blank and comment lines and a `---`
+/// line) starts at column 0 with a letter or digit, a mapping's key or a
+/// plain scalar.
+fn may_be_sequence(text: &str) -> bool {
+    for line in text.lines() {
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') || line.trim_end() == "---" {
+            continue;
+        }
+        return !(content.len() == line.len() && content.starts_with(|c: char| c.is_ascii_alphanumeric()));
+    }
+    true
+}
+
+/// Whether every document is parsed (`KOMPAT_FULL_PARSE` set): the fast
+/// path's reference, for its test.
+fn full_parse() -> bool {
+    static FULL: OnceLock<bool> = OnceLock::new();
+    *FULL.get_or_init(|| std::env::var_os("KOMPAT_FULL_PARSE").is_some())
 }
 
 /// Well-known tool files that are not kompat declarations even when they do
@@ -673,7 +722,7 @@ fn names_key(text: &str, key: &str) -> bool {
 /// to find out.
 fn may_hold_objects(input: &Input) -> bool {
     input.source().is_some_and(|source| may_name_api_version(&source.text))
-        && input.documents().is_ok_and(has_objects_in)
+        && input.documents().is_ok_and(Stream::has_objects)
 }
 
 fn may_name_api_version(text: &str) -> bool {

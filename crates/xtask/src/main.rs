@@ -55,6 +55,8 @@ enum Bench {
     Lint,
     /// `kompat lint` on Go trees against ripgrep.
     Go,
+    /// `kompat lint` on Kubernetes manifests against ripgrep.
+    Manifests,
     /// `kompat gen` and `export --format rust` against a bare process start.
     Gen,
     /// The typed gate against a bare array and a HashMap.
@@ -76,6 +78,9 @@ struct PassArgs {
 enum GenTree {
     Rust,
     Go,
+    /// Kubernetes manifests (`gen-tree manifests` too).
+    #[value(alias = "manifests")]
+    Manifest,
 }
 
 /// The name clap gives a value (`lint` for `Bench::Lint`).

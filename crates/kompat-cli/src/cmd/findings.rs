@@ -81,6 +81,11 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
 /// summary line; with `--output` the file holds the report and the summary
 /// line is printed too.
 fn emit(args: &LintArgs, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
+    if matches!(args.format, LintFormat::Json) && args.output.is_none() {
+        // Streamed: the report of many findings is never held whole.
+        super::print_stdout_with(|out| output::write_json(out, diags, suppressed))?;
+        return Ok(exit_code(diags));
+    }
     let text = match args.format {
         LintFormat::Json => output::json(diags, suppressed)?,
         LintFormat::Sarif => output::sarif(diags, suppressed, &rules::all())?,
@@ -110,7 +115,16 @@ fn emit(args: &LintArgs, diags: &[Diagnostic], suppressed: &[Suppressed], record
         None if people => eprint!("{text}{}", summary.unwrap_or_default()),
         None => print_stdout(&text)?,
     }
-    Ok(if diags.iter().any(|d| d.severity == Severity::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(exit_code(diags))
+}
+
+/// 1 when a finding is at error level.
+fn exit_code(diags: &[Diagnostic]) -> ExitCode {
+    if diags.iter().any(|d| d.severity == Severity::Error) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// An input error: on stderr as always, and in machine formats also as one

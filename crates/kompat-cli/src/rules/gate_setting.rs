@@ -121,6 +121,9 @@ fn judge(cx: &Context<'_>, group: &crate::SettingGroup<'_>, out: &mut Vec<Diagno
     let binary = group.binary;
     let set = Arc::new(group.gates.set.clone());
     let gate = FeatureGate::new(set.clone(), binary, None);
+    // The closest known name of each unknown gate, found once per name (a
+    // Levenshtein distance to every gate the set has).
+    let mut suggestions: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
     for setting in &group.settings {
         let Some((name, value)) = setting.gate() else { continue };
         let mut probe = gate.clone();
@@ -141,7 +144,8 @@ fn judge(cx: &Context<'_>, group: &crate::SettingGroup<'_>, out: &mut Vec<Diagno
                         (&REMOVED_GATE_SETTING, Vec::new())
                     }
                     None => {
-                        message.push_str(&super::hint(set.suggest(name)));
+                        let hint = suggestions.entry(name).or_insert_with(|| super::hint(set.suggest(name)));
+                        message.push_str(hint);
                         (&UNKNOWN_GATE_SETTING, Vec::new())
                     }
                 },

@@ -232,7 +232,7 @@ fn comments(text: &str) -> Vec<Comment> {
 /// `allow-without-reason` and `unused-allowance` findings about the
 /// allowances) and those allowed, with their reasons.
 pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) -> (Vec<Diagnostic>, Vec<Suppressed>) {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(diags.len());
     // Allowances that can allow: a reason and a known code.
     let mut valid = Vec::new();
     for allow in allows {

@@ -27,7 +27,8 @@ use kompat_runtime::{GroupVersion, Version};
 pub struct Checked {
     /// The object, located by its `apiVersion` value.
     pub object: ManifestObject<Location>,
-    pub api: Api,
+    /// Shared by the objects of one kind (a manifest may have thousands).
+    pub api: std::sync::Arc<Api>,
     /// Among the resources the server serves.
     pub served: bool,
 }
@@ -75,6 +76,9 @@ impl Manifests {
         let mut checked = Vec::new();
         let mut unknown = Vec::new();
         let mut custom = Vec::new();
+        // Each API and whether it is served, once per API of the set.
+        let mut apis: std::collections::HashMap<*const Api, (std::sync::Arc<Api>, bool)> =
+            std::collections::HashMap::new();
         for object in objects {
             let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
                 if is_builtin_unknown(object) {
@@ -84,8 +88,14 @@ impl Manifests {
                 }
                 continue;
             };
-            let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
-            checked.push(Checked { object: object.clone(), api: api.clone(), served: served.contains(&gvr) });
+            let (api, served) = apis
+                .entry(api as *const Api)
+                .or_insert_with(|| {
+                    let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
+                    (std::sync::Arc::new(api.clone()), served.contains(&gvr))
+                })
+                .clone();
+            checked.push(Checked { object: object.clone(), api, served });
         }
         Ok(Manifests { serve: serve.clone(), checked, unknown, custom })
     }

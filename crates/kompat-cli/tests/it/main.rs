@@ -28,6 +28,7 @@ mod cli_rbac;
 mod cli_render;
 mod cli_reports;
 mod cli_versions;
+mod fast_path;
 mod fuzz_inline_allow;
 mod lint_fixtures;
 mod readme;

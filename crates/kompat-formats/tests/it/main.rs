@@ -7,4 +7,5 @@ mod api_toml;
 mod fuzz;
 mod parse;
 mod plan;
+mod skim;
 mod toml_located;

@@ -1,0 +1,650 @@
+//! The manifests' fast path: a validating scan of a YAML stream, line by
+//! line, that reads each document's `apiVersion` and `kind` without building
+//! a tree, for a subset of YAML (block mappings and sequences indented with
+//! spaces, plain and simple quoted scalars, `[]`, `{}`, block scalars,
+//! comments: what Kubernetes manifests are written in).
+//!
+//! A document it accepts is one [`crate::yaml::parse_documents`] accepts,
+//! with the same `apiVersion` and `kind` at the same spans (a test holds
+//! both to this on every fixture, a synthetic tree and mutated inputs). It
+//! is never guessed at: whatever is outside the subset (anchors, aliases,
+//! tags, flow collections, escapes, multi-line scalars, tabs, odd
+//! indentation, directives, merge keys, a document that is not a mapping)
+//! makes the scan say so ([`DocRead::Unsure`]) or give up on the stream
+//! (`None`), and the caller parses that text fully.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use crate::yaml::ScalarKind;
+use kompat_span::Span;
+
+/// One document of a stream, as the scan read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocScan {
+    /// The document's text (after its `---` line, up to the next one), to
+    /// parse on its own when the scan could not read it.
+    pub span: Span,
+    pub read: DocRead,
+}
+
+/// What the scan made of a document.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DocRead {
+    /// Comments and blank lines only.
+    Empty,
+    /// A mapping, valid YAML, with its top-level `apiVersion` and `kind`
+    /// when they are scalars written on their key's line.
+    Map(Header),
+    /// Outside the subset: to be parsed.
+    Unsure,
+}
+
+/// The top-level `apiVersion` and `kind` of a mapping and whether the
+/// document names any of the words only a tree reads ([`TREE_WORDS`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Header {
+    pub api_version: Option<Value>,
+    pub kind: Option<Value>,
+    /// The document names one of [`TREE_WORDS`].
+    pub words: bool,
+}
+
+/// A top-level value: a scalar written on its key's line (its text, how it
+/// resolves, where it is written), or anything else (`None` there).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub scalar: Option<(String, ScalarKind, Span)>,
+}
+
+/// Words whose settings only a YAML tree gives (the deployment scanner's
+/// keys and flags, `kompat_formats::deploy`), and the backslash of an
+/// escape that could spell them: a document with one is parsed.
+pub const TREE_WORDS: [&str; 6] =
+    ["eatureGates", "eature-gates", "untime-config", "untimeConfig", "ConfigPatches", "\\"];
+
+/// Whether `doc` names one of [`TREE_WORDS`] (searchers built once).
+fn names_tree_word(doc: &[u8]) -> bool {
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    let finders =
+        FINDERS.get_or_init(|| TREE_WORDS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
+    finders.iter().any(|f| f.find(doc).is_some())
+}
+
+/// How deep the scan follows nesting before it leaves a document to the
+/// parser (whose own limit is [`crate::yaml::MAX_DEPTH`]).
+const MAX_SCAN_DEPTH: usize = 200;
+
+/// Scans every document of `text`; `None` when the stream itself is beyond
+/// the scan (a directive, a byte-order mark, a `---` line with content, a
+/// `...` line).
+pub fn scan(text: &str) -> Option<Vec<DocScan>> {
+    let bytes = text.as_bytes();
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return None;
+    }
+    // The text between `---` lines, each scanned: what comes before the
+    // first one, and between two with nothing in between, is read as empty
+    // (the parser's count of documents may differ; their content does not).
+    let mut docs = Vec::new();
+    let mut start = 0;
+    let mut line_start = 0;
+    loop {
+        let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+        if marker(&bytes[line_start..end])? {
+            docs.push(scan_doc(text, Span::new(start, line_start)));
+            start = (end + 1).min(bytes.len());
+        }
+        if end == bytes.len() {
+            break;
+        }
+        line_start = end + 1;
+    }
+    docs.push(scan_doc(text, Span::new(start, bytes.len())));
+    Some(docs)
+}
+
+/// Whether a line is a document start (`---` alone, perhaps with a
+/// comment); `None` for a line at column 0 beyond the scan (a directive, a
+/// document end, `---` with content).
+fn marker(line: &[u8]) -> Option<bool> {
+    match line.first() {
+        Some(b'%') => None,
+        Some(b'-') if line.starts_with(b"---") => {
+            let rest = &line[3..];
+            if rest.is_empty() {
+                return Some(true);
+            }
+            if rest[0] != b' ' {
+                return None;
+            }
+            let rest = trim_spaces(rest);
+            if rest.is_empty() || rest.starts_with(b"#") {
+                Some(true)
+            } else {
+                None
+            }
+        }
+        Some(b'.') if line.starts_with(b"...") => None,
+        _ => Some(false),
+    }
+}
+
+fn trim_spaces(s: &[u8]) -> &[u8] {
+    let start = s.iter().position(|&b| b != b' ').unwrap_or(s.len());
+    let end = s.iter().rposition(|&b| b != b' ').map_or(start, |i| i + 1);
+    &s[start..end.max(start)]
+}
+
+/// Scans one document: its header, or unsure.
+fn scan_doc(text: &str, span: Span) -> DocScan {
+    let doc = &text[span.start..span.end];
+    let read = if !bytes_in_subset(doc.as_bytes()) {
+        DocRead::Unsure
+    } else {
+        match Scanner::new(text, span).run() {
+            Some(read) => read,
+            None => DocRead::Unsure,
+        }
+    };
+    DocScan { span, read }
+}
+
+/// No tab, carriage return or other control character, and no character
+/// YAML does not allow or reads as a line break (C1 controls, U+2028 and
+/// U+2029, the byte-order mark, U+FFFE and U+FFFF).
+fn bytes_in_subset(bytes: &[u8]) -> bool {
+    // Printable ASCII and newlines, 64 bytes at a time; the rest byte by
+    // byte.
+    let plain = |b: u8| (0x20..0x7F).contains(&b) | (b == b'\n');
+    if bytes.chunks(64).all(|chunk| chunk.iter().fold(true, |ok, &b| ok & plain(b))) {
+        return true;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x20 && b != b'\n' || b == 0x7F {
+            return false;
+        }
+        if b >= 0x80 {
+            let rest = &bytes[i..];
+            if rest.starts_with(&[0xC2]) && rest.get(1).is_some_and(|&c| c < 0xA0) {
+                return false;
+            }
+            if rest.starts_with(&[0xE2, 0x80]) && matches!(rest.get(2), Some(0xA8 | 0xA9)) {
+                return false;
+            }
+            if rest.starts_with(&[0xEF, 0xBB, 0xBF]) || rest.starts_with(&[0xEF, 0xBF, 0xBE]) {
+                return false;
+            }
+            if rest.starts_with(&[0xEF, 0xBF, 0xBF]) {
+                return false;
+            }
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A block collection open at an indentation.
+struct Level<'a> {
+    indent: usize,
+    /// A mapping's keys (a sequence has none).
+    keys: Option<Keys<'a>>,
+}
+
+/// The keys of a mapping, to refuse a duplicate as the parser does.
+#[derive(Default)]
+struct Keys<'a> {
+    small: Vec<Cow<'a, str>>,
+    large: Option<HashSet<Cow<'a, str>>>,
+}
+
+impl<'a> Keys<'a> {
+    /// False when `key` is there already.
+    fn insert(&mut self, key: Cow<'a, str>) -> bool {
+        if let Some(large) = &mut self.large {
+            return large.insert(key);
+        }
+        if self.small.contains(&key) {
+            return false;
+        }
+        self.small.push(key);
+        if self.small.len() > 16 {
+            self.large = Some(self.small.drain(..).collect());
+        }
+        true
+    }
+}
+
+/// What the line before asked of the lines after it.
+#[derive(Clone, Copy, PartialEq)]
+enum Pending {
+    Nothing,
+    /// `key:` with nothing after it at this indentation: a nested block (or a
+    /// sequence at the same indentation), or null.
+    KeyValue(usize),
+    /// `-` with nothing after it at this indentation: a nested block or null.
+    ItemValue(usize),
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    span: Span,
+    stack: Vec<Level<'a>>,
+    pending: Pending,
+    header: Header,
+}
+
+/// A scalar as written on a line: its decoded text, resolution and span.
+struct Written<'a> {
+    value: Cow<'a, str>,
+    /// Plain (resolved by the core schema when read), or quoted (a string).
+    plain: bool,
+    span: Span,
+}
+
+/// The value part of a line, after `key:` or `- `.
+enum Rest<'a> {
+    /// Nothing (or a comment): a nested block follows, or null.
+    Empty,
+    Scalar(Written<'a>),
+    /// `|` or `>`: the lines after it, more indented, are its text.
+    Block,
+    /// `[]` or `{}`.
+    EmptyFlow,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str, span: Span) -> Scanner<'a> {
+        Scanner { text, span, stack: Vec::new(), pending: Pending::Nothing, header: Header::default() }
+    }
+
+    /// The document read, or `None` when it is beyond the subset.
+    fn run(mut self) -> Option<DocRead> {
+        let bytes = self.text.as_bytes();
+        let mut at = self.span.start;
+        let end = self.span.end;
+        // The indentation lines of a block scalar must go beyond (`Some`).
+        let mut block: Option<usize> = None;
+        while at < end {
+            let line_end = memchr::memchr(b'\n', &bytes[at..end]).map_or(end, |i| at + i);
+            let line = &bytes[at..line_end];
+            let indent = line.iter().position(|&b| b != b' ').unwrap_or(line.len());
+            let content = &line[indent..];
+            if let Some(parent) = block {
+                if content.is_empty() {
+                    at = line_end + 1;
+                    continue;
+                }
+                if indent > parent {
+                    // The block scalar's text: its indentation is the
+                    // first line's, and every line after it has as much.
+                    at = self.block_scalar(parent, at, end)?;
+                    block = None;
+                    continue;
+                }
+                block = None;
+            }
+            if content.is_empty() || content[0] == b'#' {
+                at = line_end + 1;
+                continue;
+            }
+            if self.line(at + indent, indent, content)? {
+                block = Some(self.block_parent(indent));
+            }
+            at = line_end + 1;
+        }
+        if self.stack.is_empty() {
+            return Some(DocRead::Empty);
+        }
+        let doc = &self.text.as_bytes()[self.span.start..self.span.end];
+        self.header.words = names_tree_word(doc);
+        Some(DocRead::Map(self.header))
+    }
+
+    /// The indentation a block scalar's lines must go beyond: its key's (the
+    /// indentation of the mapping it is in) or its item's dash (the
+    /// sequence's).
+    fn block_parent(&self, indent: usize) -> usize {
+        self.stack.last().map_or(indent, |l| l.indent)
+    }
+
+    /// The lines of a block scalar starting at `at` (its first non-blank
+    /// line is more indented than `parent`): where the lines after it
+    /// start. Beyond the subset: an all-space line before the first text
+    /// line longer than it, or a line indented less than the text but more
+    /// than `parent` before the end.
+    fn block_scalar(&self, parent: usize, mut at: usize, end: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut text_indent: Option<usize> = None;
+        let mut leading_spaces = 0;
+        // Blank lines seen before this first text line were skipped by the
+        // caller; they were all-space lines: checked here by looking back.
+        let mut back = at;
+        while back > self.span.start {
+            let prev_end = back - 1;
+            let prev_start = bytes[..prev_end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let prev = &bytes[prev_start..prev_end];
+            if prev.iter().all(|&b| b == b' ') {
+                leading_spaces = leading_spaces.max(prev.len());
+                back = prev_start;
+            } else {
+                break;
+            }
+        }
+        while at < end {
+            let line_end = memchr::memchr(b'\n', &bytes[at..end]).map_or(end, |i| at + i);
+            let line = &bytes[at..line_end];
+            let indent = line.iter().position(|&b| b != b' ').unwrap_or(line.len());
+            if indent == line.len() {
+                at = line_end + 1;
+                continue;
+            }
+            match text_indent {
+                None => {
+                    if leading_spaces > indent {
+                        return None;
+                    }
+                    text_indent = Some(indent);
+                }
+                Some(t) if indent >= t => {}
+                Some(_) if indent <= parent => return Some(at),
+                Some(_) => return None,
+            }
+            at = line_end + 1;
+        }
+        Some(at)
+    }
+
+    /// One line with content (not a comment line) at `at`, indented by
+    /// `indent`: `Some(true)` when it opens a block scalar, `None` when it
+    /// is beyond the subset.
+    fn line(&mut self, at: usize, indent: usize, content: &'a [u8]) -> Option<bool> {
+        let is_item = content.starts_with(b"- ") || content == b"-";
+        match std::mem::replace(&mut self.pending, Pending::Nothing) {
+            Pending::KeyValue(k) if indent > k || (indent == k && is_item) => {
+                return self.open(at, indent, content, is_item);
+            }
+            Pending::ItemValue(s) if indent > s => return self.open(at, indent, content, is_item),
+            _ => {}
+        }
+        if self.stack.is_empty() {
+            // The document's first line: a top-level mapping at column 0.
+            if indent != 0 || is_item {
+                return None;
+            }
+            self.stack.push(Level { indent: 0, keys: Some(Keys::default()) });
+            return self.key_line(at, indent, content);
+        }
+        while self.stack.last().is_some_and(|l| l.indent > indent) {
+            self.stack.pop();
+        }
+        if self.stack.last().is_some_and(|l| l.keys.is_none() && l.indent == indent && !is_item) {
+            self.stack.pop();
+        }
+        let top = self.stack.last()?;
+        if top.indent != indent {
+            return None;
+        }
+        match (&top.keys, is_item) {
+            (Some(_), false) => self.key_line(at, indent, content),
+            (None, true) => self.item_line(at, indent, content),
+            _ => None,
+        }
+    }
+
+    /// A new collection at `indent`, the value of the line before.
+    fn open(&mut self, at: usize, indent: usize, content: &'a [u8], is_item: bool) -> Option<bool> {
+        if self.stack.len() >= MAX_SCAN_DEPTH {
+            return None;
+        }
+        if is_item {
+            self.stack.push(Level { indent, keys: None });
+            self.item_line(at, indent, content)
+        } else {
+            self.stack.push(Level { indent, keys: Some(Keys::default()) });
+            self.key_line(at, indent, content)
+        }
+    }
+
+    /// `- ...` in the sequence at `indent`.
+    fn item_line(&mut self, at: usize, indent: usize, content: &'a [u8]) -> Option<bool> {
+        let after = &content[1..];
+        let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+        let rest = &after[spaces..];
+        if rest.is_empty() || rest[0] == b'#' {
+            self.pending = Pending::ItemValue(indent);
+            return Some(false);
+        }
+        if rest.starts_with(b"- ") || rest == b"-" || rest.starts_with(b"? ") || rest == b"?" {
+            return None;
+        }
+        let rest_at = at + 1 + spaces;
+        // `- key: value` opens a mapping at the key's column.
+        if key_end(rest).is_some() {
+            if self.stack.len() >= MAX_SCAN_DEPTH {
+                return None;
+            }
+            let column = indent + 1 + spaces;
+            self.stack.push(Level { indent: column, keys: Some(Keys::default()) });
+            return self.key_line(rest_at, column, rest);
+        }
+        match value(self.text, rest_at, rest)? {
+            Rest::Empty => {
+                self.pending = Pending::ItemValue(indent);
+                Some(false)
+            }
+            Rest::Block => Some(true),
+            Rest::Scalar(_) | Rest::EmptyFlow => Some(false),
+        }
+    }
+
+    /// `key: ...` in the mapping at `indent` (the top of the stack).
+    fn key_line(&mut self, at: usize, indent: usize, content: &'a [u8]) -> Option<bool> {
+        let (key, colon) = key_end(content)?;
+        // The parser's limit of an implicit key.
+        if key > 1000 {
+            return None;
+        }
+        let key = key_text(self.text, at, &content[..key])?;
+        if key.value == "<<" && key.plain {
+            return None;
+        }
+        let top_level = self.stack.len() == 1;
+        let which = match (top_level, key.value.as_ref()) {
+            (true, "apiVersion") => Some("apiVersion"),
+            (true, "kind") => Some("kind"),
+            _ => None,
+        };
+        let level = self.stack.last_mut()?;
+        if !level.keys.get_or_insert_with(Keys::default).insert(key.value) {
+            return None;
+        }
+        let after = &content[colon + 1..];
+        let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+        let rest = &after[spaces..];
+        let rest_at = at + colon + 1 + spaces;
+        let read = if rest.is_empty() || rest[0] == b'#' { Rest::Empty } else { value(self.text, rest_at, rest)? };
+        let field = |scalar: Option<(String, ScalarKind, Span)>| Some(Value { scalar });
+        let (set, opens_block) = match read {
+            Rest::Empty => {
+                self.pending = Pending::KeyValue(indent);
+                // Null unless a nested block follows (then not a scalar).
+                (field(Some((String::new(), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
+            }
+            Rest::Scalar(w) if which.is_some() => {
+                let kind = if w.plain { crate::yaml::resolve_plain(&w.value) } else { ScalarKind::String };
+                (field(Some((w.value.into_owned(), kind, w.span))), false)
+            }
+            Rest::Scalar(_) => (None, false),
+            // A block scalar's text is not read here: the parser reads it.
+            Rest::Block if which.is_some() => return None,
+            Rest::Block => (None, true),
+            Rest::EmptyFlow => (field(None), false),
+        };
+        match which {
+            Some("apiVersion") => self.header.api_version = set,
+            Some("kind") => self.header.kind = set,
+            _ => {}
+        }
+        if which.is_some() && matches!(self.pending, Pending::KeyValue(_)) {
+            // `apiVersion:` alone: its value is what follows; a nested block
+            // is not a scalar, nothing is null. Not the subset's concern:
+            // leave such a document to the parser.
+            return None;
+        }
+        Some(opens_block)
+    }
+}
+
+/// Where a line's key ends and its `:` is: `(key length, colon index)`, for
+/// a plain key (up to `: ` or a final `:`) or a quoted one.
+fn key_end(content: &[u8]) -> Option<(usize, usize)> {
+    match content.first()? {
+        b'"' | b'\'' => {
+            let close = quoted_end(content)?;
+            let colon = close;
+            if content.get(colon) != Some(&b':') {
+                return None;
+            }
+            match content.get(colon + 1) {
+                None | Some(b' ') => Some((close, colon)),
+                _ => None,
+            }
+        }
+        _ => {
+            let mut i = 0;
+            while i < content.len() {
+                if content[i] == b':' && (i + 1 == content.len() || content[i + 1] == b' ') {
+                    return Some((i, i));
+                }
+                if content[i] == b'#' && i > 0 && content[i - 1] == b' ' {
+                    return None;
+                }
+                i += 1;
+            }
+            None
+        }
+    }
+}
+
+/// The index just past a quoted scalar's closing quote, when it closes on
+/// this line without an escape (`"..."` without `\`, `'...'` with `''`).
+fn quoted_end(content: &[u8]) -> Option<usize> {
+    let quote = content[0];
+    let mut i = 1;
+    while i < content.len() {
+        let b = content[i];
+        if quote == b'"' && b == b'\\' {
+            return None;
+        }
+        if b == quote {
+            if quote == b'\'' && content.get(i + 1) == Some(&b'\'') {
+                i += 2;
+                continue;
+            }
+            return Some(i + 1);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A key as the parser reads it.
+fn key_text<'a>(text: &'a str, at: usize, key: &[u8]) -> Option<Written<'a>> {
+    let first = *key.first()?;
+    if first == b'"' || first == b'\'' {
+        return quoted(text, at, key);
+    }
+    // A plain key: no leading indicator, no trailing space.
+    if key.ends_with(b" ") || !plain_start(key) {
+        return None;
+    }
+    let value = text.get(at..at + key.len())?;
+    Some(Written { value: Cow::Borrowed(value), plain: true, span: Span::new(at, at + key.len()) })
+}
+
+/// A quoted scalar (the whole of `written`, quotes included).
+fn quoted<'a>(text: &'a str, at: usize, written: &[u8]) -> Option<Written<'a>> {
+    let inner = text.get(at + 1..at + written.len() - 1)?;
+    let value = if written[0] == b'\'' && inner.contains("''") {
+        Cow::Owned(inner.replace("''", "'"))
+    } else {
+        Cow::Borrowed(inner)
+    };
+    Some(Written { value, plain: false, span: Span::new(at, at + written.len()) })
+}
+
+/// Whether a plain scalar may start with these bytes (YAML's indicators
+/// may not start one, but for `-`, `?` and `:` before a non-space).
+fn plain_start(s: &[u8]) -> bool {
+    match s.first() {
+        None => false,
+        Some(b'-' | b'?' | b':') => s.get(1).is_some_and(|&b| b != b' '),
+        Some(b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%') => false,
+        Some(b'@' | b'`') => false,
+        Some(_) => true,
+    }
+}
+
+/// The value after `key: ` or `- ` (not empty, not a comment), at `at`.
+fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
+    match rest[0] {
+        b'"' | b'\'' => {
+            let close = quoted_end(rest)?;
+            let after = &rest[close..];
+            let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+            if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
+                return None;
+            }
+            Some(Rest::Scalar(quoted(text, at, &rest[..close])?))
+        }
+        b'|' | b'>' => {
+            let header = &rest[1..];
+            let header = header.strip_prefix(b"-").or_else(|| header.strip_prefix(b"+")).unwrap_or(header);
+            let spaces = header.iter().position(|&b| b != b' ').unwrap_or(header.len());
+            if spaces < header.len() && !(spaces > 0 && header[spaces] == b'#') {
+                return None;
+            }
+            Some(Rest::Block)
+        }
+        b'[' | b'{' => {
+            let close = if rest[0] == b'[' { b']' } else { b'}' };
+            if rest.get(1) != Some(&close) {
+                return None;
+            }
+            let after = &rest[2..];
+            let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+            if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
+                return None;
+            }
+            Some(Rest::EmptyFlow)
+        }
+        _ => {
+            if !plain_start(rest) {
+                return None;
+            }
+            // Up to a comment, without trailing spaces.
+            let mut end = rest.len();
+            for i in 1..rest.len() {
+                if rest[i] == b'#' && rest[i - 1] == b' ' {
+                    end = i;
+                    break;
+                }
+            }
+            let written = &rest[..end];
+            let written = &written[..written.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
+            // `: ` or a final `:` would be a mapping where none may be.
+            if written.ends_with(b":") || written.windows(2).any(|w| w == b": ") {
+                return None;
+            }
+            let value = text.get(at..at + written.len())?;
+            Some(Rest::Scalar(Written {
+                value: Cow::Borrowed(value),
+                plain: true,
+                span: Span::new(at, at + written.len()),
+            }))
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The manifests' fast path against the full parse: for every input,
+//! [`read_stream`] (each document skimmed, parsed only when its tree is
+//! needed) and [`parse_documents`] give the same objects, the same gate
+//! settings and the same error: on small cases, on every YAML and JSON
+//! fixture of the repository, on mutations of manifests (where the skim
+//! must agree or leave the document to the parser), and on the synthetic
+//! manifest tree of `scripts/gen-manifest-tree`.
+
+use std::path::{Path, PathBuf};
+
+use kompat_formats::deploy::{gate_settings_in, Material};
+use kompat_formats::manifest::{objects_in, read_stream};
+use kompat_formats::yaml::parse_documents;
+use kompat_testkit::mutate::{self, mutate, Rng};
+
+/// What both paths say of `text`; returns whether the fast path skimmed a
+/// document (left its tree out).
+#[track_caller]
+fn agree(name: &str, text: &str) -> bool {
+    let full = parse_documents(text);
+    let stream = read_stream(text);
+    match (&full, &stream) {
+        (Ok(docs), Ok(stream)) => {
+            assert_eq!(stream.objects(), objects_in(docs), "objects of {name}:\n{text}");
+            assert_eq!(
+                stream.has_objects(),
+                kompat_formats::manifest::has_objects_in(docs),
+                "has_objects of {name}:\n{text}"
+            );
+            let fast = gate_settings_in(text, Material::Yaml, Ok(stream.trees()));
+            let slow = gate_settings_in(text, Material::Yaml, Ok(docs));
+            assert_eq!(fast, slow, "settings of {name}:\n{text}");
+            if stream.is_whole() {
+                assert_eq!(stream.trees(), &docs[..], "trees of {name}");
+            }
+            stream.trees().len() < docs.len()
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a, b, "errors of {name}:\n{text}");
+            false
+        }
+        _ => panic!("{name}: the full parse says {:?}, the fast path {:?}:\n{text}", full.err(), stream.err()),
+    }
+}
+
+#[test]
+fn small_cases() {
+    let cases = [
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n",
+        "apiVersion: \"v1\"\nkind: 'Service'\n",
+        "kind: ConfigMap\napiVersion: v1   # core\ndata:\n  a: \"1\"\n  b: 'it''s'\n",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  script: |\n    #!/bin/sh\n    echo: hi # not a comment\n\n    done\n  other: >-\n    folded\nmetadata: {}\n",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n\n     x\n  b: 1\n",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n     x\n   y\n",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  ports:\n  - name: http\n    port: 80\n  - port: 81\n  selector:\n    app: x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  ports:\n    - name: http\n      port: 80\n    -\n      port: 81\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  ports:\n  - name: http\n   port: 80\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  name: b\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  \"name\": b\n",
+        "apiVersion: v1\nkind: Service\napiVersion: v2\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a: b\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n    continued\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n continued\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n\tname: a\n",
+        "apiVersion: v1\nkind: Service\nmetadata: &m\n  name: a\nspec: *m\n",
+        "apiVersion: v1\nkind: Service\nmetadata: !!map\n  name: a\n",
+        "apiVersion: v1\nkind: [Service]\n",
+        "apiVersion: 1\nkind: Service\n",
+        "apiVersion: ''\nkind: Service\n",
+        "apiVersion:\nkind: Service\n",
+        "apiVersion:\n  v1\nkind: Service\n",
+        "apiVersion: v1\nkind: |\n  Service\n",
+        "apiVersion: v1\nkind: Service\n---\napiVersion: v1\nkind: ConfigMap\n---\n---\n# only a comment\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\n",
+        "---\napiVersion: v1\nkind: Service\n...\n",
+        "%YAML 1.2\n---\napiVersion: v1\nkind: Service\n",
+        "--- # first\napiVersion: v1\nkind: Service\n",
+        "--- apiVersion: v1\n",
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: batch/v1beta1\n  kind: CronJob\n",
+        "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        image: registry.k8s.io/kube-apiserver:v1.30.0\n        args: [\"--feature-gates=A=true\"]\n",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  flags: --feature-gates=A=true\n",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  f: \"--feature\\x2dgates=A=true\"\n",
+        "apiVersion: v1\nkind: ConfigMap\nspec:\n  featureGates:\n    A: true\n",
+        "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  <<: {name: a}\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  labels: {}\n  finalizers: []\n  annotations: {a: b}\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: é\n  x: \u{85}\n",
+        "apiVersion: v1\r\nkind: Service\r\n",
+        "\u{feff}apiVersion: v1\nkind: Service\n",
+        "  apiVersion: v1\n  kind: Service\n",
+        "- apiVersion: v1\n  kind: Service\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a:\n  - - x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a:\n  - ? x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: -\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\"y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\" # c\n  b: 'y'#c\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x#y\n  b: http://a:b/c\n  c: 'a: b'\n  -d: 1\n  1: 2\n  \"1\": 3\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: %x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: @x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: `x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: |2\n    x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: |-  # c\n    x\n  b: >+\n    y\n\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: |x\n    x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n- a\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 1\n- b\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - a\n  -  b\n  - \"c\"\n  -\n  - d: 1\n    e: 2\n  other: x\n",
+        "apiVersion: v1\nkind: Service\n---x\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  annotations:\n    kompat.dev/allow: x\n",
+        "",
+        "# nothing\n",
+        "---\n",
+        "apiVersion: v1\nkind: Service\n\n\n",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  # comment\n    # comment\n# comment\n  labels:\n    a: b\n",
+        "{\"apiVersion\": \"v1\", \"kind\": \"Service\"}\n",
+    ];
+    let mut skimmed = 0;
+    for (i, text) in cases.iter().enumerate() {
+        skimmed += usize::from(agree(&format!("case {i}"), text));
+    }
+    assert!(skimmed >= 10, "the fast path skimmed {skimmed} cases");
+}
+
+/// Every YAML and JSON file below `dir`.
+fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files_below(&path, out);
+        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "yaml" | "yml" | "json")) {
+            out.push(path);
+        }
+    }
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn every_fixture() {
+    let mut files = Vec::new();
+    files_below(&workspace().join("fixtures"), &mut files);
+    assert!(files.len() > 50, "{} fixtures", files.len());
+    let mut skimmed = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        skimmed += usize::from(agree(&path.display().to_string(), &text));
+    }
+    assert!(skimmed > 0, "no fixture was skimmed");
+}
+
+const MANIFEST_SEED: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: quay.io/x/web:v1\n        args:\n        - --feature-gates=A=true\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # comment\ndata:\n  a: \"1\"\n  b: 'x'\n  script: |\n    echo hi\n\n    done\n  list: []\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n  ports:\n  - name: a\n    port: 1\n  -  port: 2\n";
+
+/// Mutated manifests: the skim agrees with the parser, or leaves the
+/// document to it.
+#[test]
+fn mutations_agree() {
+    let mut rng = Rng(0x6b6f_6d70_6174_0029);
+    let (mut skimmed, mut parsed_ok) = (0, 0);
+    for i in 0..mutate::iterations(4000) {
+        let input = mutate(MANIFEST_SEED, &mut rng);
+        skimmed += usize::from(agree(&format!("mutation {i}"), &input));
+        parsed_ok += usize::from(parse_documents(&input).is_ok());
+    }
+    eprintln!("skimmed {skimmed}, parsed {parsed_ok}");
+    assert!(skimmed > 100 && parsed_ok > 100, "skimmed {skimmed}, parsed {parsed_ok}");
+}
+
+/// The synthetic tree of the manifests' benchmark, at a small scale (when
+/// Python is there to write it).
+#[test]
+fn synthetic_tree() {
+    let dir = tempfile_dir();
+    let script = workspace().join("scripts/gen-manifest-tree");
+    let status = std::process::Command::new("python3").arg(&script).arg(&dir).arg("0.05").status();
+    let Ok(status) = status else {
+        eprintln!("python3 is not installed: the synthetic tree is not checked");
+        return;
+    };
+    assert!(status.success(), "{} failed", script.display());
+    let mut files = Vec::new();
+    files_below(&dir, &mut files);
+    assert!(files.len() > 50, "{} files", files.len());
+    let mut skimmed = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        skimmed += usize::from(agree(&path.display().to_string(), &text));
+    }
+    assert!(skimmed * 2 > files.len(), "{skimmed} of {} files skimmed", files.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kompat-skim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The parser's limits hold on the fast path: an alias bomb and extreme
+/// nesting in a manifest are the same errors (the skim leaves them to the
+/// parser).
+#[test]
+fn hostile_inputs_are_the_parsers_errors() {
+    let mut laughs = String::from(
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for level in 1..=9 {
+        let items = [format!("*a{}", level - 1).as_str(); 9].join(", ");
+        laughs.push_str(&format!("  a{level}: &a{level} [{items}]\n"));
+    }
+    let block: String = (0..3000).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
+    let cases = [
+        format!("apiVersion: v1\nkind: Service\n---\n{laughs}"),
+        format!("apiVersion: v1\nkind: Service\n---\n{block}"),
+        format!("apiVersion: v1\nkind: Service\nspec: {}\n", "[".repeat(5000)),
+        format!("apiVersion: v1\nkind: Service\nspec:\n{}x\n", "- ".repeat(2000)),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let err = read_stream(text).err();
+        assert!(err.is_some(), "case {i} parsed");
+        if i != 1 {
+            assert!(err.as_ref().is_some_and(kompat_formats::yaml::is_limit_error), "case {i}: {err:?}");
+        }
+        agree(&format!("hostile {i}"), text);
+    }
+}
