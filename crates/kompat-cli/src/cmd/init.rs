@@ -113,6 +113,9 @@ fn detect(dir: &Path) -> Result<Project> {
         false => None,
     };
     let mut go_dirs = BTreeSet::new();
+    // Every directory with Go code: the module's code when no package
+    // declares gates (Kubernetes' `k8s.io/api`, say).
+    let mut go_tops = BTreeSet::new();
     // The Go packages that declare gates, and the files that may import them.
     let mut declaring_packages = BTreeSet::new();
     // Each other Go file's imports of the module's own packages.
@@ -137,6 +140,9 @@ fn detect(dir: &Path) -> Result<Project> {
         let Some(entry) = top_entry(rel) else { continue };
         let scripts = entry == SCRIPTS;
         if go && is_declaring_go(rel, name) && !scripts {
+            if rel.components().count() > 1 {
+                go_tops.insert(entry.clone());
+            }
             let text = sniff(&path)?;
             if text.contains(FEATUREGATE_IMPORT) {
                 project.declares = true;
@@ -184,6 +190,9 @@ fn detect(dir: &Path) -> Result<Project> {
         }
         if go_dirs.is_empty() && dir.join("pkg").is_dir() {
             go_dirs.insert("pkg".into());
+        }
+        if go_dirs.is_empty() {
+            go_dirs = go_tops;
         }
         if dir.join("test/compatibility_lifecycle/reference").is_dir() {
             project.feature_list = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml";

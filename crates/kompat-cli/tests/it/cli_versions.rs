@@ -242,3 +242,21 @@ fn several_components_state_several_versions() {
     let written = init(dir.path());
     assert!(written.contains("binary_version = \"1.8\"   # from 1.8.0 in common/version.go\n"), "{written}");
 }
+
+/// A Go module that declares no gate (Kubernetes' `k8s.io/api`): its
+/// packages are listed, and the first run says what did not run.
+#[test]
+fn a_go_module_without_gates() {
+    let dir = dir_with(&[
+        ("go.mod", "module k8s.io/api\n\ngo 1.24\n"),
+        ("doc.go", "package api\n"),
+        ("apps/v1/types.go", "package v1\n\ntype Deployment struct{}\n"),
+        ("core/v1/types.go", "package v1\n\ntype Pod struct{}\n"),
+        ("apps/v1/testdata/x.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n"),
+    ]);
+    let written = init(dir.path());
+    assert!(written.contains("\ndecls = [\"apps\", \"core\"]\n"), "{written}");
+    assert!(!written.contains("\n[[gen.output]]"), "{written}");
+    let (code, _) = lint(dir.path(), &[]);
+    assert_eq!(code, 0);
+}
