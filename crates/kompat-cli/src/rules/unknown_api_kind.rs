@@ -248,6 +248,75 @@ kind: ClusterRole
 mod custom_resources {
     use crate::test_support::check;
 
+    /// A CRD in two editions among the inputs (Gateway API's standard and
+    /// experimental channels): an object is judged by the edition that
+    /// serves it, since the cluster may run either.
+    #[test]
+    fn a_crd_in_two_editions_serves_what_either_serves() {
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.35"
+//- crds/standard/tcproutes.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: tcproutes.gateway.networking.k8s.io
+spec:
+  group: gateway.networking.k8s.io
+  names:
+    kind: TCPRoute
+    plural: tcproutes
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+  - name: v1alpha2
+    served: false
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+//- crds/experimental/tcproutes.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: tcproutes.gateway.networking.k8s.io
+spec:
+  group: gateway.networking.k8s.io
+  names:
+    kind: TCPRoute
+    plural: tcproutes
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+  - name: v1alpha2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+//- examples/route.yaml
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+---
+apiVersion: gateway.networking.k8s.io/v1alpha1
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[unknown-api-kind]: no matches for kind "TCPRoute" in version "gateway.networking.k8s.io/v1alpha1": the CRD tcproutes.gateway.networking.k8s.io has no version v1alpha1; it serves gateway.networking.k8s.io/v1
+kind: TCPRoute
+"##,
+        );
+    }
+
     #[test]
     fn custom_resources_are_judged_against_their_crds() {
         check(

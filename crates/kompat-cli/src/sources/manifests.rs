@@ -203,14 +203,29 @@ pub enum CrdVerdict {
 pub fn against_crds<'a>(manifests: &'a Manifests, crds: &[&Crd]) -> Vec<(&'a ManifestObject<Location>, CrdVerdict)> {
     let mut out = Vec::new();
     for object in &manifests.custom {
-        let Some(crd) = crds.iter().find(|c| c.group.value == object.group && c.kind.value == object.kind) else {
-            continue;
-        };
-        if let Some(verdict) = judge(crd, object) {
+        // One CRD may be among the inputs in several editions (Gateway API's
+        // standard and experimental channels): an object is judged by the
+        // edition that accepts it best, as the cluster may run either.
+        let verdicts = crds
+            .iter()
+            .filter(|c| c.group.value == object.group && c.kind.value == object.kind)
+            .map(|crd| judge(crd, object));
+        if let Some(Some(verdict)) = verdicts.min_by_key(|v| v.as_ref().map_or(0, CrdVerdict::severity)) {
             out.push((object, verdict));
         }
     }
     out
+}
+
+impl CrdVerdict {
+    /// How far from served this is: deprecated, then unserved, then unknown.
+    fn severity(&self) -> u8 {
+        match self {
+            CrdVerdict::Deprecated(..) => 1,
+            CrdVerdict::Unserved(_) => 2,
+            CrdVerdict::Unknown(_) => 3,
+        }
+    }
 }
 
 fn judge(crd: &Crd, object: &ManifestObject<Location>) -> Option<CrdVerdict> {
