@@ -533,12 +533,23 @@ pub fn kustomize_tree(root: &Path) -> KustomizeTree {
             let path = normalize(&dir.join(&entry));
             if path.is_dir() {
                 stack.push(path);
-            } else if !tree.files.contains(&path) {
+            } else if !tree.files.contains(&path) && within(&dir, &path) {
                 tree.files.push(path);
             }
         }
     }
     tree
+}
+
+/// Whether the file `path` is in or below `dir` once symbolic links are
+/// resolved: kustomize's default load restriction (`LoadRestrictionsRootOnly`)
+/// for the files a kustomization names; a file elsewhere (`../../x.yaml`,
+/// `/etc/passwd`, a link out) fails its render, and kompat never reads it.
+fn within(dir: &Path, path: &Path) -> bool {
+    match (std::fs::canonicalize(dir), std::fs::canonicalize(path)) {
+        (Ok(dir), Ok(path)) => path.starts_with(dir),
+        _ => false,
+    }
 }
 
 /// The roots among `dirs`: the kustomize directories no other one among
