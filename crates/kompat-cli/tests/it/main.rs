@@ -28,6 +28,7 @@ mod cli_rbac;
 mod cli_render;
 mod cli_reports;
 mod fuzz_inline_allow;
+mod fuzz_rendered;
 mod lint_fixtures;
 mod readme;
 mod registry;
