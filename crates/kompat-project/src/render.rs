@@ -431,15 +431,19 @@ pub fn render_chart(helm: &[String], job: &ChartJob<'_>, limits: Limits) -> Resu
         return Err(Failure::Dependencies { missing });
     }
     let output = run(helm, &job.args(), limits)?;
-    let documents = split_documents(&output)
+    Ok(Rendered { documents: helm_documents(job.chart, &output) })
+}
+
+/// The documents of `helm template`'s output for `chart`, each traced to
+/// the template its `# Source:` line names ([`template_file`]).
+pub fn helm_documents(chart: &Path, output: &str) -> Vec<Document> {
+    split_documents(output)
         .into_iter()
         .map(|text| {
-            let origin = helm_source(&text).and_then(|source| template_path(job.chart, source));
-            let origin = origin.and_then(|path| SourceFile::read(&path).ok());
+            let origin = helm_source(&text).and_then(|source| template_file(chart, source));
             Document { text, origin }
         })
-        .collect();
-    Ok(Rendered { documents })
+        .collect()
 }
 
 /// The path on Helm's `# Source:` line of a rendered document.
@@ -456,6 +460,20 @@ pub fn template_path(chart: &Path, source: &str) -> Option<PathBuf> {
         return None;
     }
     Some(chart.join(rest))
+}
+
+/// The template a `# Source:` path names in `chart`, read: the output is
+/// the chart's (untrusted) text, so only a regular file that is inside the
+/// chart once symbolic links are resolved is read; a path leaving it (`..`,
+/// absolute, or through a link to elsewhere) names nothing.
+pub fn template_file(chart: &Path, source: &str) -> Option<SourceFile> {
+    let path = template_path(chart, source)?;
+    let root = std::fs::canonicalize(chart).ok()?;
+    let real = std::fs::canonicalize(&path).ok()?;
+    if !real.starts_with(&root) {
+        return None;
+    }
+    SourceFile::read(&path).ok()
 }
 
 /// The dependencies `Chart.yaml` names (by name or alias) that are
@@ -515,12 +533,23 @@ pub fn kustomize_tree(root: &Path) -> KustomizeTree {
             let path = normalize(&dir.join(&entry));
             if path.is_dir() {
                 stack.push(path);
-            } else if !tree.files.contains(&path) {
+            } else if !tree.files.contains(&path) && within(&dir, &path) {
                 tree.files.push(path);
             }
         }
     }
     tree
+}
+
+/// Whether the file `path` is in or below `dir` once symbolic links are
+/// resolved: kustomize's default load restriction (`LoadRestrictionsRootOnly`)
+/// for the files a kustomization names; a file elsewhere (`../../x.yaml`,
+/// `/etc/passwd`, a link out) fails its render, and kompat never reads it.
+fn within(dir: &Path, path: &Path) -> bool {
+    match (std::fs::canonicalize(dir), std::fs::canonicalize(path)) {
+        (Ok(dir), Ok(path)) => path.starts_with(dir),
+        _ => false,
+    }
 }
 
 /// The roots among `dirs`: the kustomize directories no other one among

@@ -208,7 +208,7 @@ fn with_text<R>(path: &Path, reader: impl std::io::Read, size: u64, use_text: im
 /// The text of `bytes`: UTF-8, or UTF-16 after its byte order mark (YAML
 /// streams may be either, and YAML's readers take both); `None` if it is
 /// neither.
-fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+pub fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
     let utf16 = |unit: fn([u8; 2]) -> u16| {
         let body = bytes.get(2..)?;
         if body.len() % 2 != 0 {

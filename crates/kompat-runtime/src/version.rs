@@ -103,6 +103,12 @@ pub struct VersionRange {
 }
 
 impl VersionRange {
+    /// The most minors [`VersionRange::parse_with`] accepts in a path: every
+    /// step is a lint run (and a render of every chart), so a path such as
+    /// `1.0..1.4000000000` would take unbounded time and memory. Kubernetes
+    /// has had fewer than 40 minors.
+    pub const MAX_STEPS: u32 = 100;
+
     /// The path from `first` to `last`; `None` when `last` comes before
     /// `first` or the majors differ.
     pub fn new(first: Version, last: Version) -> Option<VersionRange> {
@@ -135,7 +141,11 @@ impl VersionRange {
         if first.major != last.major {
             return Err(error("an upgrade path stays within one major version"));
         }
-        VersionRange::new(first, last).ok_or_else(|| error("the first version is newer than the last"))
+        let range = VersionRange::new(first, last).ok_or_else(|| error("the first version is newer than the last"))?;
+        if last.minor - first.minor >= VersionRange::MAX_STEPS {
+            return Err(error("an upgrade path spans at most 100 minor releases"));
+        }
+        Ok(range)
     }
 
     /// The oldest release of the path.
@@ -464,6 +474,17 @@ mod tests {
             false,
             Err("invalid version \"1.30..2.1\": an upgrade path stays within one major version"),
         );
+        check_range(
+            "1.0..1.4294967295",
+            false,
+            Err("invalid version \"1.0..1.4294967295\": an upgrade path spans at most 100 minor releases"),
+        );
+        check_range(
+            "1.0..1.100",
+            true,
+            Err("invalid version \"1.0..1.100\": an upgrade path spans at most 100 minor releases"),
+        );
+        assert_eq!(VersionRange::parse_with("1.0..1.99", Version::parse).map(|r| r.steps().count()), Ok(100));
         check_range("1.30..", false, Err("invalid version \"1.30..\": expected A..B, two MAJOR.MINOR versions"));
         check_range("..1.30", true, Err("invalid version \"..1.30\": expected A..B, two MAJOR.MINOR versions"));
         check_range("1.30...1.31", false, Err("invalid version \"1.30...1.31\": empty version component"));

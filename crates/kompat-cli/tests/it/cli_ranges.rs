@@ -150,6 +150,12 @@ fn bad_paths() {
         ("1.30..", "invalid version \"1.30..\": expected A..B, two MAJOR.MINOR versions"),
         ("1.30..1.x", "invalid version \"1.30..1.x\": version components must be non-negative integers"),
         ("1.30-1.34", "invalid version \"1.30-1.34\": version components must be non-negative integers"),
+        // Billions of steps, each a lint run: bounded.
+        (
+            "1.0..1.4294967295",
+            "invalid version \"1.0..1.4294967295\": an upgrade path spans at most 100 minor releases",
+        ),
+        ("1.0..1.100", "invalid version \"1.0..1.100\": an upgrade path spans at most 100 minor releases"),
     ];
     for (range, why) in cases {
         let dir = dir_with(&[("fs.yaml", FLOW_SCHEMA)]);

@@ -30,6 +30,7 @@ mod cli_reports;
 mod cli_versions;
 mod fast_path;
 mod fuzz_inline_allow;
+mod fuzz_rendered;
 mod lint_fixtures;
 mod readme;
 mod registry;

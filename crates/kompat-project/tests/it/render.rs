@@ -190,3 +190,30 @@ fn kustomize_roots_and_the_files_they_consume() {
         ]
     );
 }
+
+/// Files a kustomization names outside its directory (`..`, absolute, a
+/// link out) are kustomize's load-restriction errors: kompat neither reads
+/// them nor takes them for origins; directories (`../base`) are followed.
+#[test]
+fn kustomize_files_outside_their_directory_are_not_read() {
+    let dir = tempdir();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("project/overlay")).expect("mkdir");
+    std::fs::create_dir_all(root.join("project/base")).expect("mkdir");
+    std::fs::write(root.join("secret.yaml"), "kind: Secret\nmetadata:\n  name: s\n").expect("write");
+    std::fs::write(root.join("project/base/kustomization.yaml"), "resources:\n- cm.yaml\n").expect("write");
+    std::fs::write(root.join("project/base/cm.yaml"), "kind: ConfigMap\n").expect("write");
+    let secret = root.join("secret.yaml");
+    let kustomization = format!(
+        "resources:\n- ../base\n- ../../secret.yaml\n- {}\n- ../base/cm.yaml\n- link.yaml\n- own.yaml\n",
+        secret.display()
+    );
+    std::fs::write(root.join("project/overlay/kustomization.yaml"), kustomization).expect("write");
+    std::fs::write(root.join("project/overlay/own.yaml"), "kind: ConfigMap\n").expect("write");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, root.join("project/overlay/link.yaml")).expect("link");
+    let tree = kompat_project::render::kustomize_tree(&root.join("project/overlay"));
+    let rel = |p: &Path| p.strip_prefix(normalize(root)).unwrap_or(p).display().to_string();
+    let files: Vec<String> = tree.files.iter().map(|f| rel(f)).collect();
+    assert_eq!(files, ["project/overlay/own.yaml", "project/base/cm.yaml"]);
+}

@@ -476,3 +476,27 @@ fn drivers_name_exactly_the_scripts() {
     check("gen-tree", trees);
     assert!(scripts.iter().any(|s| s == "fuzz"), "{scripts:?}");
 }
+
+/// `scripts/fuzz` (what `cargo xtask fuzz` runs) knows every target of
+/// `fuzz/Cargo.toml`, each with a budget, and no other.
+#[test]
+fn the_fuzz_script_runs_every_fuzz_target() {
+    let cargo = std::fs::read_to_string(repo().join("fuzz/Cargo.toml")).expect("fuzz/Cargo.toml");
+    let mut targets: Vec<&str> = cargo
+        .lines()
+        .filter_map(|l| l.strip_prefix("name = \"").and_then(|l| l.strip_suffix('"')))
+        .filter(|name| *name != "kompat-fuzz")
+        .collect();
+    targets.sort_unstable();
+    let script = std::fs::read_to_string(repo().join("scripts/fuzz")).expect("scripts/fuzz");
+    let all =
+        script.lines().find_map(|l| l.strip_prefix("all=(").and_then(|l| l.strip_suffix(')'))).expect("all=(...)");
+    let mut listed: Vec<&str> = all.split_whitespace().collect();
+    listed.sort_unstable();
+    assert_eq!(listed, targets);
+    for target in targets {
+        assert!(script.contains(&format!("  [{target}]=")), "no budget for {target}");
+        assert!(repo().join("fuzz/corpus").join(target).is_dir(), "no seeds for {target}");
+        assert!(repo().join(format!("fuzz/fuzz_targets/{target}.rs")).is_file(), "{target}");
+    }
+}
