@@ -404,8 +404,11 @@ fn classify_dir(
         return Err(Error { diagnostics: found.failures.into_iter().flat_map(|(_, err)| err.diagnostics).collect() });
     }
     go_sources.extend(found.go);
-    // A chart's templates are not YAML until rendered: not read.
-    let templates: Vec<PathBuf> = found.charts.iter().map(|chart| chart.join("templates")).collect();
+    // A chart's templates are not YAML until rendered, and its `tests/`
+    // are helm-unittest's suites (their `set:` values are test inputs, not
+    // settings): neither is read.
+    let templates: Vec<PathBuf> =
+        found.charts.iter().flat_map(|chart| [chart.join("templates"), chart.join("tests")]).collect();
     found.files.retain(|(path, _)| !templates.iter().any(|t| path.starts_with(t)));
     let overlays = std::mem::take(&mut found.overlays);
     packaged.charts.append(&mut found.charts);

@@ -147,8 +147,15 @@ fn a_chart_is_known_by_its_chart_yaml() {
         ("chart/charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 0.1.0\n"),
         ("chart/charts/sub/templates/crd.yaml", "{{- if .Values.crds }}\nkind: CustomResourceDefinition\n{{- end }}\n"),
         ("chart/values.yaml", values),
+        // helm-unittest's suites (cert-manager's chart has them): their
+        // `set:` values are test inputs.
+        (
+            "chart/tests/deployment_test.yaml",
+            "suite: gates\ntests:\n- it: sets gates\n  set:\n    featureGates: OtherGate=true\n    extraArgs: [--feature-gates=TestOnlyGate=true]\n",
+        ),
     ]);
     let (code, findings, stderr) = lint(dir.path(), &[".", "--kubernetes-version", "1.33"]);
+    assert!(findings.iter().all(|f| !f.contains("TestOnlyGate") && !f.contains("deployment_test")), "{findings:?}");
     // The values are still deployment material: the unknown gate is judged
     // against Kubernetes' gates, as without a chart.
     assert!(findings.iter().any(|f| f.contains("NoSuchGate")), "{findings:?}");

@@ -260,3 +260,19 @@ fn a_go_module_without_gates() {
     let (code, _) = lint(dir.path(), &[]);
     assert_eq!(code, 0);
 }
+
+/// cert-manager's shape: its chart's version is a placeholder the release
+/// tool fills, a test chart under `make/` has a version of its own: the
+/// newest release tag is the project's.
+#[test]
+fn a_placeholder_chart_and_a_test_chart_give_way_to_the_tag() {
+    let dir = dir_with(&[
+        ("go.mod", "module github.com/cert-manager/cert-manager\n"),
+        ("deploy/charts/cert-manager/Chart.yaml", "apiVersion: v2\nname: cert-manager\nversion: v0.0.0\nappVersion: v0.0.0\n"),
+        ("deploy/charts/cert-manager/values.yaml", "replicaCount: 1\n"),
+        ("make/config/pebble/chart/Chart.yaml", "apiVersion: v2\nname: pebble\nversion: 0.1.1\n"),
+        (".git/packed-refs", "# pack-refs with: peeled fully-peeled sorted\n0000000000000000000000000000000000000001 refs/tags/v1.18.2\n0000000000000000000000000000000000000002 refs/tags/v1.19.0\n0000000000000000000000000000000000000003 refs/tags/v1.20.0-alpha.0\n"),
+    ]);
+    let written = init(dir.path());
+    assert!(written.contains("binary_version = \"1.19\"   # from v1.19.0 in the newest release tag\n"), "{written}");
+}

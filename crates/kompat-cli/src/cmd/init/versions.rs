@@ -126,6 +126,9 @@ impl Found {
                 binary = top(name)?.as_deref().and_then(facts::makefile_version).map(|f| (f, name.to_owned()));
             }
         }
+        // Charts of test and build scripts are not the project's.
+        let scripts = ["make", "hack", "test", "tests", "e2e", "testdata", "examples"];
+        self.charts.retain(|(rel, _)| !rel.components().any(|c| scripts.iter().any(|s| c.as_os_str() == *s)));
         self.charts.sort_by(|a, b| (a.0.components().count(), &a.0).cmp(&(b.0.components().count(), &b.0)));
         for (rel, text) in &self.charts {
             if binary.is_none() && disagreeing.is_empty() {
