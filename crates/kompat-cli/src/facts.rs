@@ -32,7 +32,9 @@ pub fn release_version(text: &str) -> Option<Found> {
         Some(patch) => Some(number(patch)?),
         None => None,
     };
-    if parts.next().is_some() || (major, minor, patch.unwrap_or(0)) == (0, 0, 0) {
+    // `0.0.x` is a development placeholder (`0.0.1-dev`), and so is a
+    // version of 99 (Argo CD's `99.99.99`).
+    if parts.next().is_some() || (major, minor) == (0, 0) || major >= 99 || minor >= 99 {
         return None;
     }
     Some(Found { version: Version::new(major, minor), written: text.to_owned() })
@@ -268,6 +270,9 @@ mod tests {
             ("1.8", "1.8 from 1.8"),
             ("\"0.13.0-rc.1\"", "0.13 from 0.13.0-rc.1"),
             ("v0.0.0-main", "none"),
+            // Placeholders: ingress-nginx's certgen image, Argo CD's version.go.
+            ("0.0.1-dev", "none"),
+            ("99.99.99", "none"),
             ("dev", "none"),
             ("1", "none"),
             ("1.2.3.4", "none"),

@@ -158,7 +158,7 @@ fn nothing_stated() {
     let written = init(dir.path());
     assert!(written.contains("\n# binary_version = \"1.0\"\n"), "{written}");
     assert!(
-        written.contains("# Not found in Cargo.toml, a version.go, VERSION, versions.mk, the Makefile,\n"),
+        written.contains("# Not found in Cargo.toml, VERSION, TAG, a version.go, versions.mk, the Makefile,\n"),
         "{written}"
     );
     assert!(written.contains("\n# [kubernetes]\n# version = \"1.34\"\n"), "{written}");

@@ -103,6 +103,12 @@ impl Found {
         if let Some(found) = cargo.as_deref().and_then(facts::cargo_version) {
             binary = Some((found, "Cargo.toml".to_owned()));
         }
+        // A file at the top that holds the version alone says it best.
+        for name in ["VERSION", "TAG"] {
+            if binary.is_none() {
+                binary = top(name)?.as_deref().and_then(facts::version_file).map(|f| (f, name.to_owned()));
+            }
+        }
         self.version_go.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
         let stated: Vec<(Stated, String)> = self
             .version_go
@@ -110,7 +116,7 @@ impl Found {
             .filter_map(|(_, rel, text)| facts::go_version_constant(text).map(|found| (found, shown(rel))))
             .collect();
         let mut disagreeing = Vec::new();
-        if binary.is_none() {
+        if binary.is_none() && !stated.is_empty() {
             if stated.iter().all(|(found, _)| Some(&found.version) == stated.first().map(|(f, _)| &f.version)) {
                 binary = stated.into_iter().next();
             } else {
@@ -118,9 +124,7 @@ impl Found {
                 disagreeing = stated;
             }
         }
-        if binary.is_none() && disagreeing.is_empty() {
-            binary = top("VERSION")?.as_deref().and_then(facts::version_file).map(|f| (f, "VERSION".to_owned()));
-        }
+
         for name in ["versions.mk", "Makefile"] {
             if binary.is_none() && disagreeing.is_empty() {
                 binary = top(name)?.as_deref().and_then(facts::makefile_version).map(|f| (f, name.to_owned()));
@@ -193,7 +197,7 @@ pub fn render_binary(versions: &Versions) -> String {
             )
         }
         None => format!(
-            "{head}# Not found in Cargo.toml, a version.go, VERSION, versions.mk, the Makefile,\n\
+            "{head}# Not found in Cargo.toml, VERSION, TAG, a version.go, versions.mk, the Makefile,\n\
              # Chart.yaml or a release tag: set yours.\n\
              # binary_version = \"1.0\"\n"
         ),
