@@ -28,10 +28,9 @@ pub fn release_version(text: &str) -> Option<Found> {
     let mut parts = core.split('.');
     let major: u32 = number(parts.next()?)?;
     let minor: u32 = number(parts.next()?)?;
-    let patch = match parts.next() {
-        Some(patch) => Some(number(patch)?),
-        None => None,
-    };
+    if let Some(patch) = parts.next() {
+        number(patch)?;
+    }
     // `0.0.x` is a development placeholder (`0.0.1-dev`), and so is a
     // version of 99 (Argo CD's `99.99.99`).
     if parts.next().is_some() || (major, minor) == (0, 0) || major >= 99 || minor >= 99 {
