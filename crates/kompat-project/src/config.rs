@@ -113,13 +113,9 @@ pub const FILE_NAME: &str = "kompat.toml";
 pub struct Config {
     pub source: SourceFile,
     pub binary_version: Option<Version>,
-    /// `[kubernetes] version`: the Kubernetes release `kompat lint` checks
-    /// manifests and settings of Kubernetes' own gates against (the
-    /// project's `binary_version` is its own release, not Kubernetes').
-    /// For an upgrade path (`version = "A..B"`), its target B.
-    pub kubernetes_version: Option<Version>,
     /// `[kubernetes] version` as written: one release (`V..V`) or an upgrade
-    /// path `A..B`, judged at every minor from A to B.
+    /// path `A..B`, judged at every minor from A to B (the release alone is
+    /// [`Config::kubernetes_version`]).
     pub kubernetes_path: Option<VersionRange>,
     pub window: WindowPolicy,
     /// `profile = "kubernetes"` under `[window]`: the project's versions are
@@ -478,7 +474,6 @@ impl Config {
                     .map_err(|err| located(value.span(), err.to_string()))
             })
             .transpose()?;
-        let kubernetes_version = kubernetes_path.map(VersionRange::last);
         // The first problem, as for every other key.
         let window = match raw.window.as_ref().map(WindowTable::policy).transpose() {
             Ok(window) => window.unwrap_or(WindowPolicy::DEFAULT),
@@ -514,7 +509,6 @@ impl Config {
         Ok(Config {
             render,
             binary_version,
-            kubernetes_version,
             kubernetes_path,
             window,
             kubernetes_profile: raw.window.as_ref().is_some_and(WindowTable::is_kubernetes_profile),
@@ -646,11 +640,20 @@ impl Config {
     /// neither standing in for the other but under `profile = "kubernetes"`,
     /// where each sets both.
     pub fn versions(&self) -> (Option<Version>, Option<Version>) {
+        let kubernetes = self.kubernetes_version();
         if self.kubernetes_profile {
-            (self.binary_version.or(self.kubernetes_version), self.kubernetes_version.or(self.binary_version))
+            (self.binary_version.or(kubernetes), kubernetes.or(self.binary_version))
         } else {
-            (self.binary_version, self.kubernetes_version)
+            (self.binary_version, kubernetes)
         }
+    }
+
+    /// `[kubernetes] version`: the Kubernetes release `kompat lint` checks
+    /// manifests and settings of Kubernetes' own gates against (the
+    /// project's `binary_version` is its own release, not Kubernetes'). For
+    /// an upgrade path (`version = "A..B"`), its target B.
+    pub fn kubernetes_version(&self) -> Option<Version> {
+        self.kubernetes_path.map(VersionRange::last)
     }
 
     /// Those of `paths` that lie outside the project (the configuration's
