@@ -20,6 +20,7 @@ use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
+use kompat_project::inputs::VENDORED_DIRS;
 use kompat_project::{Error, Result};
 
 use super::print_stdout;
@@ -78,12 +79,12 @@ struct Project {
     excluded: BTreeSet<&'static str>,
 }
 
-/// Directories whose files are never the project's: vendored code and test
-/// data anywhere, and at the top its tests, its web site and its docs.
-/// Documentation and design proposals are prose: a flag in them is an
-/// example or a plan (a proposal names gates that do not exist yet).
-const NEVER_ANYWHERE: [&str; 8] =
-    ["vendor", "third_party", "node_modules", "testdata", "docs", "enhancements", "proposals", "keps"];
+/// Directories whose files are never the project's: vendored code
+/// ([`VENDORED_DIRS`], which `kompat lint` never walks), and these anywhere:
+/// test data, documentation and design proposals, which are prose (a flag
+/// in them is an example or a plan: a proposal names gates that do not
+/// exist yet); and at the top its tests and its web site.
+const NOT_THE_PROJECTS: [&str; 5] = ["testdata", "docs", "enhancements", "proposals", "keps"];
 const NEVER_TOP: [&str; 3] = ["test", "tests/e2e", "site"];
 /// Scripts: their kind and kubeadm configurations are deployment material
 /// (judged at the Kubernetes version), their code never declarations.
@@ -93,7 +94,7 @@ const SCRIPTS: &str = "hack";
 fn never(rel: &Path) -> bool {
     let text = rel.to_string_lossy().replace('\\', "/");
     NEVER_TOP.iter().any(|dir| text.starts_with(&format!("{dir}/")))
-        || rel.components().any(|c| NEVER_ANYWHERE.iter().any(|n| c.as_os_str() == *n))
+        || rel.components().any(|c| VENDORED_DIRS.iter().chain(&NOT_THE_PROJECTS).any(|n| c.as_os_str() == *n))
 }
 
 fn detect(dir: &Path) -> Result<Project> {
@@ -132,7 +133,7 @@ fn detect(dir: &Path) -> Result<Project> {
             // never walks vendored code).
             let nested = rel.parent().into_iter().flat_map(Path::components).skip(1);
             for component in nested {
-                let nested = NEVER_ANYWHERE[3..].iter().find(|n| component.as_os_str() == **n);
+                let nested = NOT_THE_PROJECTS.iter().find(|n| component.as_os_str() == **n);
                 project.excluded.extend(nested.copied());
             }
             continue;

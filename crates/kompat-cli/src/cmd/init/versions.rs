@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use kompat_cli::facts::{self, Found as Stated};
+use kompat_project::inputs::VENDORED_DIRS;
 use kompat_project::Result;
 
 /// Where each version was found: the version and the place, as the comment
@@ -64,8 +65,9 @@ impl Found {
         // Vendored code, also copied under an import path (`internal/github.com/...`).
         let dirs = rel.parent().into_iter().flat_map(Path::components);
         let vendored = dirs.into_iter().any(|c| match c.as_os_str().to_str() {
-            Some("vendor" | "vendor-internal" | "third_party" | "node_modules" | "testdata") => true,
-            Some(dir) => is_domain(dir),
+            Some(dir) => {
+                VENDORED_DIRS.contains(&dir) || matches!(dir, "vendor-internal" | "testdata") || is_domain(dir)
+            }
             None => false,
         });
         if vendored {
