@@ -132,6 +132,30 @@ impl Unrendered {
     pub fn is_empty(&self) -> bool {
         self.charts.is_empty() && self.overlays.is_empty() && self.partial.is_empty()
     }
+
+    /// The CRDs of a CRD manifest; `None` for one that is not checked as
+    /// CRDs, named here for the note: a kustomize patch (`partial_ok`:
+    /// well-formed YAML in a kustomize directory, not a whole CRD), or a Go
+    /// template outside a chart (a fragment a build script renders, not YAML
+    /// until rendered). Any other manifest that does not parse is an error.
+    pub fn crds_of(
+        &mut self,
+        source: &kompat_project::SourceFile,
+        partial_ok: bool,
+    ) -> Result<Option<Vec<kompat_crd::Crd>>, kompat_project::Error> {
+        match kompat_crd::parse_manifests(&source.text) {
+            Ok(parsed) => Ok(Some(parsed)),
+            Err(_) if partial_ok => {
+                self.partial.push(source.path.clone());
+                Ok(None)
+            }
+            Err(_) if kompat_formats::yaml::is_template(&source.text) => {
+                self.templates.push(source.path.clone());
+                Ok(None)
+            }
+            Err(errors) => Err(source.parse_errors(errors)),
+        }
+    }
 }
 
 /// kube-apiserver's storage decisions at one (emulation, min-compatibility)

@@ -242,17 +242,8 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         if input.kind == kompat_project::inputs::Kind::CrdManifest {
             let partial_ok = input.in_overlay && input.is_well_formed();
             let Some(source) = input.into_source() else { continue };
-            let parsed = match kompat_crd::parse_manifests(&source.text) {
-                Ok(parsed) => parsed,
-                Err(_) if partial_ok => {
-                    unrendered.partial.push(source.path.clone());
-                    continue;
-                }
-                Err(_) if kompat_formats::yaml::is_template(&source.text) => {
-                    unrendered.templates.push(source.path.clone());
-                    continue;
-                }
-                Err(errors) => panic!("{}", source.parse_errors(errors)),
+            let Some(parsed) = unrendered.crds_of(&source, partial_ok).unwrap_or_else(|err| panic!("{err}")) else {
+                continue;
             };
             crds.push(crate::rules::crd::CrdInput::manifest(source, parsed, Vec::new(), None));
         } else if input.kind == kompat_project::inputs::Kind::Deployment {

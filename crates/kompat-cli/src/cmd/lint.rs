@@ -121,21 +121,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
 
     let mut crds = Vec::new();
     for (source, partial_ok) in crd_sources {
-        let parsed = match parse_crds(&source) {
-            Ok(parsed) => parsed,
-            Err(_) if partial_ok => {
-                unrendered.partial.push(source.path.clone());
-                continue;
-            }
-            // A Go template outside a chart (a fragment a build script
-            // renders) is not YAML until rendered: named in a note, never an
-            // input error.
-            Err(_) if kompat_formats::yaml::is_template(&source.text) => {
-                unrendered.templates.push(source.path.clone());
-                continue;
-            }
-            Err(err) => return Err(err),
-        };
+        let Some(parsed) = unrendered.crds_of(&source, partial_ok)? else { continue };
         let conversions = conversions_beside(&source.path)?;
         crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
     }
