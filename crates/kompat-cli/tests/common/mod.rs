@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
 
@@ -10,10 +11,16 @@ pub use kompat_testkit::files::dir_with;
 /// Runs kompat in `dir` (no colour, no inherited `OUT_DIR`) and returns
 /// (exit code, stdout, stderr).
 pub fn kompat_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    kompat_in_env(dir, args, &[])
+}
+
+/// [`kompat_in`] with environment variables set (`PATH`, say).
+pub fn kompat_in_env(dir: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_kompat"))
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("OUT_DIR")
+        .envs(env.iter().copied())
         .args(args)
         .output()
         .expect("run kompat");

@@ -8,10 +8,9 @@
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::dir_with;
+use crate::common::{dir_with, kompat_in_env};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/render")
@@ -49,19 +48,8 @@ fn kompat_with(bin: Option<&Path>, dir: &Path, args: &[&str]) -> (i32, String, S
     if let Some(bin) = bin {
         path.insert(0, bin.to_owned());
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_kompat"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("PATH", std::env::join_paths(path).expect("PATH"))
-        .env_remove("OUT_DIR")
-        .args(args)
-        .output()
-        .expect("run kompat");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let path = std::env::join_paths(path).expect("PATH");
+    kompat_in_env(dir, args, &[("PATH", path.as_os_str())])
 }
 
 /// Every file below `dir` with its size, sorted: what a render must not

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{dir_with, findings_on_stderr, kompat_in};
+use crate::common::{dir_with, findings_on_stderr, kompat_in, kompat_in_env};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/versions").join(name)
@@ -43,15 +43,8 @@ fn project(name: &str, extra: &[(&str, &str)]) -> tempfile::TempDir {
 /// Runs with no renderer on `PATH`, so the `[render]` table it writes does
 /// not depend on the machine.
 fn init(dir: &Path) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kompat"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("PATH", "")
-        .arg("init")
-        .output()
-        .expect("run kompat");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let (code, _, stderr) = kompat_in_env(dir, &["init"], &[("PATH", "".as_ref())]);
+    assert_eq!(code, 0, "{stderr}");
     std::fs::read_to_string(dir.join("kompat.toml")).expect("kompat.toml written")
 }
 
