@@ -107,11 +107,6 @@ pub fn cargo_kubernetes(text: &str) -> Option<Found> {
     None
 }
 
-/// go.mod's module path.
-pub fn go_module(text: &str) -> Option<&str> {
-    text.lines().find_map(|line| line.trim().strip_prefix("module ")).map(|m| m.trim().trim_matches('"'))
-}
-
 /// The Kubernetes version go.mod builds against: Kubernetes' staging
 /// modules (`k8s.io/api`, else `k8s.io/client-go`, `k8s.io/apimachinery`)
 /// are versioned `v0.MINOR.PATCH` for Kubernetes `1.MINOR`.
@@ -336,8 +331,10 @@ mod tests {
         ] {
             check(go_kubernetes, input, expected);
         }
-        assert_eq!(go_module(block), Some("sigs.k8s.io/widget"));
-        assert_eq!(go_module("go 1.24\n"), None);
+        // The module, as the loader reads it.
+        let module = kompat_project::go::module_directive;
+        assert_eq!(module(block).as_deref(), Some("sigs.k8s.io/widget"));
+        assert_eq!(module("go 1.24\n"), None);
     }
 
     #[test]

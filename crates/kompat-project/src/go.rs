@@ -458,7 +458,7 @@ impl ModuleCache {
 
 /// The path of a go.mod's `module` directive (`module example.io/x`, quoted
 /// or not, comments allowed after it).
-fn module_directive(text: &str) -> Option<String> {
+pub fn module_directive(text: &str) -> Option<String> {
     text.lines().find_map(|line| {
         let rest = line.trim().strip_prefix("module")?;
         if !rest.starts_with([' ', '\t']) {

@@ -108,9 +108,7 @@ fn detect(dir: &Path) -> Result<Project> {
         }
     }
     let module = match go {
-        true => std::fs::read_to_string(dir.join("go.mod"))
-            .ok()
-            .and_then(|t| kompat_cli::facts::go_module(&t).map(str::to_owned)),
+        true => std::fs::read_to_string(dir.join("go.mod")).ok().and_then(|t| kompat_project::go::module_directive(&t)),
         false => None,
     };
     let mut go_dirs = BTreeSet::new();

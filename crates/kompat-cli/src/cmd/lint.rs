@@ -300,7 +300,7 @@ fn project_images(config: Option<&Config>, charts: &[PathBuf]) -> kompat_cli::im
     if let Ok(entries) = std::fs::read_dir(dir.join("cmd")) {
         names.extend(entries.flatten().filter(|e| e.path().is_dir()).filter_map(|e| e.file_name().into_string().ok()));
     }
-    if let Some(module) = read(dir.join("go.mod")).as_deref().and_then(facts::go_module).map(str::to_owned) {
+    if let Some(module) = read(dir.join("go.mod")).as_deref().and_then(kompat_project::go::module_directive) {
         let last = module.rsplit('/').find(|s| !(s.starts_with('v') && s[1..].bytes().all(|b| b.is_ascii_digit())));
         names.extend(last.map(str::to_owned));
     }
