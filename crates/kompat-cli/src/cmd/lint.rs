@@ -5,8 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
-use kompat_diag::Diagnostic;
+use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{RuntimeConfig, ServeOptions};
+use kompat_formats::deploy::GateSetting;
+use kompat_formats::manifest::ManifestObject;
+use kompat_formats::rbac::Role;
+use kompat_formats::ParseError;
 use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 use kompat_runtime::{Version, VersionRange, WindowPolicy};
@@ -85,26 +89,20 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // through the render, not read again.
     let render_config = config.as_ref().and_then(|c| c.render.as_ref());
     let overlays = rendered::render_overlays(render_config, &classified.overlays, &mut unrendered);
-    for input in classified.inputs {
-        if !seen.first(input.path(), !input.named) || overlays.consumes(input.path()) {
-            continue;
-        }
-        if let (Kind::CrdManifest | Kind::Deployment, Some(source)) = (input.kind, input.source()) {
-            inline_allows.extend(kompat_cli::rules::inline_allow::scan(source));
-        }
+    let picked: Vec<_> = classified
+        .inputs
+        .into_iter()
+        .filter(|input| seen.first(input.path(), !input.named) && !overlays.consumes(input.path()))
+        .collect();
+    for read in read_manifests(picked) {
+        inline_allows.extend(read.allows);
         // Deployment material and CRD manifests are Kubernetes manifests too.
-        manifests.extend(input.manifest_objects()?);
-        roles.extend(input.rbac_roles());
-        match input.kind {
-            Kind::CrdManifest => {
-                // A kustomize patch is a partial CRD: well-formed YAML is
-                // never a hard error for what it leaves out.
-                let partial_ok = input.in_overlay && input.is_well_formed();
-                crd_sources.extend(input.into_source().map(|source| (source, partial_ok)));
-            }
-            Kind::Deployment => settings.extend(input.gate_settings()?),
-            _ if input.is_declarations() => decl_inputs.push(input),
-            _ => (),
+        manifests.extend(read.objects?);
+        roles.extend(read.roles);
+        match read.kind {
+            Kind::CrdManifest => crd_sources.extend(read.crds),
+            Kind::Deployment => settings.extend(read.settings?),
+            _ => decl_inputs.extend(read.input.filter(kompat_project::Input::is_declarations)),
         }
     }
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, !named.contains(p.as_path()))));
@@ -120,8 +118,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let baseline_crds: Vec<Crd> = baseline_files.iter().flat_map(|(_, crds)| crds.iter().cloned()).collect();
 
     let mut crds = Vec::new();
-    for (source, partial_ok) in crd_sources {
-        let Some(parsed) = unrendered.crds_of(&source, partial_ok)? else { continue };
+    for (source, (partial_ok, parsed)) in crd_sources {
+        let Some(parsed) = unrendered.crds_from(&source, partial_ok, parsed)? else { continue };
         let conversions = conversions_beside(&source.path)?;
         crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
     }
@@ -250,6 +248,91 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     };
     rendered::annotate(&mut linted.findings, &rendered_from);
     Ok(linted)
+}
+
+/// What the readers of manifests make of one input: read for every input at
+/// once, on every core, before the findings are gathered in the inputs'
+/// order.
+struct ReadInput {
+    kind: Kind,
+    /// Its inline allowances (CRD manifests and deployment material).
+    allows: Vec<kompat_cli::rules::inline_allow::InlineAllow>,
+    objects: Result<Vec<ManifestObject<Location>>>,
+    roles: Vec<Role<Location>>,
+    /// Deployment material's gate settings.
+    settings: Result<Vec<GateSetting<Location>>>,
+    /// A CRD manifest, its CRDs, and whether a partial CRD is no error in
+    /// it (a kustomize patch: well-formed YAML in a kustomize directory).
+    crds: Option<(SourceFile, CrdsRead)>,
+    /// Any other input, kept (deployment material is read whole here, and
+    /// its text dropped).
+    input: Option<kompat_project::Input>,
+}
+
+/// Whether a partial CRD is no error in a CRD manifest, and its CRDs.
+type CrdsRead = (bool, std::result::Result<Vec<Crd>, Vec<ParseError>>);
+
+/// Reads every input's manifests ([`ReadInput`]) on every core, in the
+/// inputs' order; what is not kept of an input (its documents, deployment
+/// material's text) is dropped as soon as it is read.
+fn read_manifests(inputs: Vec<kompat_project::Input>) -> Vec<ReadInput> {
+    type Cell = (PathBuf, std::sync::Mutex<Option<kompat_project::Input>>);
+    let cells: Vec<Cell> =
+        inputs.into_iter().map(|input| (input.path().to_owned(), std::sync::Mutex::new(Some(input)))).collect();
+    // A CRD that several files repeat (install bundles) is parsed once.
+    let seen = kompat_crd::SeenCrds::default();
+    let read = |(path, cell): &Cell| {
+        let taken = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        match taken {
+            Some(input) => read_input(input, &seen),
+            None => failed(path, "internal error reading this file"),
+        }
+    };
+    kompat_rust::parallel::map(&cells, READ_STACK_BYTES, read, |(path, _), why| {
+        failed(path, &why.diagnostic(path).message)
+    })
+}
+
+/// What an input whose read failed (`message`) gives: that error.
+fn failed(path: &Path, message: &str) -> ReadInput {
+    ReadInput {
+        kind: Kind::Other,
+        allows: Vec::new(),
+        objects: Err(Error::in_file(path, message)),
+        roles: Vec::new(),
+        settings: Ok(Vec::new()),
+        crds: None,
+        input: None,
+    }
+}
+
+/// The stack of each thread reading manifests: the YAML parser bounds its
+/// own nesting.
+const READ_STACK_BYTES: usize = 8 << 20;
+
+/// [`ReadInput`] of one input.
+fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> ReadInput {
+    let kind = input.kind;
+    let allows = match (kind, input.source()) {
+        (Kind::CrdManifest | Kind::Deployment, Some(source)) => kompat_cli::rules::inline_allow::scan(source),
+        _ => Vec::new(),
+    };
+    let objects = input.manifest_objects();
+    let roles = input.rbac_roles();
+    let settings = if kind == Kind::Deployment { input.gate_settings() } else { Ok(Vec::new()) };
+    let mut read = ReadInput { kind, allows, objects, roles, settings, crds: None, input: None };
+    match kind {
+        Kind::CrdManifest => {
+            let partial_ok = input.in_overlay && input.is_well_formed();
+            read.crds = input.into_source().map(|source| {
+                let parsed = kompat_crd::parse_manifests_seen(&source.text, seen);
+                (source, (partial_ok, parsed))
+            });
+        }
+        Kind::Deployment => {}
+        _ => read.input = Some(input),
+    }
+    read
 }
 
 /// The project's version (`--binary-version`, else `binary_version`) and
