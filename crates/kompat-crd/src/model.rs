@@ -363,13 +363,10 @@ impl Found {
                 ));
                 continue;
             }
-            let mut reader = Reader { errors: Vec::new(), raw_items: Vec::new() };
+            let mut reader = Reader { errors: Vec::new() };
             let crd = reader.crd(&doc, Spanned::new(api_version.to_owned(), api_node.span()));
             if reader.errors.is_empty() {
-                if let Some(mut crd) = crd {
-                    move_raw(&mut crd, &mut doc, &reader.raw_items);
-                    self.crds.push(crd);
-                }
+                self.crds.extend(crd);
             } else {
                 self.errors.append(&mut reader.errors);
             }
@@ -406,28 +403,8 @@ fn value_mut<'a>(node: &'a mut Node, key: &str) -> Option<&'a mut Node> {
     }
 }
 
-/// Moves each entry of `spec.versions` the reader read a version of
-/// (`items`, in the order of `crd.versions`) into the version's `raw`, in
-/// place of a copy: the reader leaves a placeholder there.
-fn move_raw(crd: &mut Crd, doc: &mut Node, items: &[usize]) {
-    if items.is_empty() {
-        return;
-    }
-    let Some(Node::Seq(entries, _)) = value_mut(doc, "spec").and_then(|spec| value_mut(spec, "versions")) else {
-        return;
-    };
-    for (version, &i) in crd.versions.iter_mut().zip(items) {
-        if let Some(entry) = entries.get_mut(i) {
-            version.raw = std::mem::replace(entry, Node::Seq(Vec::new(), Span::default()));
-        }
-    }
-}
-
 struct Reader {
     errors: Vec<ParseError>,
-    /// The index in `spec.versions` of each version read from there, in
-    /// order: its `raw` is a placeholder, for [`move_raw`] to fill.
-    raw_items: Vec<usize>,
 }
 
 impl Reader {
@@ -527,10 +504,7 @@ impl Reader {
         match spec.get("versions") {
             Some(Node::Seq(items, span)) => {
                 for (i, item) in items.iter().enumerate() {
-                    if let Some(version) = self.version(item, i, v1, spec) {
-                        versions.push(version);
-                        self.raw_items.push(i);
-                    }
+                    versions.extend(self.version(item, i, v1, spec));
                 }
                 if items.is_empty() && v1 {
                     self.error(*span, "`spec.versions` must have at least one version".to_owned());
@@ -638,9 +612,7 @@ impl Reader {
             None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned(),
             None => None,
         };
-        // The entry itself is moved here once read ([`move_raw`]).
-        let raw = Node::Seq(Vec::new(), item.span());
-        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw })
+        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: item.clone() })
     }
 }
 
