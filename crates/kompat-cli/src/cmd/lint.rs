@@ -94,15 +94,21 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         .into_iter()
         .filter(|input| seen.first(input.path(), !input.named) && !overlays.consumes(input.path()))
         .collect();
-    for read in read_manifests(picked) {
-        inline_allows.extend(read.allows);
-        // Deployment material and CRD manifests are Kubernetes manifests too.
-        manifests.extend(read.objects?);
-        roles.extend(read.roles);
-        match read.kind {
-            Kind::CrdManifest => crd_sources.extend(read.crds),
-            Kind::Deployment => settings.extend(read.settings?),
-            _ => decl_inputs.extend(read.input.filter(kompat_project::Input::is_declarations)),
+    // Read on every core, a batch at a time, each batch's results gathered
+    // in the inputs' order (and dropped) before the next is read.
+    let mut rest = picked;
+    while !rest.is_empty() {
+        let later = rest.split_off(rest.len().min(READ_BATCH));
+        for read in read_manifests(std::mem::replace(&mut rest, later)) {
+            inline_allows.extend(read.allows);
+            // Deployment material and CRD manifests are Kubernetes manifests too.
+            manifests.extend(read.objects?);
+            roles.extend(read.roles);
+            match read.kind {
+                Kind::CrdManifest => crd_sources.extend(read.crd_source),
+                Kind::Deployment => settings.extend(read.settings?),
+                _ => decl_inputs.extend(read.input.filter(kompat_project::Input::is_declarations)),
+            }
         }
     }
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, !named.contains(p.as_path()))));
@@ -118,7 +124,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let baseline_crds: Vec<Crd> = baseline_files.iter().flat_map(|(_, crds)| crds.iter().cloned()).collect();
 
     let mut crds = Vec::new();
-    for (source, (partial_ok, parsed)) in crd_sources {
+    let parsed = read_crds(&crd_sources);
+    for ((source, partial_ok), parsed) in crd_sources.into_iter().zip(parsed) {
         let Some(parsed) = unrendered.crds_from(&source, partial_ok, parsed)? else { continue };
         let conversions = conversions_beside(&source.path)?;
         crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
@@ -250,9 +257,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     Ok(linted)
 }
 
-/// What the readers of manifests make of one input: read for every input at
-/// once, on every core, before the findings are gathered in the inputs'
-/// order.
+/// What the readers of manifests make of one input, on every core, before
+/// the findings are gathered in the inputs' order ([`read_manifests`]).
 struct ReadInput {
     kind: Kind,
     /// Its inline allowances (CRD manifests and deployment material).
@@ -261,30 +267,32 @@ struct ReadInput {
     roles: Vec<Role<Location>>,
     /// Deployment material's gate settings.
     settings: Result<Vec<GateSetting<Location>>>,
-    /// A CRD manifest, its CRDs, and whether a partial CRD is no error in
-    /// it (a kustomize patch: well-formed YAML in a kustomize directory).
-    crds: Option<(SourceFile, CrdsRead)>,
+    /// A CRD manifest, and whether a partial CRD is no error in it (a
+    /// kustomize patch: well-formed YAML in a kustomize directory). Its
+    /// CRDs are read later ([`read_crds`]), with the texts of deployment
+    /// material dropped.
+    crd_source: Option<(SourceFile, bool)>,
     /// Any other input, kept (deployment material is read whole here, and
     /// its text dropped).
     input: Option<kompat_project::Input>,
 }
 
-/// Whether a partial CRD is no error in a CRD manifest, and its CRDs.
-type CrdsRead = (bool, std::result::Result<Vec<Crd>, Vec<ParseError>>);
+/// How many inputs [`read_manifests`] reads at once: what is gathered of a
+/// batch is dropped before the next is read, so the results wait for the
+/// main thread a batch at most.
+const READ_BATCH: usize = 128;
 
-/// Reads every input's manifests ([`ReadInput`]) on every core, in the
+/// Reads the manifests of `inputs` ([`ReadInput`]) on every core, in the
 /// inputs' order; what is not kept of an input (its documents, deployment
 /// material's text) is dropped as soon as it is read.
 fn read_manifests(inputs: Vec<kompat_project::Input>) -> Vec<ReadInput> {
     type Cell = (PathBuf, std::sync::Mutex<Option<kompat_project::Input>>);
     let cells: Vec<Cell> =
         inputs.into_iter().map(|input| (input.path().to_owned(), std::sync::Mutex::new(Some(input)))).collect();
-    // A CRD that several files repeat (install bundles) is parsed once.
-    let seen = kompat_crd::SeenCrds::default();
     let read = |(path, cell): &Cell| {
         let taken = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
         match taken {
-            Some(input) => read_input(input, &seen),
+            Some(input) => read_input(input),
             None => failed(path, "internal error reading this file"),
         }
     };
@@ -301,7 +309,7 @@ fn failed(path: &Path, message: &str) -> ReadInput {
         objects: Err(Error::in_file(path, message)),
         roles: Vec::new(),
         settings: Ok(Vec::new()),
-        crds: None,
+        crd_source: None,
         input: None,
     }
 }
@@ -311,7 +319,7 @@ fn failed(path: &Path, message: &str) -> ReadInput {
 const READ_STACK_BYTES: usize = 8 << 20;
 
 /// [`ReadInput`] of one input.
-fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> ReadInput {
+fn read_input(input: kompat_project::Input) -> ReadInput {
     let kind = input.kind;
     let allows = match (kind, input.source()) {
         (Kind::CrdManifest | Kind::Deployment, Some(source)) => kompat_cli::rules::inline_allow::scan(source),
@@ -320,19 +328,35 @@ fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> Read
     let objects = input.manifest_objects();
     let roles = input.rbac_roles();
     let settings = if kind == Kind::Deployment { input.gate_settings() } else { Ok(Vec::new()) };
-    let mut read = ReadInput { kind, allows, objects, roles, settings, crds: None, input: None };
+    let mut read = ReadInput { kind, allows, objects, roles, settings, crd_source: None, input: None };
     match kind {
         Kind::CrdManifest => {
             let partial_ok = input.in_overlay && input.is_well_formed();
-            read.crds = input.into_source().map(|source| {
-                let parsed = kompat_crd::parse_manifests_seen(&source.text, seen);
-                (source, (partial_ok, parsed))
-            });
+            read.crd_source = input.into_source().map(|source| (source, partial_ok));
         }
         Kind::Deployment => {}
         _ => read.input = Some(input),
     }
     read
+}
+
+/// The CRDs of every CRD manifest ([`kompat_crd::parse_manifests`]), read
+/// on every core, in order; a CRD that several files repeat (install
+/// bundles) is parsed once.
+fn read_crds(sources: &[(SourceFile, bool)]) -> Vec<std::result::Result<Vec<Crd>, Vec<ParseError>>> {
+    let seen = kompat_crd::SeenCrds::default();
+    kompat_rust::parallel::map(
+        sources,
+        READ_STACK_BYTES,
+        |(source, _)| kompat_crd::parse_manifests_seen(&source.text, &seen),
+        |_, why| {
+            let message = match why {
+                kompat_rust::parallel::Failure::Panicked => "internal error reading this file",
+                kompat_rust::parallel::Failure::NoThread => "cannot start a thread to read this file",
+            };
+            Err(vec![ParseError { span: None, message: message.to_owned() }])
+        },
+    )
 }
 
 /// The project's version (`--binary-version`, else `binary_version`) and
