@@ -68,7 +68,9 @@ pub struct CrdVersion {
     pub deprecation_warning: Option<Spanned<String>>,
     /// `schema.openAPIV3Schema`.
     pub schema: Option<Node>,
-    /// The whole entry, for the comparison of the parts not modelled here.
+    /// The whole entry, for the comparison of the parts not modelled here;
+    /// but for the value of its `schema`, which is `schema` (an empty
+    /// mapping at its span stands for it: the schema is kept once).
     pub raw: Node,
 }
 
@@ -227,18 +229,40 @@ pub fn parse_manifests_seen(text: &str, seen: &SeenCrds) -> Result<Vec<Crd>, Vec
 
 fn parse_manifests_in(text: &str, seen: Option<&SeenCrds>) -> Result<Vec<Crd>, Vec<ParseError>> {
     if !kompat_formats::manifest::full_parse() {
-        if let Some(found) = crds_skimmed(text, seen) {
+        if let Some(found) = crds_skimmed(text, seen, &[]) {
             return found.finish();
         }
     }
     parse_manifests_whole(text)
 }
 
+/// [`parse_manifests_seen`] of a text some of whose documents were parsed
+/// already: `stream` is what [`kompat_formats::manifest::read_stream`]
+/// says of `text` (when it read it). A document it parsed is not parsed
+/// again; when it parsed the whole text, its trees are what
+/// [`parse_manifests_whole`] reads.
+pub fn parse_manifests_read(
+    text: &str,
+    stream: Option<&manifest::Stream>,
+    seen: &SeenCrds,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
+    let Some(stream) = stream else { return parse_manifests_seen(text, seen) };
+    if stream.is_whole() {
+        let mut found = Found::default();
+        stream.trees().iter().for_each(|tree| found.document(tree));
+        return found.finish();
+    }
+    match crds_skimmed(text, Some(seen), stream.trees()) {
+        Some(found) => found.finish(),
+        None => parse_manifests_whole(text),
+    }
+}
+
 /// [`parse_manifests`] by one parse of the whole stream.
 pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
     let docs = yaml::parse_documents(text).map_err(|e| vec![e])?;
     let mut found = Found::default();
-    for doc in docs {
+    for doc in &docs {
         found.document(doc);
     }
     found.finish()
@@ -249,10 +273,17 @@ pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
 /// (any other mapping is skipped by [`Found::document`] too); `None` when
 /// some document does not parse by itself (the whole stream is parsed then,
 /// for the error a full parse gives).
-fn crds_skimmed(text: &str, seen: Option<&SeenCrds>) -> Option<Found> {
+fn crds_skimmed(text: &str, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
     let wanted = |kind: &str| kind == "List" || kind == "CustomResourceDefinition";
     let mut found = Found::default();
     for span in manifest::documents_of_kinds(text, wanted)? {
+        // Parsed already: the trees that start in the document's text.
+        let first = parsed.partition_point(|tree| tree.span().start < span.start);
+        let count = parsed[first..].iter().take_while(|tree| tree.span().start <= span.end).count();
+        if count > 0 {
+            parsed[first..first + count].iter().for_each(|tree| found.document(tree));
+            continue;
+        }
         let doc = &text[span.start..span.end];
         let known = match seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
             Some(seen) => seen.known(doc)?,
@@ -263,7 +294,7 @@ fn crds_skimmed(text: &str, seen: Option<&SeenCrds>) -> Option<Found> {
             None => {
                 for mut node in yaml::parse_documents(doc).ok()? {
                     node.shift(span.start);
-                    found.document(node);
+                    found.document(&node);
                 }
             }
         }
@@ -310,7 +341,7 @@ impl SeenCrds {
             },
         }
         let mut found = Found::default();
-        for node in yaml::parse_documents(doc).ok()? {
+        for node in &yaml::parse_documents(doc).ok()? {
             found.document(node);
         }
         let found = std::sync::Arc::new(found);
@@ -329,9 +360,9 @@ struct Found {
 
 impl Found {
     /// Reads one document of a stream.
-    fn document(&mut self, doc: Node) {
-        let mut pending: Vec<Node> = vec![doc];
-        while let Some(mut doc) = pending.pop() {
+    fn document(&mut self, doc: &Node) {
+        let mut pending: Vec<&Node> = vec![doc];
+        while let Some(doc) = pending.pop() {
             if doc.is_null() {
                 continue;
             }
@@ -342,8 +373,8 @@ impl Found {
             }
             let kind = doc.get("kind").and_then(Node::as_str);
             if kind == Some("List") {
-                if let Some(Node::Seq(items, _)) = value_mut(&mut doc, "items") {
-                    pending.extend(std::mem::take(items).into_iter().rev());
+                if let Some(items) = doc.get("items").and_then(Node::as_seq) {
+                    pending.extend(items.iter().rev());
                 }
                 continue;
             }
@@ -364,7 +395,7 @@ impl Found {
                 continue;
             }
             let mut reader = Reader { errors: Vec::new() };
-            let crd = reader.crd(&doc, Spanned::new(api_version.to_owned(), api_node.span()));
+            let crd = reader.crd(doc, Spanned::new(api_version.to_owned(), api_node.span()));
             if reader.errors.is_empty() {
                 self.crds.extend(crd);
             } else {
@@ -392,14 +423,6 @@ impl Found {
         } else {
             Err(self.errors)
         }
-    }
-}
-
-/// The value of `key` in a mapping, to take from.
-fn value_mut<'a>(node: &'a mut Node, key: &str) -> Option<&'a mut Node> {
-    match node {
-        Node::Map(entries, _) => entries.iter_mut().find(|(k, _)| k.value == key).map(|(_, v)| v),
-        _ => None,
     }
 }
 
@@ -612,7 +635,23 @@ impl Reader {
             None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned(),
             None => None,
         };
-        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: item.clone() })
+        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: without_schema(item) })
+    }
+}
+
+/// A copy of a `spec.versions` entry without its schema: the value of its
+/// `schema` is an empty mapping at its span (the reader copies the schema
+/// once, to `CrdVersion::schema`).
+fn without_schema(item: &Node) -> Node {
+    match item {
+        Node::Map(entries, span) => {
+            let copy = |(key, value): &(yaml::Scalar, Node)| {
+                let value = if key.value == "schema" { Node::Map(Vec::new(), value.span()) } else { value.clone() };
+                (key.clone(), value)
+            };
+            Node::Map(entries.iter().map(copy).collect(), *span)
+        }
+        other => other.clone(),
     }
 }
 

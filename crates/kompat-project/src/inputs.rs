@@ -156,6 +156,15 @@ impl Input {
         self.documents.get_or_init(parse).as_ref()
     }
 
+    /// The YAML (or JSON) documents of the text as read for its objects
+    /// (each skimmed, or parsed when a reader needs its tree: see
+    /// [`read_stream`]), read on first use; `None` when the text does not
+    /// parse. A reader that parses more of the text skips what is parsed
+    /// here.
+    pub fn stream(&self) -> Option<&Stream> {
+        self.documents().ok()
+    }
+
     /// Whether this input is read as declarations: every named file that is
     /// not CRD or deployment material (which `kompat lint` reads as such), and
     /// the declaration files of a directory.

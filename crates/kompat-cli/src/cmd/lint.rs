@@ -97,9 +97,11 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // Read on every core, a batch at a time, each batch's results gathered
     // in the inputs' order (and dropped) before the next is read.
     let mut rest = picked;
+    // A CRD that several files repeat (install bundles) is parsed once.
+    let seen_crds = kompat_crd::SeenCrds::default();
     while !rest.is_empty() {
         let later = rest.split_off(rest.len().min(READ_BATCH));
-        for read in read_manifests(std::mem::replace(&mut rest, later)) {
+        for read in read_manifests(std::mem::replace(&mut rest, later), &seen_crds) {
             inline_allows.extend(read.allows);
             // Deployment material and CRD manifests are Kubernetes manifests too.
             manifests.extend(read.objects?);
@@ -124,8 +126,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let baseline_crds: Vec<Crd> = baseline_files.iter().flat_map(|(_, crds)| crds.iter().cloned()).collect();
 
     let mut crds = Vec::new();
-    let parsed = read_crds(&crd_sources);
-    for ((source, partial_ok), parsed) in crd_sources.into_iter().zip(parsed) {
+    for (source, (partial_ok, parsed)) in crd_sources {
         let Some(parsed) = unrendered.crds_from(&source, partial_ok, parsed)? else { continue };
         let conversions = conversions_beside(&source.path)?;
         crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
@@ -267,15 +268,16 @@ struct ReadInput {
     roles: Vec<Role<Location>>,
     /// Deployment material's gate settings.
     settings: Result<Vec<GateSetting<Location>>>,
-    /// A CRD manifest, and whether a partial CRD is no error in it (a
-    /// kustomize patch: well-formed YAML in a kustomize directory). Its
-    /// CRDs are read later ([`read_crds`]), with the texts of deployment
-    /// material dropped.
-    crd_source: Option<(SourceFile, bool)>,
+    /// A CRD manifest, whether a partial CRD is no error in it (a kustomize
+    /// patch: well-formed YAML in a kustomize directory), and its CRDs.
+    crd_source: Option<(SourceFile, CrdsRead)>,
     /// Any other input, kept (deployment material is read whole here, and
     /// its text dropped).
     input: Option<kompat_project::Input>,
 }
+
+/// Whether a partial CRD is no error in a CRD manifest, and its CRDs.
+type CrdsRead = (bool, std::result::Result<Vec<Crd>, Vec<ParseError>>);
 
 /// How many inputs [`read_manifests`] reads at once: what is gathered of a
 /// batch is dropped before the next is read, so the results wait for the
@@ -285,14 +287,14 @@ const READ_BATCH: usize = 128;
 /// Reads the manifests of `inputs` ([`ReadInput`]) on every core, in the
 /// inputs' order; what is not kept of an input (its documents, deployment
 /// material's text) is dropped as soon as it is read.
-fn read_manifests(inputs: Vec<kompat_project::Input>) -> Vec<ReadInput> {
+fn read_manifests(inputs: Vec<kompat_project::Input>, seen: &kompat_crd::SeenCrds) -> Vec<ReadInput> {
     type Cell = (PathBuf, std::sync::Mutex<Option<kompat_project::Input>>);
     let cells: Vec<Cell> =
         inputs.into_iter().map(|input| (input.path().to_owned(), std::sync::Mutex::new(Some(input)))).collect();
     let read = |(path, cell): &Cell| {
         let taken = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
         match taken {
-            Some(input) => read_input(input),
+            Some(input) => read_input(input, seen),
             None => failed(path, "internal error reading this file"),
         }
     };
@@ -319,7 +321,7 @@ fn failed(path: &Path, message: &str) -> ReadInput {
 const READ_STACK_BYTES: usize = 8 << 20;
 
 /// [`ReadInput`] of one input.
-fn read_input(input: kompat_project::Input) -> ReadInput {
+fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> ReadInput {
     let kind = input.kind;
     let allows = match (kind, input.source()) {
         (Kind::CrdManifest | Kind::Deployment, Some(source)) => kompat_cli::rules::inline_allow::scan(source),
@@ -332,31 +334,15 @@ fn read_input(input: kompat_project::Input) -> ReadInput {
     match kind {
         Kind::CrdManifest => {
             let partial_ok = input.in_overlay && input.is_well_formed();
-            read.crd_source = input.into_source().map(|source| (source, partial_ok));
+            // The documents parsed for the objects are not parsed again.
+            let crds =
+                input.source().map(|source| kompat_crd::parse_manifests_read(&source.text, input.stream(), seen));
+            read.crd_source = input.into_source().zip(crds).map(|(source, crds)| (source, (partial_ok, crds)));
         }
         Kind::Deployment => {}
         _ => read.input = Some(input),
     }
     read
-}
-
-/// The CRDs of every CRD manifest ([`kompat_crd::parse_manifests`]), read
-/// on every core, in order; a CRD that several files repeat (install
-/// bundles) is parsed once.
-fn read_crds(sources: &[(SourceFile, bool)]) -> Vec<std::result::Result<Vec<Crd>, Vec<ParseError>>> {
-    let seen = kompat_crd::SeenCrds::default();
-    kompat_rust::parallel::map(
-        sources,
-        READ_STACK_BYTES,
-        |(source, _)| kompat_crd::parse_manifests_seen(&source.text, &seen),
-        |_, why| {
-            let message = match why {
-                kompat_rust::parallel::Failure::Panicked => "internal error reading this file",
-                kompat_rust::parallel::Failure::NoThread => "cannot start a thread to read this file",
-            };
-            Err(vec![ParseError { span: None, message: message.to_owned() }])
-        },
-    )
 }
 
 /// The project's version (`--binary-version`, else `binary_version`) and

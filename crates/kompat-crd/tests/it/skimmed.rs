@@ -1,13 +1,15 @@
 //! The CRD reader's fast path against the full parse: for every input,
 //! [`parse_manifests`] (each document skimmed, only CRDs and lists parsed)
 //! and [`parse_manifests_seen`] (a CRD met again copied, not parsed) give
-//! [`parse_manifests_whole`]'s CRDs and errors, spans included: on small
+//! [`parse_manifests_whole`]'s CRDs and errors, spans included, and so
+//! does [`parse_manifests_read`] after `read_stream`: on small
 //! cases, on every YAML and JSON fixture, on mutated bundles, and on large
 //! CRDs repeated across files.
 
 use std::path::{Path, PathBuf};
 
-use kompat_crd::{parse_manifests, parse_manifests_seen, parse_manifests_whole, SeenCrds};
+use kompat_crd::{parse_manifests, parse_manifests_read, parse_manifests_seen, parse_manifests_whole, SeenCrds};
+use kompat_formats::manifest::read_stream;
 use kompat_testkit::mutate::{self, mutate, Rng};
 
 /// Both paths agree on `text`, and so does the path through `seen` (met
@@ -19,6 +21,10 @@ fn agree(name: &str, text: &str, seen: &SeenCrds) {
     for round in 0..3 {
         assert_eq!(parse_manifests_seen(text, seen), whole, "{name}, read {round} through `seen`:\n{text}");
     }
+    // With the documents the objects' reader parsed (or the whole text,
+    // when it parsed that), as `kompat lint` reads CRD manifests.
+    let stream = read_stream(text).ok();
+    assert_eq!(parse_manifests_read(text, stream.as_ref(), seen), whole, "{name}, after read_stream:\n{text}");
 }
 
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n  annotations:\n    a: b\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v2\n    served: false\n    storage: false\n    deprecated: true\n";
