@@ -81,10 +81,19 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
 /// summary line; with `--output` the file holds the report and the summary
 /// line is printed too.
 fn emit(args: &LintArgs, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
-    if matches!(args.format, LintFormat::Json) && args.output.is_none() {
+    if args.output.is_none() {
         // Streamed: the report of many findings is never held whole.
-        super::print_stdout_with(|out| output::write_json(out, diags, suppressed))?;
-        return Ok(exit_code(diags));
+        match args.format {
+            LintFormat::Json => {
+                super::print_stdout_with(|out| output::write_json(out, diags, suppressed))?;
+                return Ok(exit_code(diags));
+            }
+            LintFormat::Sarif => {
+                super::print_stdout_with(|out| output::write_sarif(out, diags, suppressed, &rules::all()))?;
+                return Ok(exit_code(diags));
+            }
+            _ => (),
+        }
     }
     let text = match args.format {
         LintFormat::Json => output::json(diags, suppressed)?,
@@ -173,8 +182,8 @@ fn key(d: &Diagnostic) -> Key {
     (
         output::code_of(d).to_owned(),
         d.location.as_ref().map(|l| l.path().to_string_lossy().replace('\\', "/")),
-        d.subject.clone(),
-        d.message.clone(),
+        d.subject.as_deref().map(str::to_owned),
+        d.message.to_string(),
     )
 }
 

@@ -92,8 +92,15 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         if let (Kind::CrdManifest | Kind::Deployment, Some(source)) = (input.kind, input.source()) {
             inline_allows.extend(kompat_cli::rules::inline_allow::scan(source));
         }
-        // Deployment material and CRD manifests are Kubernetes manifests too.
-        manifests.extend(input.manifest_objects()?);
+        // Deployment material and CRD manifests are Kubernetes manifests too
+        // (the first file's taken as they are: extending an empty vector
+        // would copy them).
+        let objects = input.manifest_objects()?;
+        if manifests.is_empty() {
+            manifests = objects;
+        } else {
+            manifests.extend(objects);
+        }
         roles.extend(input.rbac_roles());
         match input.kind {
             Kind::CrdManifest => {
