@@ -125,7 +125,6 @@ impl LintPolicy {
     /// kompat.toml, not in the linted source).
     pub fn apply(&self, diags: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Suppressed>) {
         let mut used = vec![false; self.allows.len()];
-        let mut out = Vec::with_capacity(diags.len());
         let mut suppressed = Vec::new();
         // What each code's findings are about, for hints on allowances that
         // name a subject nothing is about (only the codes of those).
@@ -133,38 +132,42 @@ impl LintPolicy {
         let subjects: Vec<(&'static str, String)> = diags
             .iter()
             .filter(|d| d.code.is_some_and(hinted))
-            .filter_map(|d| Some((d.code?, d.subject.clone()?)))
+            .filter_map(|d| Some((d.code?, d.subject.as_deref()?.to_owned())))
             .collect();
-        for mut d in diags {
-            if let Some(notes) = self.renamed.get(d.code()) {
-                d.notes.extend(notes.iter().cloned());
-            }
-            // A required input's absence is an error, whatever the levels
-            // and allowances say.
-            if d.code() == MISSING_INPUT.code && d.subject.as_ref().is_some_and(|s| self.require.contains(s)) {
-                d.severity = Severity::Error;
-                d.notes.push("required by `require` under [lint] in kompat.toml".to_owned());
-                out.push(d);
-                continue;
-            }
-            if let Some(i) = self
-                .allows
-                .iter()
-                .position(|a| a.code == d.code() && a.subject.as_ref().is_none_or(|s| Some(s) == d.subject.as_ref()))
-            {
-                used[i] = true;
-                let justification = self.allows[i].reason.clone();
-                suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::External, justification });
-                continue;
-            }
-            match self.levels.get(d.code()) {
-                Some(Level::Allow) => continue,
-                Some(Level::Warn) => d.severity = Severity::Warning,
-                Some(Level::Deny) => d.severity = Severity::Error,
-                None => (),
-            }
-            out.push(d);
-        }
+        // Filtered in place (the kept findings reuse `diags`' buffer): a run
+        // may have hundreds of thousands.
+        let mut out: Vec<Diagnostic> = diags
+            .into_iter()
+            .filter_map(|mut d| {
+                if let Some(notes) = self.renamed.get(d.code()) {
+                    d.notes.extend(notes.iter().cloned());
+                }
+                // A required input's absence is an error, whatever the levels
+                // and allowances say.
+                if d.code() == MISSING_INPUT.code
+                    && d.subject.as_deref().is_some_and(|s| self.require.iter().any(|r| r == s))
+                {
+                    d.severity = Severity::Error;
+                    d.notes.push("required by `require` under [lint] in kompat.toml".to_owned());
+                    return Some(d);
+                }
+                if let Some(i) = self.allows.iter().position(|a| {
+                    a.code == d.code() && a.subject.as_deref().is_none_or(|s| Some(s) == d.subject.as_deref())
+                }) {
+                    used[i] = true;
+                    let justification = self.allows[i].reason.clone();
+                    suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::External, justification });
+                    return None;
+                }
+                match self.levels.get(d.code()) {
+                    Some(Level::Allow) => return None,
+                    Some(Level::Warn) => d.severity = Severity::Warning,
+                    Some(Level::Deny) => d.severity = Severity::Error,
+                    None => (),
+                }
+                Some(d)
+            })
+            .collect();
         for (allow, used) in self.allows.iter().zip(used) {
             if !used {
                 let subject = allow.subject.as_deref();
@@ -188,21 +191,21 @@ pub fn apply_source_allows(
     known: &[&Rule],
 ) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let mut used = vec![false; allows.len()];
-    let mut out = Vec::new();
     let mut suppressed = Vec::new();
-    for d in diags {
-        let hit = allows.iter().position(|a| {
-            d.code() == crate::rules::canonical(&a.code) && d.subject.as_deref() == Some(a.gate.as_str())
-        });
-        match hit {
-            Some(i) => {
-                used[i] = true;
-                let justification = allows[i].reason.clone();
-                suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::InSource, justification });
-            }
-            None => out.push(d),
-        }
-    }
+    // Filtered in place, as `LintPolicy::apply` does.
+    let mut out: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter_map(|d| {
+            let hit = allows.iter().position(|a| {
+                d.code() == crate::rules::canonical(&a.code) && d.subject.as_deref() == Some(a.gate.as_str())
+            });
+            let Some(i) = hit else { return Some(d) };
+            used[i] = true;
+            let justification = allows[i].reason.clone();
+            suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::InSource, justification });
+            None
+        })
+        .collect();
     for (allow, used) in allows.iter().zip(used) {
         if used {
             continue;

@@ -67,6 +67,16 @@ pub fn write_file(path: &std::path::Path, contents: String) -> Result<()> {
     Ok(())
 }
 
+/// Writes one output file through `write` as the contents are made,
+/// atomically as [`write_file`] does (nothing left behind on error).
+pub fn write_file_with(
+    path: &std::path::Path,
+    mut write: impl FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<()> {
+    kompat_gen::write_file_with(path, &mut write).map_err(kompat_gen::file_error)?;
+    Ok(())
+}
+
 /// Writes `text` to `output` when one is given (`--output`), else prints it.
 pub fn write_or_print(output: Option<&std::path::Path>, text: String) -> Result<()> {
     match output {

@@ -72,7 +72,7 @@ pub struct Context<'a> {
     /// Kubernetes version.
     pub kubernetes_gates: Option<(&'a Validated, Version)>,
     /// The Kubernetes manifests, checked against the target server.
-    pub manifests: Option<&'a sources::manifests::Manifests>,
+    pub manifests: Option<&'a sources::manifests::Manifests<'a>>,
     /// The RBAC `Role`s and `ClusterRole`s among the manifests.
     pub roles: &'a [Role<Location>],
     /// The Kubernetes API server given on the command line, when a version
@@ -401,7 +401,7 @@ fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_engine::FeatureDecl> {
 
 /// An `apiextensions.k8s.io/v1` CustomResourceDefinition.
 fn is_v1_crd<L>(object: &ManifestObject<L>) -> bool {
-    object.group == "apiextensions.k8s.io" && object.version == "v1" && object.kind == "CustomResourceDefinition"
+    &*object.group == "apiextensions.k8s.io" && &*object.version == "v1" && &*object.kind == "CustomResourceDefinition"
 }
 
 /// Runs every rule over `inputs`, drops the findings located in reference
@@ -468,7 +468,7 @@ pub fn lint_path(
 /// unchanged when it is the same at every step, else the first step's with
 /// the steps it appears at.
 fn merge_steps(path: VersionRange, steps: &[Version], per_step: Vec<Vec<Diagnostic>>) -> Vec<Diagnostic> {
-    type Key = (Option<&'static str>, Option<(PathBuf, Option<(usize, usize)>)>, Option<String>, usize);
+    type Key = (Option<&'static str>, Option<(PathBuf, Option<(usize, usize)>)>, Option<kompat_diag::Text>, usize);
     struct Seen {
         first: Diagnostic,
         steps: Vec<usize>,

@@ -147,13 +147,23 @@ const SRCROOT: &str = "%SRCROOT%";
 /// did not run) a tool configuration notification, an input error a tool
 /// execution notification.
 pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -> Result<String> {
+    let mut out = Vec::new();
+    write_sarif(&mut out, diags, suppressed, rules)
+        .map_err(|e| Error::msg(format!("cannot write the SARIF log: {e}")))?;
+    // serde_json writes UTF-8.
+    String::from_utf8(out).map_err(|e| Error::msg(format!("cannot write the SARIF log: {e}")))
+}
+
+/// [`sarif`], written to `out` as it is made: each result is made as it is
+/// written, never the whole log at once (a run may have hundreds of
+/// thousands of results).
+pub fn write_sarif(
+    out: &mut dyn std::io::Write,
+    diags: &[Diagnostic],
+    suppressed: &[Suppressed],
+    rules: &[&Rule],
+) -> std::io::Result<()> {
     use serde_json::json;
-    let rule_index = |code: &str| rules.iter().position(|r| r.code == code);
-    let level = |s: Severity| match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    };
     let all = diags.iter().map(|d| (d, None)).chain(suppressed.iter().map(|s| (&s.diagnostic, Some(s))));
     let (located, unlocated): (Vec<_>, Vec<_>) = all.partition(|(d, _)| d.location.is_some());
     let mut configuration = Vec::new();
@@ -161,10 +171,10 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
     for (d, _) in unlocated {
         let mut notification = json!({
             "level": level(d.severity),
-            "message": { "text": d.message },
+            "message": { "text": d.message.as_str() },
             "descriptor": { "id": code_of(d) },
         });
-        match rule_index(d.code()) {
+        match rule_index(rules, d.code()) {
             Some(i) => {
                 notification["associatedRule"] = json!({ "id": d.code(), "index": i });
                 configuration.push(notification);
@@ -172,44 +182,7 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
             None => execution.push(notification),
         }
     }
-    let results: Vec<serde_json::Value> = located
-        .into_iter()
-        .map(|(d, why)| {
-            let mut result = json!({
-                "ruleId": code_of(d),
-                "level": level(d.severity),
-                "message": { "text": d.message },
-                "partialFingerprints": { "kompatFingerprint/v1": fingerprint(d) },
-            });
-            if let Some(i) = rule_index(d.code()) {
-                result["ruleIndex"] = json!(i);
-            }
-            if let Some(loc) = &d.location {
-                result["locations"] = json!([{ "physicalLocation": physical(loc) }]);
-            }
-            if !d.labels.is_empty() {
-                let related: Vec<serde_json::Value> = d
-                    .labels
-                    .iter()
-                    .enumerate()
-                    .map(|(id, label)| {
-                        json!({
-                            "id": id,
-                            "physicalLocation": physical(&label.location),
-                            "message": { "text": label.message },
-                        })
-                    })
-                    .collect();
-                result["relatedLocations"] = json!(related);
-            }
-            if let Some(s) = why {
-                result["suppressions"] =
-                    json!([{ "kind": suppression_kind(s.kind), "justification": s.justification }]);
-            }
-            result
-        })
-        .collect();
-    let rules: Vec<serde_json::Value> = rules
+    let rule_metadata: Vec<serde_json::Value> = rules
         .iter()
         .map(|r| {
             let help = crate::cmd::explain::text(r);
@@ -222,27 +195,109 @@ pub fn sarif(diags: &[Diagnostic], suppressed: &[Suppressed], rules: &[&Rule]) -
             })
         })
         .collect();
-    let log = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "kompat",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "invocations": [{
+    // The members of each object in the order `serde_json::Value` writes
+    // them (sorted): the log is the one a `Value` of it would print.
+    let log = SarifLog {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        runs: [SarifRun {
+            column_kind: "unicodeCodePoints",
+            invocations: json!([{
                 "executionSuccessful": !diags.iter().any(|d| d.code.is_none()),
                 "toolConfigurationNotifications": configuration,
                 "toolExecutionNotifications": execution,
-            }],
-            "originalUriBaseIds": { SRCROOT: { "uri": srcroot() } },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
+            }]),
+            original_uri_base_ids: json!({ SRCROOT: { "uri": srcroot() } }),
+            results: SarifResults { located, rules },
+            tool: json!({ "driver": {
+                "name": "kompat",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rule_metadata,
+            }}),
         }],
+        version: "2.1.0",
+    };
+    serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+#[derive(Serialize)]
+struct SarifLog<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    runs: [SarifRun<'a>; 1],
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRun<'a> {
+    column_kind: &'static str,
+    invocations: serde_json::Value,
+    original_uri_base_ids: serde_json::Value,
+    results: SarifResults<'a>,
+    tool: serde_json::Value,
+}
+
+/// The results, each made a `Value` as it is written.
+struct SarifResults<'a> {
+    located: Vec<(&'a Diagnostic, Option<&'a Suppressed>)>,
+    rules: &'a [&'a Rule],
+}
+
+impl Serialize for SarifResults<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.located.iter().map(|&(d, why)| sarif_result(d, why, self.rules)))
+    }
+}
+
+/// SARIF's level of a severity.
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// The index of a rule in the log's `rules`.
+fn rule_index(rules: &[&Rule], code: &str) -> Option<usize> {
+    rules.iter().position(|r| r.code == code)
+}
+
+/// One SARIF result: a located finding, suppressed or not.
+fn sarif_result(d: &Diagnostic, why: Option<&Suppressed>, rules: &[&Rule]) -> serde_json::Value {
+    use serde_json::json;
+    let mut result = json!({
+        "ruleId": code_of(d),
+        "level": level(d.severity),
+        "message": { "text": d.message.as_str() },
+        "partialFingerprints": { "kompatFingerprint/v1": fingerprint(d) },
     });
-    let log = serde_json::to_string_pretty(&log).map_err(|e| Error::msg(format!("cannot write the SARIF log: {e}")))?;
-    Ok(log + "\n")
+    if let Some(i) = rule_index(rules, d.code()) {
+        result["ruleIndex"] = json!(i);
+    }
+    if let Some(loc) = &d.location {
+        result["locations"] = json!([{ "physicalLocation": physical(loc) }]);
+    }
+    if !d.labels.is_empty() {
+        let related: Vec<serde_json::Value> = d
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(id, label)| {
+                json!({
+                    "id": id,
+                    "physicalLocation": physical(&label.location),
+                    "message": { "text": label.message },
+                })
+            })
+            .collect();
+        result["relatedLocations"] = json!(related);
+    }
+    if let Some(s) = why {
+        result["suppressions"] = json!([{ "kind": suppression_kind(s.kind), "justification": s.justification }]);
+    }
+    result
 }
 
 /// A SARIF physical location: the file, and the region when known (SARIF
@@ -363,7 +418,7 @@ pub fn rustc_json(diags: &[Diagnostic]) -> String {
         let rendered = kompat_diag::render(std::slice::from_ref(d), false);
         let line = json!({
             "$message_type": "diagnostic",
-            "message": d.message,
+            "message": d.message.as_str(),
             "code": { "code": code_of(d), "explanation": null },
             "level": d.severity.as_str(),
             "spans": spans,

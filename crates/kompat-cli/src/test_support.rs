@@ -320,7 +320,8 @@ fn run(root: &Path, files: &[(String, String)]) -> Vec<Diagnostic> {
         let rule = d.code.and_then(crate::rules::find).unwrap_or_else(|| panic!("unregistered code in {d:?}"));
         let leveled = config.as_ref().and_then(|c| c.lint.as_ref()).is_some_and(|l| {
             l.levels.iter().any(|x| crate::rules::canonical(&x.code) == rule.code)
-                || (rule.code == "missing-input" && l.require.iter().any(|(r, _)| d.subject.as_ref() == Some(r)))
+                || (rule.code == "missing-input"
+                    && l.require.iter().any(|(r, _)| d.subject.as_deref() == Some(r.as_str())))
         });
         assert!(
             leveled || d.severity == rule.severity,

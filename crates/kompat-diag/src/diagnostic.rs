@@ -1,6 +1,6 @@
 //! The diagnostic: severity, optional code, message, location, labels, notes.
 
-use crate::Location;
+use crate::{Location, Text};
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,11 +28,12 @@ pub struct Diagnostic {
     /// The rule's stable kebab-case code; `None` for input errors.
     pub code: Option<&'static str>,
     pub severity: Severity,
-    /// Lower-case start, no trailing period.
-    pub message: String,
+    /// Lower-case start, no trailing period. Shared when many findings say
+    /// the same ([`Text`] clones are reference counts).
+    pub message: Text,
     pub location: Option<Location>,
     /// The feature, API (GROUP/VERSION/KIND) or CRD version concerned.
-    pub subject: Option<String>,
+    pub subject: Option<Text>,
     pub notes: Vec<String>,
     /// Other places the diagnostic is about.
     pub labels: Vec<Label>,
@@ -48,7 +49,7 @@ pub struct Label {
 
 impl Diagnostic {
     /// An input error: unreadable or malformed input, a usage error.
-    pub fn error(message: impl Into<String>) -> Diagnostic {
+    pub fn error(message: impl Into<Text>) -> Diagnostic {
         Diagnostic {
             code: None,
             severity: Severity::Error,
@@ -66,7 +67,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_subject(mut self, subject: impl Into<String>) -> Diagnostic {
+    pub fn with_subject(mut self, subject: impl Into<Text>) -> Diagnostic {
         self.subject = Some(subject.into());
         self
     }
@@ -96,20 +97,48 @@ impl Diagnostic {
     pub fn one_line(&self) -> String {
         match &self.location {
             Some(loc) => format!("{}: {}", loc.display(), self.message),
-            None => self.message.clone(),
+            None => self.message.to_string(),
         }
     }
 
     /// The order every output uses: file, line, column, code, then message;
-    /// diagnostics without a file last.
+    /// diagnostics without a file last. Stable; sorted in place: the order
+    /// is found over indices, then the diagnostics are moved into it (a
+    /// stable sort of the diagnostics themselves would hold a copy of half
+    /// of them), and a run whose findings are in order already (one file's)
+    /// moves nothing.
     pub fn sort(diags: &mut [Diagnostic]) {
-        diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()).then_with(|| a.message.cmp(&b.message)));
+        if diags.is_sorted_by(|a, b| Diagnostic::order(a, b).is_le()) {
+            return;
+        }
+        let mut order: Vec<usize> = (0..diags.len()).collect();
+        order.sort_by(|&a, &b| Diagnostic::order(&diags[a], &diags[b]));
+        // `order[i]` is the index of the diagnostic that goes to `i`: each
+        // cycle of the permutation is followed once, by swaps.
+        for start in 0..order.len() {
+            let mut at = start;
+            loop {
+                let from = order[at];
+                order[at] = at;
+                if from == start || from == at {
+                    break;
+                }
+                diags.swap(at, from);
+                at = from;
+            }
+        }
     }
 
-    fn sort_key(&self) -> (bool, String, (usize, usize), &'static str) {
+    fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+        a.sort_key().cmp(&b.sort_key()).then_with(|| a.message.cmp(&b.message))
+    }
+
+    /// The file as every output shows it (`Path::display`, without the copy
+    /// for a UTF-8 path), the line and column, and the code.
+    fn sort_key(&self) -> (bool, std::borrow::Cow<'_, str>, (usize, usize), &'static str) {
         match &self.location {
-            Some(loc) => (false, loc.path().display().to_string(), loc.line_col().unwrap_or((0, 0)), self.code()),
-            None => (true, String::new(), (0, 0), self.code()),
+            Some(loc) => (false, loc.path().to_string_lossy(), loc.line_col().unwrap_or((0, 0)), self.code()),
+            None => (true, std::borrow::Cow::Borrowed(""), (0, 0), self.code()),
         }
     }
 
@@ -142,6 +171,52 @@ mod tests {
         assert_eq!(
             order,
             ["a.toml: whole", "a.toml:1:1: a1-first", "a.toml:1:1: a1-second", "a.toml:3:1: a3", "b.toml:2:1: b2", "z"]
+        );
+    }
+
+    /// Sorts diagnostics named `file:offset:message` (subjects tell equal
+    /// ones apart) and returns them as `file:line:col: message subject`.
+    #[track_caller]
+    fn check_sorted(input: &[&str], expected: &[&str]) {
+        let lines = kompat_span::LineIndex::new("a\nb\nc\n");
+        let text: std::sync::Arc<str> = std::sync::Arc::from("a\nb\nc\n");
+        let mut diags: Vec<Diagnostic> = input
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let mut parts = d.split(':');
+                let (file, offset, message) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next());
+                let offset: usize = offset.parse().unwrap_or(0);
+                let at = Location::span(file, text.clone(), &lines, kompat_span::Span::new(offset, offset + 1));
+                Diagnostic::error(message.unwrap_or("m")).at(at).with_subject(format!("#{i}"))
+            })
+            .collect();
+        Diagnostic::sort(&mut diags);
+        let got: Vec<String> =
+            diags.iter().map(|d| format!("{} {}", d.one_line(), d.subject.as_deref().unwrap_or(""))).collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn sorted_in_place_stable_whatever_the_permutation() {
+        check_sorted(&[], &[]);
+        check_sorted(&["a:0"], &["a:1:1: m #0"]);
+        // In order already: as it is.
+        check_sorted(&["a:0", "a:2", "b:0"], &["a:1:1: m #0", "a:2:1: m #1", "b:1:1: m #2"]);
+        // Reversed: a cycle of two and a fixed point.
+        check_sorted(&["b:0", "a:2", "a:0"], &["a:1:1: m #2", "a:2:1: m #1", "b:1:1: m #0"]);
+        // A cycle of three.
+        check_sorted(&["c:0", "a:0", "b:0"], &["a:1:1: m #1", "b:1:1: m #2", "c:1:1: m #0"]);
+        check_sorted(&["b:0", "c:0", "a:0"], &["a:1:1: m #2", "b:1:1: m #0", "c:1:1: m #1"]);
+        // Equal diagnostics keep their order (told apart by subject).
+        check_sorted(
+            &["b:0", "a:0", "b:0", "a:0", "a:0"],
+            &["a:1:1: m #1", "a:1:1: m #3", "a:1:1: m #4", "b:1:1: m #0", "b:1:1: m #2"],
+        );
+        // File as a string (`a-b` before `a/b`), then line, column, message.
+        check_sorted(
+            &["a/b:0:x", "a-b:4:y", "a-b:2:z", "a-b:2:w"],
+            &["a-b:2:1: w #3", "a-b:2:1: z #2", "a-b:3:1: y #1", "a/b:1:1: x #0"],
         );
     }
 }

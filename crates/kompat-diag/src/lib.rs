@@ -28,6 +28,7 @@ mod files;
 mod location;
 mod render;
 mod rule;
+mod text;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use files::FileTable;
@@ -36,3 +37,4 @@ pub use render::{render, short_line};
 #[doc(hidden)]
 pub use rule::__private;
 pub use rule::Rule;
+pub use text::Text;

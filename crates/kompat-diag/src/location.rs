@@ -8,34 +8,54 @@ use kompat_span::{LineIndex, Span};
 
 /// A place in an input. Either a whole file ([`Location::file`]) or a span of
 /// its text ([`Location::span`]); the line and column are computed from the
-/// span once, so they always agree with it.
+/// span once, so they always agree with it. The path and the text are
+/// shared: the locations in one file ([`Location::span_shared`]) hold one
+/// copy of its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
-    path: PathBuf,
+    path: Arc<Path>,
     /// The file's text and the span in it, with the span's start line and
     /// column.
     at: Option<At>,
 }
 
+/// The span and its line and column as 32-bit numbers: a location is held
+/// by every object of a manifest and every finding, and kompat reads no text
+/// of 4 GiB (`kompat_project::MAX_FILE_BYTES` is 16 MiB); a larger offset
+/// would be clamped to `u32::MAX`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct At {
     text: Arc<str>,
-    span: Span,
-    line_col: (usize, usize),
+    start: u32,
+    end: u32,
+    line: u32,
+    column: u32,
+}
+
+fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl Location {
     /// A file as a whole (for example one that could not be read).
     pub fn file(path: impl Into<PathBuf>) -> Location {
-        Location { path: path.into(), at: None }
+        Location { path: Arc::from(path.into()), at: None }
     }
 
     /// A span of a file's text; `lines` is the text's line index.
     pub fn span(path: impl Into<PathBuf>, text: Arc<str>, lines: &LineIndex, span: Span) -> Location {
+        Location::span_shared(Arc::from(path.into()), text, lines, span)
+    }
+
+    /// [`Location::span`] with the path shared, not copied: the file's
+    /// loader keeps one `Arc<Path>` for every location in it.
+    pub fn span_shared(path: Arc<Path>, text: Arc<str>, lines: &LineIndex, span: Span) -> Location {
         let start = span.start.min(text.len());
         let span = Span::new(start, span.end.clamp(start, text.len()));
-        let line_col = lines.line_col(span.start);
-        Location { path: path.into(), at: Some(At { text, span, line_col }) }
+        let (line, column) = lines.line_col(span.start);
+        let at =
+            At { text, start: narrow(span.start), end: narrow(span.end), line: narrow(line), column: narrow(column) };
+        Location { path, at: Some(at) }
     }
 
     pub fn path(&self) -> &Path {
@@ -44,12 +64,12 @@ impl Location {
 
     /// The span in the file's text, when the location is more than the file.
     pub fn range(&self) -> Option<Span> {
-        self.at.as_ref().map(|at| at.span)
+        self.at.as_ref().map(|at| Span::new(at.start as usize, at.end as usize))
     }
 
     /// The 1-based line and column (in characters) of the span's start.
     pub fn line_col(&self) -> Option<(usize, usize)> {
-        self.at.as_ref().map(|at| at.line_col)
+        self.at.as_ref().map(|at| (at.line as usize, at.column as usize))
     }
 
     /// The file's text, when the location has a span.
@@ -60,7 +80,7 @@ impl Location {
     /// The text the span covers.
     pub fn snippet(&self) -> Option<&str> {
         let at = self.at.as_ref()?;
-        at.text.get(at.span.start..at.span.end)
+        at.text.get(at.start as usize..at.end as usize)
     }
 
     /// `file:line:col`, or `file` without a span.

@@ -10,7 +10,7 @@
 //! its codes the same way, see `kompat_engine`'s kinds) with `RULES` and an
 //! exhaustive `rule_of`.
 
-use crate::{Diagnostic, Location, Severity};
+use crate::{Diagnostic, Location, Severity, Text};
 
 /// A lint rule: a stable kebab-case code, the severity its findings have
 /// unless `[lint.levels]` says otherwise, a one-line summary and a doc in
@@ -29,7 +29,7 @@ pub struct Rule {
 
 impl Rule {
     /// A finding of this rule, at its declared severity.
-    pub fn diag(&'static self, message: impl Into<String>, location: impl Into<Option<Location>>) -> Diagnostic {
+    pub fn diag(&'static self, message: impl Into<Text>, location: impl Into<Option<Location>>) -> Diagnostic {
         Diagnostic {
             code: Some(self.code),
             severity: self.severity,

@@ -23,10 +23,11 @@ use kompat_span::Span;
 /// One object of a manifest, located by its `apiVersion` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestObject<L = Span> {
-    /// The group, `""` for the core group (`apiVersion: v1`).
-    pub group: String,
-    pub version: String,
-    pub kind: String,
+    /// The group, `""` for the core group (`apiVersion: v1`). The names are
+    /// shared by the objects of one stream that have them.
+    pub group: std::sync::Arc<str>,
+    pub version: std::sync::Arc<str>,
+    pub kind: std::sync::Arc<str>,
     /// Where the `apiVersion` value is written.
     pub location: L,
 }
@@ -91,12 +92,7 @@ fn collect(node: &Node, out: &mut Vec<ManifestObject>) {
         Some((group, version)) => (group, version),
         None => ("", api_version),
     };
-    out.push(ManifestObject {
-        group: group.to_owned(),
-        version: version.to_owned(),
-        kind: kind.to_owned(),
-        location: span,
-    });
+    out.push(ManifestObject { group: group.into(), version: version.into(), kind: kind.into(), location: span });
 }
 
 /// The kinds whose documents are read as trees, by `(group, kind)` (`*`:
@@ -160,11 +156,22 @@ impl Stream {
     /// Every object of every document, in order (a list's items in place of
     /// the list): [`manifest_objects`].
     pub fn objects(&self) -> Vec<ManifestObject> {
-        let mut out = Vec::new();
+        self.objects_located(|span| span)
+    }
+
+    /// [`Stream::objects`], each located by `locate` as it is collected: no
+    /// second vector of the objects (a stream may have hundreds of
+    /// thousands).
+    pub fn objects_located<L>(&self, mut locate: impl FnMut(Span) -> L) -> Vec<ManifestObject<L>> {
+        let mut out = Vec::with_capacity(self.docs.len());
+        let mut parsed = Vec::new();
         for doc in &self.docs {
             match doc {
-                Doc::Skimmed(object) => out.extend(object.iter().cloned()),
-                Doc::Parsed(i) => collect(&self.trees[*i], &mut out),
+                Doc::Skimmed(object) => out.extend(object.iter().map(|o| o.clone().map_location(&mut locate))),
+                Doc::Parsed(i) => {
+                    collect(&self.trees[*i], &mut parsed);
+                    out.extend(parsed.drain(..).map(|o| o.map_location(&mut locate)));
+                }
             }
         }
         out
@@ -219,13 +226,15 @@ pub fn read_stream(text: &str) -> Result<Stream, ParseError> {
 /// parsed then, for the error a full parse gives).
 fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
     let mut stream = Stream::default();
+    stream.docs.reserve_exact(scans.len());
+    let mut names = Names::default();
     for scan in scans {
         let header = match scan.read {
             DocRead::Empty => continue,
             DocRead::Map(header) => Some(header),
             DocRead::Unsure => None,
         };
-        if let Some(object) = header.as_ref().and_then(skimmed) {
+        if let Some(object) = header.as_ref().and_then(|h| skimmed(h, &mut names)) {
             stream.skimmed = true;
             stream.docs.push(Doc::Skimmed(object));
             continue;
@@ -274,7 +283,7 @@ pub fn full_parse() -> bool {
 
 /// A skimmed mapping's object (or `Some(None)`: no object), unless its tree
 /// is needed.
-fn skimmed(header: &Header) -> Option<Option<ManifestObject>> {
+fn skimmed(header: &Header, names: &mut Names) -> Option<Option<ManifestObject>> {
     if header.words {
         return None;
     }
@@ -294,7 +303,29 @@ fn skimmed(header: &Header) -> Option<Option<ManifestObject>> {
     if needs_tree(group, &kind) {
         return None;
     }
-    Some(Some(ManifestObject { group: group.to_owned(), version: version.to_owned(), kind, location: span }))
+    Some(Some(ManifestObject {
+        group: names.get(group),
+        version: names.get(version),
+        kind: names.get(&kind),
+        location: span,
+    }))
+}
+
+/// The names of a stream's skimmed objects, each held once: a manifest of
+/// thousands of objects names a few groups, versions and kinds, and every
+/// object (and every copy of it) shares them.
+#[derive(Default)]
+struct Names(std::collections::HashSet<std::sync::Arc<str>>);
+
+impl Names {
+    fn get(&mut self, name: &str) -> std::sync::Arc<str> {
+        if let Some(shared) = self.0.get(name) {
+            return shared.clone();
+        }
+        let shared: std::sync::Arc<str> = std::sync::Arc::from(name);
+        self.0.insert(shared.clone());
+        shared
+    }
 }
 
 #[cfg(test)]

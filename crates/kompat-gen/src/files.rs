@@ -165,7 +165,42 @@ fn current_contents(path: &Path) -> Result<Option<String>, FileError> {
 /// Writes `file` to a fresh temporary file next to its target, creating
 /// missing directories (recorded in `created_dirs`, outermost first).
 fn stage(file: &GeneratedFile, created_dirs: &mut Vec<PathBuf>) -> Result<PathBuf, FileError> {
-    let dir = match file.path.parent() {
+    stage_with(&file.path, created_dirs, &mut |out| io::Write::write_all(out, file.contents.as_bytes()))
+}
+
+/// Writes one file atomically from `write`, which fills a temporary file
+/// beside it as the contents are made (a report of hundreds of thousands of
+/// findings is never held whole): renamed over `path` when `write` succeeds;
+/// on failure nothing is left behind. The file is written even when it
+/// already holds the same contents.
+pub fn write_file_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<(), FileError> {
+    let mut created_dirs = Vec::new();
+    let temp = match stage_with(path, &mut created_dirs, write) {
+        Ok(temp) => temp,
+        Err(err) => {
+            discard(&[], &created_dirs);
+            return Err(err);
+        }
+    };
+    if let Err(err) = fs::rename(&temp, path) {
+        let _ = fs::remove_file(&temp);
+        discard(&[], &created_dirs);
+        return Err(file_error(path, "cannot write", &err));
+    }
+    Ok(())
+}
+
+/// Writes a temporary file beside `path` through `write` (creating the
+/// missing directories, recorded in `created_dirs`), and returns its path.
+fn stage_with(
+    path: &Path,
+    created_dirs: &mut Vec<PathBuf>,
+    write: &mut dyn FnMut(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<PathBuf, FileError> {
+    let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
         _ => PathBuf::from("."),
     };
@@ -179,11 +214,16 @@ fn stage(file: &GeneratedFile, created_dirs: &mut Vec<PathBuf>) -> Result<PathBu
         fs::create_dir(&missing_dir).map_err(|err| file_error(&missing_dir, "cannot create directory", &err))?;
         created_dirs.push(missing_dir);
     }
-    let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("output");
     let temp = dir.join(format!(".{name}.kompat-gen-{}.tmp", std::process::id()));
-    fs::write(&temp, file.contents.as_bytes()).map_err(|err| {
+    let written = fs::File::create(&temp).and_then(|file| {
+        let mut out = io::BufWriter::with_capacity(1 << 16, file);
+        write(&mut out)?;
+        io::Write::flush(&mut out)
+    });
+    written.map_err(|err| {
         let _ = fs::remove_file(&temp);
-        file_error(&file.path, "cannot write", &err)
+        file_error(path, "cannot write", &err)
     })?;
     Ok(temp)
 }

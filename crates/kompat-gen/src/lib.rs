@@ -19,7 +19,7 @@ mod project;
 mod rust;
 pub mod svg;
 
-pub use files::{check_files, write_files, FileError, GeneratedFile, Stale, WriteReport};
+pub use files::{check_files, write_file_with, write_files, FileError, GeneratedFile, Stale, WriteReport};
 pub use json::render_json;
 pub use markdown::{render_markdown, render_markdown_with_pictures, Pictures};
 pub use model::{ApiModel, Model, ModelFeature, StorageTable, Table};

@@ -951,7 +951,10 @@ mod tests {
     /// toml's own message for an unknown key of `[render]`.
     fn unknown(key: &str) -> String {
         let source = SourceFile::new(PathBuf::from("k.toml"), format!("[render]\n{key} = 1\n"));
-        Config::parse(source).err().and_then(|e| e.diagnostics.first().map(|d| d.message.clone())).unwrap_or_default()
+        Config::parse(source)
+            .err()
+            .and_then(|e| e.diagnostics.first().map(|d| d.message.to_string()))
+            .unwrap_or_default()
     }
 
     #[test]

@@ -219,9 +219,11 @@ impl Decls {
         // group of a priority, or the key of an override.
         for ((_, diag), problem) in problems.iter_mut().rev().zip(found.iter().rev()) {
             diag.subject = match (&problem.field, problem.index.and_then(|i| config.apis.get(i))) {
-                (_, Some(d)) => Some(kompat_runtime::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string()),
-                (ApiField::Priority { group, .. }, None) => Some(group.clone()),
-                (ApiField::StorageOverride { key }, None) => Some(key.clone()),
+                (_, Some(d)) => {
+                    Some(kompat_runtime::GroupVersionKind::new(&d.group, &d.version, &d.kind).to_string().into())
+                }
+                (ApiField::Priority { group, .. }, None) => Some(group.into()),
+                (ApiField::StorageOverride { key }, None) => Some(key.into()),
                 _ => None,
             };
         }
@@ -264,7 +266,7 @@ impl Decls {
             });
             match at {
                 Some(at) => failure.message.push_str(&format!(" (first declared at {at})")),
-                None => failure.message = problem.to_string(),
+                None => failure.message = problem.to_string().into(),
             }
         }
         failure

@@ -16,7 +16,7 @@ pub struct Error {
 
 impl Error {
     pub fn msg(message: impl Into<String>) -> Error {
-        Error { diagnostics: vec![Diagnostic::error(message)] }
+        Error { diagnostics: vec![Diagnostic::error(message.into())] }
     }
 
     pub fn in_file(path: &Path, message: impl Into<String>) -> Error {
@@ -25,7 +25,7 @@ impl Error {
 
     /// An error at `location`.
     pub fn at(location: Location, message: impl Into<String>) -> Error {
-        Error { diagnostics: vec![Diagnostic::error(message).at(location)] }
+        Error { diagnostics: vec![Diagnostic::error(message.into()).at(location)] }
     }
 
     pub fn io(path: &Path, err: &std::io::Error) -> Error {

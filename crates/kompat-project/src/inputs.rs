@@ -219,9 +219,7 @@ impl Input {
             return Ok(Vec::new());
         }
         match self.documents() {
-            Ok(docs) => {
-                Ok(docs.objects().into_iter().map(|o| o.map_location(|s| source.locate(s.start, s.end))).collect())
-            }
+            Ok(docs) => Ok(docs.objects_located(|s| source.locate(s.start, s.end))),
             Err(err) if kompat_formats::yaml::is_limit_error(err) || is_stdin(&source.path) => {
                 Err(source.parse_errors(vec![err.clone()]))
             }

@@ -24,6 +24,9 @@ pub struct SourceFile {
     /// Built the first time a location in the file is needed: most files
     /// of a linted tree are never located in.
     lines: OnceLock<LineIndex>,
+    /// `path`, shared by every location in the file (a manifest of many
+    /// objects has as many locations, and findings).
+    shared_path: OnceLock<Arc<Path>>,
 }
 
 /// A Rust file found in a directory that cannot declare or reference
@@ -89,7 +92,7 @@ impl SourceFile {
     }
 
     fn held(path: PathBuf, text: Arc<str>) -> SourceFile {
-        SourceFile { path, text, lines: OnceLock::new() }
+        SourceFile { path, text, lines: OnceLock::new(), shared_path: OnceLock::new() }
     }
 
     /// [`SourceFile::read`] for a file found by walking a directory: one
@@ -120,7 +123,8 @@ impl SourceFile {
 
     /// A location in this file for a byte span.
     pub fn locate(&self, start: usize, end: usize) -> Location {
-        Location::span(self.path.clone(), self.text.clone(), self.lines(), kompat_span::Span::new(start, end))
+        let path = self.shared_path.get_or_init(|| Arc::from(self.path.as_path())).clone();
+        Location::span_shared(path, self.text.clone(), self.lines(), kompat_span::Span::new(start, end))
     }
 
     /// A location for the file as a whole.

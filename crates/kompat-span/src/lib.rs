@@ -48,7 +48,11 @@ impl LineIndex {
 
     /// The index of a text already shared, without copying it.
     pub fn shared(text: Arc<str>) -> LineIndex {
-        let mut starts = vec![0];
+        // Sized first: the index of a large manifest is millions of lines,
+        // and a vector grown by doubling holds up to twice that.
+        let lines = 1 + text.bytes().filter(|&b| b == b'\n').count();
+        let mut starts = Vec::with_capacity(lines);
+        starts.push(0);
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         LineIndex { starts, text }
     }

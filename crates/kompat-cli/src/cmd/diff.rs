@@ -92,7 +92,7 @@ impl Used {
         let mut used = Used::default();
         for input in kompat_project::classify_excluding(&paths, &exclude)?.inputs {
             for object in input.manifest_objects()? {
-                used.apis.insert((object.group, object.version, object.kind));
+                used.apis.insert((object.group.to_string(), object.version.to_string(), object.kind.to_string()));
             }
             if input.kind == Kind::Deployment {
                 for setting in input.gate_settings()? {

@@ -81,14 +81,20 @@ fn apply_levels(args: &LintArgs, diags: Vec<Diagnostic>) -> Result<Vec<Diagnosti
 /// summary line; with `--output` the file holds the report and the summary
 /// line is printed too.
 fn emit(args: &LintArgs, diags: &[Diagnostic], suppressed: &[Suppressed], recorded: usize) -> Result<ExitCode> {
-    if matches!(args.format, LintFormat::Json) && args.output.is_none() {
-        // Streamed: the report of many findings is never held whole.
-        super::print_stdout_with(|out| output::write_json(out, diags, suppressed))?;
-        return Ok(exit_code(diags));
-    }
     let text = match args.format {
-        LintFormat::Json => output::json(diags, suppressed)?,
-        LintFormat::Sarif => output::sarif(diags, suppressed, &rules::all())?,
+        // Streamed, to stdout or through a temporary file: the report of
+        // many findings is never held whole.
+        LintFormat::Json | LintFormat::Sarif => {
+            let streamed = |out: &mut dyn std::io::Write| match args.format {
+                LintFormat::Json => output::write_json(out, diags, suppressed),
+                _ => output::write_sarif(out, diags, suppressed, &rules::all()),
+            };
+            match &args.output {
+                Some(path) => super::write_file_with(path, streamed)?,
+                None => super::print_stdout_with(streamed)?,
+            }
+            return Ok(exit_code(diags));
+        }
         LintFormat::RustcJson => output::rustc_json(diags),
         LintFormat::Short => output::short(diags),
         LintFormat::Human => kompat_diag::render(diags, args.output.is_none() && report::stderr_color()),
@@ -173,8 +179,8 @@ fn key(d: &Diagnostic) -> Key {
     (
         output::code_of(d).to_owned(),
         d.location.as_ref().map(|l| l.path().to_string_lossy().replace('\\', "/")),
-        d.subject.clone(),
-        d.message.clone(),
+        d.subject.as_deref().map(str::to_owned),
+        d.message.to_string(),
     )
 }
 

@@ -103,8 +103,15 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         let later = rest.split_off(rest.len().min(READ_BATCH));
         for read in read_manifests(std::mem::replace(&mut rest, later), &seen_crds) {
             inline_allows.extend(read.allows);
-            // Deployment material and CRD manifests are Kubernetes manifests too.
-            manifests.extend(read.objects?);
+            // Deployment material and CRD manifests are Kubernetes manifests
+            // too (the first file's taken as they are: extending an empty
+            // vector would copy them).
+            let objects = read.objects?;
+            if manifests.is_empty() {
+                manifests = objects;
+            } else {
+                manifests.extend(objects);
+            }
             roles.extend(read.roles);
             match read.kind {
                 Kind::CrdManifest => crd_sources.extend(read.crd_source),

@@ -20,7 +20,9 @@ use kompat_diag::Diagnostic;
 use kompat_project::{Config, Decls, Error, Result};
 use kompat_runtime::{Version, WindowPolicy};
 
-use kompat_cli::io::{flag_range, flag_version, print_stdout, print_stdout_with, write_file, write_or_print};
+use kompat_cli::io::{
+    flag_range, flag_version, print_stdout, print_stdout_with, write_file, write_file_with, write_or_print,
+};
 
 use crate::cli::{Cli, Command, DeclArgs, VersionArgs};
 

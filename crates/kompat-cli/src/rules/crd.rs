@@ -88,6 +88,6 @@ fn diagnostic(source: &SourceFile, finding: Finding) -> Diagnostic {
         None => source.whole(),
     };
     let mut diag = finding.rule.rule().diag(finding.message, location).with_notes(finding.notes);
-    diag.subject = finding.subject;
+    diag.subject = finding.subject.map(Into::into);
     diag
 }

@@ -6,10 +6,10 @@ use kompat_runtime::is_deprecated;
 
 use super::Pass;
 use crate::sources::manifests::replacement;
-use crate::sources::manifests::{against_crds, CrdVerdict};
+use crate::sources::manifests::{against_crds, CrdVerdict, PerApi};
 use crate::Context;
 use kompat_diag::declare_rule;
-use kompat_diag::Diagnostic;
+use kompat_diag::{Diagnostic, Text};
 
 declare_rule! {
     /// ### What it does
@@ -42,21 +42,20 @@ pub static PASS: Pass = Pass { rules: &[&DEPRECATED_API_VERSION], check: Some(ch
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(manifests) = cx.manifests else { return };
     let emulation = manifests.emulation();
+    let mut said = PerApi::new();
     for c in &manifests.checked {
         if !c.served || !is_deprecated(c.api.lifecycle.deprecated, emulation) {
             continue;
         }
         // Kubernetes' `deprecation.WarningMessage`.
-        let Some(warning) =
-            kompat_runtime::warning_message(&c.api.gvk, c.api.lifecycle.deprecated, c.api.lifecycle.removed, None)
-        else {
+        let Some((message, subject)) = said.get(&c.api, || {
+            let warning =
+                kompat_runtime::warning_message(&c.api.gvk, c.api.lifecycle.deprecated, c.api.lifecycle.removed, None)?;
+            Some((Text::from(format!("{warning}{}", replacement(&c.api))), Text::from(c.api.gvk.to_string())))
+        }) else {
             continue;
         };
-        out.push(
-            DEPRECATED_API_VERSION
-                .diag(format!("{warning}{}", replacement(&c.api)), Some(c.object.location.clone()))
-                .with_subject(c.api.gvk.to_string()),
-        );
+        out.push(DEPRECATED_API_VERSION.diag(message, Some(c.object.location.clone())).with_subject(subject));
     }
     for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
         if let CrdVerdict::Deprecated(message, stored) = verdict {

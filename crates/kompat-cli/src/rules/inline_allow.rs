@@ -232,7 +232,8 @@ fn comments(text: &str) -> Vec<Comment> {
 /// `allow-without-reason` and `unused-allowance` findings about the
 /// allowances) and those allowed, with their reasons.
 pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) -> (Vec<Diagnostic>, Vec<Suppressed>) {
-    let mut out = Vec::with_capacity(diags.len());
+    // The findings about the allowances themselves, before the others.
+    let mut out = Vec::new();
     // Allowances that can allow: a reason and a known code.
     let mut valid = Vec::new();
     for allow in allows {
@@ -290,19 +291,30 @@ pub fn apply(diags: Vec<Diagnostic>, allows: &[InlineAllow], known: &[&Rule]) ->
     };
     let mut used = vec![false; valid.len()];
     let mut suppressed = Vec::new();
-    for d in diags {
-        match find(&d) {
-            Some(i) => {
-                used[i] = true;
-                suppressed.push(Suppressed {
-                    diagnostic: d,
-                    kind: SuppressionKind::InSource,
-                    justification: valid[i].reason.clone(),
-                });
-            }
-            None => out.push(d),
-        }
-    }
+    // Filtered in place (the kept findings reuse `diags`' buffer): a run
+    // may have hundreds of thousands.
+    let kept: Vec<Diagnostic> = if valid.is_empty() {
+        diags
+    } else {
+        diags
+            .into_iter()
+            .filter_map(|d| match find(&d) {
+                Some(i) => {
+                    used[i] = true;
+                    let justification = valid[i].reason.clone();
+                    suppressed.push(Suppressed { diagnostic: d, kind: SuppressionKind::InSource, justification });
+                    None
+                }
+                None => Some(d),
+            })
+            .collect()
+    };
+    let mut out = if out.is_empty() {
+        kept
+    } else {
+        out.extend(kept);
+        out
+    };
     for (allow, used) in valid.iter().zip(used) {
         if !used {
             out.push(

@@ -506,7 +506,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut diag = rule_of(problem.kind)
             .diag(problem.message.clone(), cx.decls.locate(problem.decl, problem.spec, problem.field))
             .with_labels(labels);
-        diag.subject = subject;
+        diag.subject = subject.map(Into::into);
         out.push(diag);
     }
 }

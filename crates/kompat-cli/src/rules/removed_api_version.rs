@@ -2,10 +2,10 @@
 //! version the target server no longer serves, because it was removed.
 
 use super::Pass;
-use crate::sources::manifests::{no_matches, replacement};
+use crate::sources::manifests::{no_matches, replacement, Checked, PerApi};
 use crate::Context;
 use kompat_diag::declare_rule;
-use kompat_diag::Diagnostic;
+use kompat_diag::{Diagnostic, Text};
 
 declare_rule! {
     /// ### What it does
@@ -38,13 +38,19 @@ pub static PASS: Pass = Pass { rules: &[&REMOVED_API_VERSION], check: Some(check
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(manifests) = cx.manifests else { return };
     let emulation = manifests.emulation();
+    let removed_in = |c: &Checked<'_>| c.api.lifecycle.removed.filter(|_| !c.api.served_at(emulation));
+    // Room for every finding at once: grown by doubling, the findings of a
+    // large manifest would be held twice while they are moved.
+    out.reserve(manifests.checked.iter().filter(|c| removed_in(c).is_some()).count());
+    let mut said = PerApi::new();
     for c in &manifests.checked {
-        let Some(removed) = c.api.lifecycle.removed.filter(|_| !c.api.served_at(emulation)) else { continue };
-        let message =
-            format!("{} on {}: removed in {removed}{}", no_matches(c), manifests.target(), replacement(&c.api));
-        out.push(
-            REMOVED_API_VERSION.diag(message, Some(c.object.location.clone())).with_subject(c.api.gvk.to_string()),
-        );
+        let Some(removed) = removed_in(c) else { continue };
+        let (message, subject) = said.get(&c.api, || {
+            let message =
+                format!("{} on {}: removed in {removed}{}", no_matches(c), manifests.target(), replacement(&c.api));
+            (Text::from(message), Text::from(c.api.gvk.to_string()))
+        });
+        out.push(REMOVED_API_VERSION.diag(message, Some(c.object.location.clone())).with_subject(subject));
     }
 }
 

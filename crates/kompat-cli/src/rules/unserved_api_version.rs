@@ -6,10 +6,10 @@
 
 use super::Pass;
 use crate::sources::manifests::no_matches;
-use crate::sources::manifests::{against_crds, CrdVerdict};
+use crate::sources::manifests::{against_crds, CrdVerdict, PerApi};
 use crate::Context;
 use kompat_diag::declare_rule;
-use kompat_diag::Diagnostic;
+use kompat_diag::{Diagnostic, Text};
 
 declare_rule! {
     /// ### What it does
@@ -44,23 +44,23 @@ pub static PASS: Pass = Pass { rules: &[&UNSERVED_API_VERSION], check: Some(chec
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let Some(manifests) = cx.manifests else { return };
     let emulation = manifests.emulation();
+    let mut said = PerApi::new();
     for c in &manifests.checked {
         if c.served || !c.api.served_at(emulation) {
             continue;
         }
-        let introduced = c.api.lifecycle.introduced;
-        let why = if introduced > emulation {
-            format!("introduced in {introduced}")
-        } else if !c.api.enabled_by_default {
-            format!("off by default; enable it with --runtime-config={}=true", c.api.group_version())
-        } else {
-            "turned off by --runtime-config".to_owned()
-        };
-        out.push(
-            UNSERVED_API_VERSION
-                .diag(format!("{} on {}: {why}", no_matches(c), manifests.target()), Some(c.object.location.clone()))
-                .with_subject(c.api.gvk.to_string()),
-        );
+        let (message, subject) = said.get(&c.api, || {
+            let introduced = c.api.lifecycle.introduced;
+            let why = if introduced > emulation {
+                format!("introduced in {introduced}")
+            } else if !c.api.enabled_by_default {
+                format!("off by default; enable it with --runtime-config={}=true", c.api.group_version())
+            } else {
+                "turned off by --runtime-config".to_owned()
+            };
+            (Text::from(format!("{} on {}: {why}", no_matches(c), manifests.target())), Text::from(c.api.gvk.to_string()))
+        });
+        out.push(UNSERVED_API_VERSION.diag(message, Some(c.object.location.clone())).with_subject(subject));
     }
     for (object, verdict) in against_crds(manifests, &super::crd::known_crds(cx)) {
         if let CrdVerdict::Unserved(message) = verdict {

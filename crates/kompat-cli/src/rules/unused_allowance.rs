@@ -52,7 +52,7 @@ pub fn unused_config_allow(
     let on = subject.map(|s| format!(" on {s}")).unwrap_or_default();
     let hint = super::hint(suggestion);
     let mut diag = UNUSED_ALLOWANCE.diag(format!("allowance for `{code}`{on} matches no finding{hint}"), location);
-    diag.subject = subject.map(str::to_owned);
+    diag.subject = subject.map(Into::into);
     diag
 }
 

@@ -23,41 +23,44 @@ use kompat_runtime::{GroupVersion, Version};
 /// An object whose group, version and kind the API set knows, and whether
 /// the server serves it. Objects of group-versions or kinds the set does
 /// not know (custom resources) are not checked.
+///
+/// Borrowed from the objects checked, never copied: a manifest may have
+/// hundreds of thousands of objects.
 #[derive(Debug, Clone)]
-pub struct Checked {
+pub struct Checked<'a> {
     /// The object, located by its `apiVersion` value.
-    pub object: ManifestObject<Location>,
+    pub object: &'a ManifestObject<Location>,
     /// Shared by the objects of one kind (a manifest may have thousands).
     pub api: std::sync::Arc<Api>,
     /// Among the resources the server serves.
     pub served: bool,
 }
 
-/// The manifests of a run, checked.
+/// The manifests of a run, checked: the objects borrowed from the caller's.
 #[derive(Debug, Clone)]
-pub struct Manifests {
+pub struct Manifests<'a> {
     pub serve: ServeOptions,
-    pub checked: Vec<Checked>,
+    pub checked: Vec<Checked<'a>>,
     /// Objects of one of Kubernetes' built-in groups whose version or kind
     /// the API set does not have (no release of the data serves them), but
     /// for lists (`*List` kinds): custom groups are left alone.
-    pub unknown: Vec<ManifestObject<Location>>,
+    pub unknown: Vec<&'a ManifestObject<Location>>,
     /// Objects of groups that are not Kubernetes' built-in ones and that the
     /// API set does not have (custom resources), lists left out: judged
     /// against the CRDs among the inputs ([`against_crds`]).
-    pub custom: Vec<ManifestObject<Location>>,
+    pub custom: Vec<&'a ManifestObject<Location>>,
 }
 
-impl Manifests {
+impl<'a> Manifests<'a> {
     /// Checks every object against Kubernetes' built-in API set (and the
     /// project's declared APIs, `project`, when given) as a server with
     /// `serve` serves them. Errors are input errors: `--runtime-config` that the
     /// server would refuse, declared APIs that conflict with built-in ones.
     pub fn check(
-        objects: &[ManifestObject<Location>],
+        objects: &'a [ManifestObject<Location>],
         project: Option<&ApiConfig>,
         serve: &ServeOptions,
-    ) -> Result<Manifests, Error> {
+    ) -> Result<Manifests<'a>, Error> {
         if objects.is_empty() {
             return Ok(Manifests {
                 serve: serve.clone(),
@@ -73,7 +76,7 @@ impl Manifests {
         let served = served_apis(&set, serve)
             .map_err(|err| Error { diagnostics: err.messages.into_iter().map(Diagnostic::error).collect() })?;
         let served: BTreeSet<&GroupVersionResource> = served.resources.iter().collect();
-        let mut checked = Vec::new();
+        let mut checked = Vec::with_capacity(objects.len());
         let mut unknown = Vec::new();
         let mut custom = Vec::new();
         // Each API and whether it is served, once per API of the set.
@@ -82,9 +85,9 @@ impl Manifests {
         for object in objects {
             let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
                 if is_builtin_unknown(object) {
-                    unknown.push(object.clone());
+                    unknown.push(object);
                 } else if !object.kind.ends_with("List") && !kompat_k8s::apis().is_group_registered(&object.group) {
-                    custom.push(object.clone());
+                    custom.push(object);
                 }
                 continue;
             };
@@ -95,7 +98,7 @@ impl Manifests {
                     (std::sync::Arc::new(api.clone()), served.contains(&gvr))
                 })
                 .clone();
-            checked.push(Checked { object: object.clone(), api, served });
+            checked.push(Checked { object, api, served });
         }
         Ok(Manifests { serve: serve.clone(), checked, unknown, custom })
     }
@@ -127,11 +130,11 @@ const CLIENT_KINDS: &[(&str, &str, &str)] = &[("", "v1", "Config")];
 /// plugins (`apiVersion: builtin`, `kind: PrefixSuffixTransformer`); the
 /// caller has found no API for it.
 fn is_builtin_unknown(object: &ManifestObject<Location>) -> bool {
-    let kustomize_plugin = object.group.is_empty() && object.version == "builtin";
+    let kustomize_plugin = object.group.is_empty() && &*object.version == "builtin";
     kompat_k8s::apis().is_group_registered(&object.group)
         && !object.kind.ends_with("List")
         && !kustomize_plugin
-        && !CLIENT_KINDS.contains(&(object.group.as_str(), object.version.as_str(), object.kind.as_str()))
+        && !CLIENT_KINDS.contains(&(&*object.group, &*object.version, &*object.kind))
 }
 
 /// The newest Kubernetes release kompat's data knows: the last `k8s.io/api`
@@ -173,7 +176,7 @@ fn with_project(project: &ApiConfig) -> Result<ApiSet, Error> {
 
 /// `kind "K" in version "G/V"`, as Kubernetes' `no matches for kind` error
 /// names an object's type.
-pub fn no_matches(checked: &Checked) -> String {
+pub fn no_matches(checked: &Checked<'_>) -> String {
     no_matches_for(checked.api.group(), checked.api.version(), checked.api.kind())
 }
 
@@ -200,15 +203,15 @@ pub enum CrdVerdict {
 /// Every custom resource of the manifests whose group and kind a CRD among
 /// `crds` defines, with the apiserver's verdict where it has something to
 /// say; objects of versions served and not deprecated are left out.
-pub fn against_crds<'a>(manifests: &'a Manifests, crds: &[&Crd]) -> Vec<(&'a ManifestObject<Location>, CrdVerdict)> {
+pub fn against_crds<'a>(manifests: &Manifests<'a>, crds: &[&Crd]) -> Vec<(&'a ManifestObject<Location>, CrdVerdict)> {
     let mut out = Vec::new();
-    for object in &manifests.custom {
+    for &object in &manifests.custom {
         // One CRD may be among the inputs in several editions (Gateway API's
         // standard and experimental channels): an object is judged by the
         // edition that accepts it best, as the cluster may run either.
         let verdicts = crds
             .iter()
-            .filter(|c| c.group.value == object.group && c.kind.value == object.kind)
+            .filter(|c| *c.group.value == *object.group && *c.kind.value == *object.kind)
             .map(|crd| judge(crd, object));
         if let Some(Some(verdict)) = verdicts.min_by_key(|v| v.as_ref().map_or(0, CrdVerdict::severity)) {
             out.push((object, verdict));
@@ -237,7 +240,7 @@ fn judge(crd: &Crd, object: &ManifestObject<Location>) -> Option<CrdVerdict> {
         format!("it serves {}", served.iter().map(|v| format!("{group}/{v}")).collect::<Vec<_>>().join(", "))
     };
     let storage = crd.versions.iter().find(|v| v.storage.value).map(|v| v.name.value.as_str());
-    let Some(v) = crd.versions.iter().find(|v| v.name.value == *version) else {
+    let Some(v) = crd.versions.iter().find(|v| *v.name.value == **version) else {
         return Some(CrdVerdict::Unknown(format!(
             "{}: the CRD {} has no version {version}; {serving}",
             no_matches_for(group, version, kind),
@@ -276,13 +279,35 @@ fn judge(crd: &Crd, object: &ManifestObject<Location>) -> Option<CrdVerdict> {
         }
     };
     let stored = match storage {
-        Some(s) if s != version.as_str() => {
+        Some(s) if s != &**version => {
             let strategy = crd.conversion_strategy.as_ref().map_or("None", |s| s.value.as_str());
             Some(format!("the CRD stores {kind} as {group}/{s}, converted with strategy {strategy}"))
         }
         _ => None,
     };
     Some(CrdVerdict::Deprecated(warning, stored))
+}
+
+/// What a rule says of every object of one API, made once per API and
+/// shared by the findings ([`kompat_diag::Text`] clones are reference counts): a manifest
+/// may hold a hundred thousand objects of one removed kind.
+pub struct PerApi<T>(std::collections::HashMap<*const Api, T>);
+
+impl<T: Clone> PerApi<T> {
+    pub fn new() -> PerApi<T> {
+        PerApi(std::collections::HashMap::new())
+    }
+
+    /// What `make` says of `api`, made the first time it is asked for.
+    pub fn get(&mut self, api: &std::sync::Arc<Api>, make: impl FnOnce() -> T) -> T {
+        self.0.entry(std::sync::Arc::as_ptr(api)).or_insert_with(make).clone()
+    }
+}
+
+impl<T: Clone> Default for PerApi<T> {
+    fn default() -> PerApi<T> {
+        PerApi::new()
+    }
 }
 
 /// `; use G/V Kind` when the API names a replacement (the suffix of

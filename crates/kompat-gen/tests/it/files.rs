@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use kompat_gen::{check_files, write_files, GeneratedFile};
+use kompat_gen::{check_files, write_file_with, write_files, GeneratedFile};
 
 fn file(path: &Path, contents: &str) -> GeneratedFile {
     GeneratedFile { path: path.to_owned(), contents: contents.to_owned() }
@@ -64,6 +64,34 @@ fn a_failing_write_leaves_every_file_untouched() {
     assert_eq!(fs::read_to_string(&a).expect("read"), "old a\n");
     // No temporary file and no created directory is left behind.
     assert_eq!(listing(dir.path()), ["a.rs", "blocker"]);
+}
+
+#[test]
+fn a_streamed_file_is_written_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let report = dir.path().join("reports/lint/report.json");
+    write_file_with(&report, &mut |out| {
+        for i in 0..3 {
+            writeln!(out, "line {i}")?;
+        }
+        Ok(())
+    })
+    .expect("write");
+    assert_eq!(fs::read_to_string(&report).expect("read"), "line 0\nline 1\nline 2\n");
+    assert_eq!(listing(dir.path()), ["reports/", "reports/lint/", "reports/lint/report.json"]);
+
+    // A writer failing halfway: the old file stays, no temporary file is
+    // left; a failure in directories it created removes them.
+    let failing = &mut |out: &mut dyn std::io::Write| {
+        writeln!(out, "half")?;
+        Err(std::io::Error::other("the findings ran out"))
+    };
+    let err = write_file_with(&report, failing).expect_err("failed");
+    assert!(err.message.contains("the findings ran out"), "{err:?}");
+    assert_eq!(fs::read_to_string(&report).expect("read"), "line 0\nline 1\nline 2\n");
+    let fresh = dir.path().join("fresh/deeper/out.sarif");
+    write_file_with(&fresh, failing).expect_err("failed");
+    assert_eq!(listing(dir.path()), ["reports/", "reports/lint/", "reports/lint/report.json"]);
 }
 
 #[test]

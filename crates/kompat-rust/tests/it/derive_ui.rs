@@ -45,7 +45,7 @@ fn actual(path: &Path, text: &str) -> Vec<Reported> {
     err.iter()
         .map(|d| {
             let (line, column) = d.location.as_ref().and_then(|l| l.line_col()).unwrap_or((0, 0));
-            (d.message.clone(), line, column)
+            (d.message.to_string(), line, column)
         })
         .collect()
 }

@@ -34,7 +34,7 @@ impl Report {
             Some(severity) => {
                 let mut diag = kompat_cli::rules::plan::rule_of(f.kind).diag(f.message.clone(), None);
                 diag.severity = severity;
-                diag.subject = f.resource.clone().or_else(|| f.server.clone());
+                diag.subject = f.resource.clone().or_else(|| f.server.clone()).map(Into::into);
                 diagnostics.push(diag);
                 true
             }
