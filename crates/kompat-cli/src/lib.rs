@@ -143,7 +143,18 @@ impl Unrendered {
         source: &kompat_project::SourceFile,
         partial_ok: bool,
     ) -> Result<Option<Vec<kompat_crd::Crd>>, kompat_project::Error> {
-        match kompat_crd::parse_manifests(&source.text) {
+        self.crds_from(source, partial_ok, kompat_crd::parse_manifests(&source.text))
+    }
+
+    /// [`Unrendered::crds_of`] with the manifest parsed already
+    /// ([`kompat_crd::parse_manifests`] of its text).
+    pub fn crds_from(
+        &mut self,
+        source: &kompat_project::SourceFile,
+        partial_ok: bool,
+        parsed: Result<Vec<kompat_crd::Crd>, Vec<kompat_formats::ParseError>>,
+    ) -> Result<Option<Vec<kompat_crd::Crd>>, kompat_project::Error> {
+        match parsed {
             Ok(parsed) => Ok(Some(parsed)),
             Err(_) if partial_ok => {
                 self.partial.push(source.path.clone());

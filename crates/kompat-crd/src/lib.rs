@@ -27,7 +27,10 @@ mod schema;
 mod upgrade;
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{orphan_conversions, parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
-pub use model::{parse_manifests, Crd, CrdVersion, Spanned};
+pub use model::{
+    parse_manifests, parse_manifests_read, parse_manifests_seen, parse_manifests_whole, Crd, CrdVersion, SeenCrds,
+    Spanned,
+};
 pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, MigrationState, MigrationStep, PlanError};
 pub use rules::CrdRule;
 pub use upgrade::{check_removed, check_upgrade};

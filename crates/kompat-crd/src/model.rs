@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use kompat_formats::manifest;
 use kompat_formats::yaml::{self, Node};
 use kompat_formats::ParseError;
 use kompat_span::Span;
@@ -67,7 +68,9 @@ pub struct CrdVersion {
     pub deprecation_warning: Option<Spanned<String>>,
     /// `schema.openAPIV3Schema`.
     pub schema: Option<Node>,
-    /// The whole entry, for the comparison of the parts not modelled here.
+    /// The whole entry, for the comparison of the parts not modelled here;
+    /// but for the value of its `schema`, which is `schema` (an empty
+    /// mapping at its span stands for it: the schema is kept once).
     pub raw: Node,
 }
 
@@ -82,6 +85,60 @@ impl CrdVersion {
 }
 
 impl Crd {
+    /// Moves every span `by` bytes on: a CRD read from a document on its
+    /// own, placed in a text that holds the document there.
+    fn shift(&mut self, by: usize) {
+        let moved = |span: &mut Span| *span = Span::new(span.start + by, span.end + by);
+        let Crd {
+            api_version,
+            name,
+            annotations,
+            group,
+            kind,
+            plural,
+            singular,
+            list_kind,
+            scope,
+            versions,
+            versions_span,
+            conversion_strategy,
+            preserve_unknown_fields,
+            stored_versions,
+            span,
+        } = self;
+        for s in [api_version, name, group, kind, plural, scope].into_iter().chain(annotations.values_mut()) {
+            moved(&mut s.span);
+        }
+        for s in [singular, list_kind, conversion_strategy].into_iter().flatten() {
+            moved(&mut s.span);
+        }
+        if let Some(p) = preserve_unknown_fields {
+            moved(&mut p.span);
+        }
+        if let Some(stored) = stored_versions {
+            moved(&mut stored.span);
+            stored.value.iter_mut().for_each(|v| moved(&mut v.span));
+        }
+        moved(versions_span);
+        moved(span);
+        for version in versions {
+            let CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw } = version;
+            moved(&mut name.span);
+            moved(&mut served.span);
+            moved(&mut storage.span);
+            if let Some(d) = deprecated {
+                moved(&mut d.span);
+            }
+            if let Some(w) = deprecation_warning {
+                moved(&mut w.span);
+            }
+            if let Some(schema) = schema {
+                schema.shift(by);
+            }
+            raw.shift(by);
+        }
+    }
+
     /// `<plural>.<group>`: the name the API server requires for the CRD.
     pub fn id(&self) -> String {
         format!("{}.{}", self.plural.value, self.group.value)
@@ -152,54 +209,220 @@ impl Crd {
 /// documents are searched. `apiextensions.k8s.io/v1beta1` CRDs are returned
 /// for [`crate::check_crd`] to report. Every structural problem of every CRD
 /// is reported, each with its span.
+///
+/// Each document is skimmed first (`kompat_formats::manifest`): only those
+/// whose `kind` is `CustomResourceDefinition` or `List` (and those the skim
+/// cannot read) are parsed, each on its own, so an install bundle of many
+/// kinds costs the parse of its CRDs alone. The result, and the error, are
+/// [`parse_manifests_whole`]'s (with `KOMPAT_FULL_PARSE` set in the
+/// environment that is what runs, for the fast path's test).
 pub fn parse_manifests(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
-    let docs = yaml::parse_documents(text).map_err(|e| vec![e])?;
-    let mut crds = Vec::new();
-    let mut errors = Vec::new();
-    let mut pending: Vec<&Node> = docs.iter().rev().collect();
-    while let Some(doc) = pending.pop() {
-        if doc.is_null() {
-            continue;
-        }
-        if doc.as_map().is_none() {
-            errors.push(ParseError::at(doc.span(), format!("a manifest must be a mapping, not {}", doc.describe())));
-            continue;
-        }
-        let kind = doc.get("kind").and_then(Node::as_str);
-        if kind == Some("List") {
-            if let Some(items) = doc.get("items").and_then(Node::as_seq) {
-                pending.extend(items.iter().rev());
-            }
-            continue;
-        }
-        if kind != Some("CustomResourceDefinition") {
-            continue;
-        }
-        let Some((api_node, api_version)) = doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
-            continue;
-        };
-        if !api_version.starts_with("apiextensions.k8s.io/") {
-            continue;
-        }
-        if api_version != V1 && api_version != V1BETA1 {
-            errors.push(ParseError::at(
-                api_node.span(),
-                format!("unknown CustomResourceDefinition apiVersion `{api_version}`, expected `{V1}`"),
-            ));
-            continue;
-        }
-        let mut reader = Reader { errors: Vec::new() };
-        let crd = reader.crd(doc, Spanned::new(api_version.to_owned(), api_node.span()));
-        if reader.errors.is_empty() {
-            crds.extend(crd);
-        } else {
-            errors.append(&mut reader.errors);
+    parse_manifests_in(text, None)
+}
+
+/// [`parse_manifests`], each large CRD document read once per `seen`: a
+/// CRD that several files repeat (an install bundle and the CRD's own
+/// file) is parsed the first time, and copied the next.
+pub fn parse_manifests_seen(text: &str, seen: &SeenCrds) -> Result<Vec<Crd>, Vec<ParseError>> {
+    parse_manifests_in(text, Some(seen))
+}
+
+fn parse_manifests_in(text: &str, seen: Option<&SeenCrds>) -> Result<Vec<Crd>, Vec<ParseError>> {
+    if !kompat_formats::manifest::full_parse() {
+        if let Some(found) = crds_skimmed(text, seen, &[]) {
+            return found.finish();
         }
     }
-    if errors.is_empty() {
-        Ok(crds)
-    } else {
-        Err(errors)
+    parse_manifests_whole(text)
+}
+
+/// [`parse_manifests_seen`] of a text some of whose documents were parsed
+/// already: `stream` is what [`kompat_formats::manifest::read_stream`]
+/// says of `text` (when it read it). A document it parsed is not parsed
+/// again; when it parsed the whole text, its trees are what
+/// [`parse_manifests_whole`] reads.
+pub fn parse_manifests_read(
+    text: &str,
+    stream: Option<&manifest::Stream>,
+    seen: &SeenCrds,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
+    let Some(stream) = stream else { return parse_manifests_seen(text, seen) };
+    if stream.is_whole() {
+        let mut found = Found::default();
+        stream.trees().iter().for_each(|tree| found.document(tree));
+        return found.finish();
+    }
+    match crds_skimmed(text, Some(seen), stream.trees()) {
+        Some(found) => found.finish(),
+        None => parse_manifests_whole(text),
+    }
+}
+
+/// [`parse_manifests`] by one parse of the whole stream.
+pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
+    let docs = yaml::parse_documents(text).map_err(|e| vec![e])?;
+    let mut found = Found::default();
+    for doc in &docs {
+        found.document(doc);
+    }
+    found.finish()
+}
+
+/// The CRDs of a stream whose documents all skim or parse on their own,
+/// parsing only those whose `kind` is `CustomResourceDefinition` or `List`
+/// (any other mapping is skipped by [`Found::document`] too); `None` when
+/// some document does not parse by itself (the whole stream is parsed then,
+/// for the error a full parse gives).
+fn crds_skimmed(text: &str, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
+    let wanted = |kind: &str| kind == "List" || kind == "CustomResourceDefinition";
+    let mut found = Found::default();
+    for span in manifest::documents_of_kinds(text, wanted)? {
+        // Parsed already: the trees that start in the document's text.
+        let first = parsed.partition_point(|tree| tree.span().start < span.start);
+        let count = parsed[first..].iter().take_while(|tree| tree.span().start <= span.end).count();
+        if count > 0 {
+            parsed[first..first + count].iter().for_each(|tree| found.document(tree));
+            continue;
+        }
+        let doc = &text[span.start..span.end];
+        let known = match seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
+            Some(seen) => seen.known(doc)?,
+            None => None,
+        };
+        match known {
+            Some(read) => found.append_shifted(&read, span.start),
+            None => {
+                for mut node in yaml::parse_documents(doc).ok()? {
+                    node.shift(span.start);
+                    found.document(&node);
+                }
+            }
+        }
+    }
+    Some(found)
+}
+
+/// The large CRD documents met so far ([`parse_manifests_seen`]): the hash
+/// of each met once, and the text and CRDs (their spans from the
+/// document's start) of each met again, read then and copied from then on.
+/// A document met once costs no copy. Shared by threads.
+#[derive(Default)]
+pub struct SeenCrds {
+    docs: std::sync::Mutex<std::collections::HashMap<u64, Met>>,
+}
+
+enum Met {
+    Once,
+    Again(Box<str>, std::sync::Arc<Found>),
+}
+
+impl SeenCrds {
+    /// Documents smaller than this are parsed each time: looking them up
+    /// would cost about as much.
+    const MIN_BYTES: usize = 16 * 1024;
+
+    /// What document `doc` holds when it was met before (read now if it
+    /// was met once), else `Some(None)`: to be parsed where it is. `None`
+    /// when it does not parse by itself.
+    fn known(&self, doc: &str) -> Option<Option<std::sync::Arc<Found>>> {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(doc);
+        let lock = || self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match lock().entry(hash) {
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(Met::Once);
+                return Some(None);
+            }
+            std::collections::hash_map::Entry::Occupied(entry) => match entry.get() {
+                Met::Again(text, read) if **text == *doc => return Some(Some(read.clone())),
+                // Another text of the same hash: not kept.
+                Met::Again(..) => return Some(None),
+                Met::Once => {}
+            },
+        }
+        let mut found = Found::default();
+        for node in &yaml::parse_documents(doc).ok()? {
+            found.document(node);
+        }
+        let found = std::sync::Arc::new(found);
+        // Another thread may have read it meanwhile: the same.
+        lock().insert(hash, Met::Again(doc.into(), found.clone()));
+        Some(Some(found))
+    }
+}
+
+/// The CRDs, and the errors, of the documents read so far.
+#[derive(Default)]
+struct Found {
+    crds: Vec<Crd>,
+    errors: Vec<ParseError>,
+}
+
+impl Found {
+    /// Reads one document of a stream.
+    fn document(&mut self, doc: &Node) {
+        let mut pending: Vec<&Node> = vec![doc];
+        while let Some(doc) = pending.pop() {
+            if doc.is_null() {
+                continue;
+            }
+            if doc.as_map().is_none() {
+                self.errors
+                    .push(ParseError::at(doc.span(), format!("a manifest must be a mapping, not {}", doc.describe())));
+                continue;
+            }
+            let kind = doc.get("kind").and_then(Node::as_str);
+            if kind == Some("List") {
+                if let Some(items) = doc.get("items").and_then(Node::as_seq) {
+                    pending.extend(items.iter().rev());
+                }
+                continue;
+            }
+            if kind != Some("CustomResourceDefinition") {
+                continue;
+            }
+            let Some((api_node, api_version)) = doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
+                continue;
+            };
+            if !api_version.starts_with("apiextensions.k8s.io/") {
+                continue;
+            }
+            if api_version != V1 && api_version != V1BETA1 {
+                self.errors.push(ParseError::at(
+                    api_node.span(),
+                    format!("unknown CustomResourceDefinition apiVersion `{api_version}`, expected `{V1}`"),
+                ));
+                continue;
+            }
+            let mut reader = Reader { errors: Vec::new() };
+            let crd = reader.crd(doc, Spanned::new(api_version.to_owned(), api_node.span()));
+            if reader.errors.is_empty() {
+                self.crds.extend(crd);
+            } else {
+                self.errors.append(&mut reader.errors);
+            }
+        }
+    }
+
+    /// Appends what another document holds, its spans moved `by` bytes on.
+    fn append_shifted(&mut self, other: &Found, by: usize) {
+        self.crds.extend(other.crds.iter().map(|crd| {
+            let mut crd = crd.clone();
+            crd.shift(by);
+            crd
+        }));
+        self.errors.extend(other.errors.iter().map(|err| ParseError {
+            span: err.span.map(|s| Span::new(s.start + by, s.end + by)),
+            message: err.message.clone(),
+        }));
+    }
+
+    fn finish(self) -> Result<Vec<Crd>, Vec<ParseError>> {
+        if self.errors.is_empty() {
+            Ok(self.crds)
+        } else {
+            Err(self.errors)
+        }
     }
 }
 
@@ -412,7 +635,23 @@ impl Reader {
             None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned(),
             None => None,
         };
-        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: item.clone() })
+        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: without_schema(item) })
+    }
+}
+
+/// A copy of a `spec.versions` entry without its schema: the value of its
+/// `schema` is an empty mapping at its span (the reader copies the schema
+/// once, to `CrdVersion::schema`).
+fn without_schema(item: &Node) -> Node {
+    match item {
+        Node::Map(entries, span) => {
+            let copy = |(key, value): &(yaml::Scalar, Node)| {
+                let value = if key.value == "schema" { Node::Map(Vec::new(), value.span()) } else { value.clone() };
+                (key.clone(), value)
+            };
+            Node::Map(entries.iter().map(copy).collect(), *span)
+        }
+        other => other.clone(),
     }
 }
 

@@ -250,6 +250,37 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
     Some(stream)
 }
 
+/// The documents of `text` a reader selects by kind, to parse each on its
+/// own ([`parse_documents`] of the span's text, then [`Node::shift`]), in
+/// order: those whose top-level `kind` is a string `wanted` accepts, and
+/// those the skim cannot read. The documents left out are empty ones and
+/// mappings whose `kind` is absent, not a string or not wanted: what a
+/// reader of a full parse that looks only at the wanted kinds skips. `None`
+/// when the skim gives up on the stream; when a document does not parse by
+/// itself either, the caller parses the whole text, for the error a full
+/// parse gives.
+pub fn documents_of_kinds(text: &str, wanted: impl Fn(&str) -> bool) -> Option<Vec<Span>> {
+    let scans = skim::scan(text)?;
+    let picked = scans.into_iter().filter(|scan| match &scan.read {
+        DocRead::Empty => false,
+        DocRead::Map(header) => matches!(
+            &header.kind,
+            Some(skim::Value { scalar: Some((kind, ScalarKind::String, _)) }) if wanted(kind)
+        ),
+        DocRead::Unsure => true,
+    });
+    Some(picked.map(|scan| scan.span).collect())
+}
+
+/// Whether every document is parsed whole, the fast paths of
+/// [`read_stream`] and of the readers that skim left out:
+/// `KOMPAT_FULL_PARSE` set in the environment. The fast paths' reference,
+/// for their tests.
+pub fn full_parse() -> bool {
+    static FULL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FULL.get_or_init(|| std::env::var_os("KOMPAT_FULL_PARSE").is_some())
+}
+
 /// A skimmed mapping's object (or `Some(None)`: no object), unless its tree
 /// is needed.
 fn skimmed(header: &Header, names: &mut Names) -> Option<Option<ManifestObject>> {

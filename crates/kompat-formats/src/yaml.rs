@@ -525,17 +525,32 @@ fn map_entries(
     budget: &mut AliasBudget,
 ) -> Result<Vec<(Scalar, Node)>, ParseError> {
     let mut written: Vec<(Scalar, Node)> = Vec::with_capacity(items.len() / 2);
-    let mut seen: HashSet<String> = HashSet::new();
+    // Keys checked where they are written: the first complex key, or the
+    // first key given again, is the error.
+    let mut seen: HashSet<&str> = HashSet::new();
+    let pairs = items.len() / 2;
+    for idx in 0..pairs {
+        let key = match &items[2 * idx] {
+            Node::Scalar(key) => key,
+            k => return Err(ParseError::at(k.span(), "complex mapping keys are not supported")),
+        };
+        // Most mappings are small: an earlier key is looked for among them,
+        // with no set built (nor any key copied).
+        let again = if pairs <= 16 {
+            items[..2 * idx].iter().step_by(2).any(|k| matches!(k, Node::Scalar(k) if k.value == key.value))
+        } else {
+            !seen.insert(&key.value)
+        };
+        if again {
+            return Err(ParseError::at(key.span, format!("duplicate key `{}`", key.value)));
+        }
+    }
+    drop(seen);
     // Merged mappings, each with the index in `written` they go before.
     let mut merges: Vec<(usize, Node)> = Vec::new();
     let mut items = items.into_iter().enumerate();
     while let (Some((idx, k)), Some((_, v))) = (items.next(), items.next()) {
-        let Node::Scalar(key) = k else {
-            return Err(ParseError::at(k.span(), "complex mapping keys are not supported"));
-        };
-        if !seen.insert(key.value.clone()) {
-            return Err(ParseError::at(key.span, format!("duplicate key `{}`", key.value)));
-        }
+        let Node::Scalar(key) = k else { continue };
         if merge_keys.contains(&idx) {
             merges.push((written.len(), v));
         } else {

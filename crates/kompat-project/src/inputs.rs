@@ -53,7 +53,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use kompat_formats::deploy::{gate_settings_in, GateSetting, Material};
-use kompat_formats::manifest::{read_stream, ManifestObject, Stream};
+use kompat_formats::manifest::{full_parse, read_stream, ManifestObject, Stream};
 use kompat_formats::rbac::{roles_in, Role};
 use kompat_formats::yaml::parse_documents;
 use kompat_formats::ParseError;
@@ -154,6 +154,15 @@ impl Input {
             }
         };
         self.documents.get_or_init(parse).as_ref()
+    }
+
+    /// The YAML (or JSON) documents of the text as read for its objects
+    /// (each skimmed, or parsed when a reader needs its tree: see
+    /// [`read_stream`]), read on first use; `None` when the text does not
+    /// parse. A reader that parses more of the text skips what is parsed
+    /// here.
+    pub fn stream(&self) -> Option<&Stream> {
+        self.documents().ok()
     }
 
     /// Whether this input is read as declarations: every named file that is
@@ -674,13 +683,6 @@ fn may_be_sequence(text: &str) -> bool {
         return !(content.len() == line.len() && content.starts_with(|c: char| c.is_ascii_alphanumeric()));
     }
     true
-}
-
-/// Whether every document is parsed (`KOMPAT_FULL_PARSE` set): the fast
-/// path's reference, for its test.
-fn full_parse() -> bool {
-    static FULL: OnceLock<bool> = OnceLock::new();
-    *FULL.get_or_init(|| std::env::var_os("KOMPAT_FULL_PARSE").is_some())
 }
 
 /// Well-known tool files that are not kompat declarations even when they do

@@ -5,8 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use kompat_crd::{parse_conversions, parse_manifests, Crd};
-use kompat_diag::Diagnostic;
+use kompat_diag::{Diagnostic, Location};
 use kompat_engine::api::{RuntimeConfig, ServeOptions};
+use kompat_formats::deploy::GateSetting;
+use kompat_formats::manifest::ManifestObject;
+use kompat_formats::rbac::Role;
+use kompat_formats::ParseError;
 use kompat_project::inputs::Kind;
 use kompat_project::{Config, Decls, Error, Result, SourceFile};
 use kompat_runtime::{Version, VersionRange, WindowPolicy};
@@ -85,33 +89,35 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // through the render, not read again.
     let render_config = config.as_ref().and_then(|c| c.render.as_ref());
     let overlays = rendered::render_overlays(render_config, &classified.overlays, &mut unrendered);
-    for input in classified.inputs {
-        if !seen.first(input.path(), !input.named) || overlays.consumes(input.path()) {
-            continue;
-        }
-        if let (Kind::CrdManifest | Kind::Deployment, Some(source)) = (input.kind, input.source()) {
-            inline_allows.extend(kompat_cli::rules::inline_allow::scan(source));
-        }
-        // Deployment material and CRD manifests are Kubernetes manifests too
-        // (the first file's taken as they are: extending an empty vector
-        // would copy them).
-        let objects = input.manifest_objects()?;
-        if manifests.is_empty() {
-            manifests = objects;
-        } else {
-            manifests.extend(objects);
-        }
-        roles.extend(input.rbac_roles());
-        match input.kind {
-            Kind::CrdManifest => {
-                // A kustomize patch is a partial CRD: well-formed YAML is
-                // never a hard error for what it leaves out.
-                let partial_ok = input.in_overlay && input.is_well_formed();
-                crd_sources.extend(input.into_source().map(|source| (source, partial_ok)));
+    let picked: Vec<_> = classified
+        .inputs
+        .into_iter()
+        .filter(|input| seen.first(input.path(), !input.named) && !overlays.consumes(input.path()))
+        .collect();
+    // Read on every core, a batch at a time, each batch's results gathered
+    // in the inputs' order (and dropped) before the next is read.
+    let mut rest = picked;
+    // A CRD that several files repeat (install bundles) is parsed once.
+    let seen_crds = kompat_crd::SeenCrds::default();
+    while !rest.is_empty() {
+        let later = rest.split_off(rest.len().min(READ_BATCH));
+        for read in read_manifests(std::mem::replace(&mut rest, later), &seen_crds) {
+            inline_allows.extend(read.allows);
+            // Deployment material and CRD manifests are Kubernetes manifests
+            // too (the first file's taken as they are: extending an empty
+            // vector would copy them).
+            let objects = read.objects?;
+            if manifests.is_empty() {
+                manifests = objects;
+            } else {
+                manifests.extend(objects);
             }
-            Kind::Deployment => settings.extend(input.gate_settings()?),
-            _ if input.is_declarations() => decl_inputs.push(input),
-            _ => (),
+            roles.extend(read.roles);
+            match read.kind {
+                Kind::CrdManifest => crd_sources.extend(read.crd_source),
+                Kind::Deployment => settings.extend(read.settings?),
+                _ => decl_inputs.extend(read.input.filter(kompat_project::Input::is_declarations)),
+            }
         }
     }
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, !named.contains(p.as_path()))));
@@ -127,8 +133,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let baseline_crds: Vec<Crd> = baseline_files.iter().flat_map(|(_, crds)| crds.iter().cloned()).collect();
 
     let mut crds = Vec::new();
-    for (source, partial_ok) in crd_sources {
-        let Some(parsed) = unrendered.crds_of(&source, partial_ok)? else { continue };
+    for (source, (partial_ok, parsed)) in crd_sources {
+        let Some(parsed) = unrendered.crds_from(&source, partial_ok, parsed)? else { continue };
         let conversions = conversions_beside(&source.path)?;
         crds.push(CrdInput::manifest(source, parsed, baseline_crds.clone(), conversions));
     }
@@ -257,6 +263,99 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     };
     rendered::annotate(&mut linted.findings, &rendered_from);
     Ok(linted)
+}
+
+/// What the readers of manifests make of one input, on every core, before
+/// the findings are gathered in the inputs' order ([`read_manifests`]).
+struct ReadInput {
+    kind: Kind,
+    /// Its inline allowances (CRD manifests and deployment material).
+    allows: Vec<kompat_cli::rules::inline_allow::InlineAllow>,
+    objects: Result<Vec<ManifestObject<Location>>>,
+    roles: Vec<Role<Location>>,
+    /// Deployment material's gate settings.
+    settings: Result<Vec<GateSetting<Location>>>,
+    /// A CRD manifest, whether a partial CRD is no error in it (a kustomize
+    /// patch: well-formed YAML in a kustomize directory), and its CRDs.
+    crd_source: Option<(SourceFile, CrdsRead)>,
+    /// Any other input, kept (deployment material is read whole here, and
+    /// its text dropped).
+    input: Option<kompat_project::Input>,
+}
+
+/// Whether a partial CRD is no error in a CRD manifest, and its CRDs.
+type CrdsRead = (bool, std::result::Result<Vec<Crd>, Vec<ParseError>>);
+
+/// How many inputs [`read_manifests`] reads at once: what is gathered of a
+/// batch is dropped before the next is read, so the results wait for the
+/// main thread a batch at most.
+const READ_BATCH: usize = 128;
+
+/// Reads the manifests of `inputs` ([`ReadInput`]) on every core, in the
+/// inputs' order; what is not kept of an input (its documents, deployment
+/// material's text) is dropped as soon as it is read.
+fn read_manifests(inputs: Vec<kompat_project::Input>, seen: &kompat_crd::SeenCrds) -> Vec<ReadInput> {
+    type Cell = (PathBuf, std::sync::Mutex<Option<kompat_project::Input>>);
+    let cells: Vec<Cell> =
+        inputs.into_iter().map(|input| (input.path().to_owned(), std::sync::Mutex::new(Some(input)))).collect();
+    let read = |(path, cell): &Cell| {
+        let taken = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        match taken {
+            Some(input) => read_input(input, seen),
+            None => failed(path, "internal error reading this file"),
+        }
+    };
+    // One input (a file linted by itself) is read on this thread: no thread
+    // to start, and the memory it frees is reused by what follows (a
+    // thread's is kept for that thread).
+    if cells.len() == 1 {
+        return cells.iter().map(read).collect();
+    }
+    kompat_rust::parallel::map(&cells, READ_STACK_BYTES, read, |(path, _), why| {
+        failed(path, &why.diagnostic(path).message)
+    })
+}
+
+/// What an input whose read failed (`message`) gives: that error.
+fn failed(path: &Path, message: &str) -> ReadInput {
+    ReadInput {
+        kind: Kind::Other,
+        allows: Vec::new(),
+        objects: Err(Error::in_file(path, message)),
+        roles: Vec::new(),
+        settings: Ok(Vec::new()),
+        crd_source: None,
+        input: None,
+    }
+}
+
+/// The stack of each thread reading manifests: the YAML parser bounds its
+/// own nesting.
+const READ_STACK_BYTES: usize = 8 << 20;
+
+/// [`ReadInput`] of one input.
+fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> ReadInput {
+    let kind = input.kind;
+    let allows = match (kind, input.source()) {
+        (Kind::CrdManifest | Kind::Deployment, Some(source)) => kompat_cli::rules::inline_allow::scan(source),
+        _ => Vec::new(),
+    };
+    let objects = input.manifest_objects();
+    let roles = input.rbac_roles();
+    let settings = if kind == Kind::Deployment { input.gate_settings() } else { Ok(Vec::new()) };
+    let mut read = ReadInput { kind, allows, objects, roles, settings, crd_source: None, input: None };
+    match kind {
+        Kind::CrdManifest => {
+            let partial_ok = input.in_overlay && input.is_well_formed();
+            // The documents parsed for the objects are not parsed again.
+            let crds =
+                input.source().map(|source| kompat_crd::parse_manifests_read(&source.text, input.stream(), seen));
+            read.crd_source = input.into_source().zip(crds).map(|(source, crds)| (source, (partial_ok, crds)));
+        }
+        Kind::Deployment => {}
+        _ => read.input = Some(input),
+    }
+    read
 }
 
 /// The project's version (`--binary-version`, else `binary_version`) and

@@ -82,3 +82,33 @@ fn the_synthetic_tree_lints_the_same_both_ways() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// CRDs that several files repeat, large enough to be read once and copied
+/// (an install bundle and the CRD's own file), among other documents and
+/// at other offsets: the same findings, located in each file.
+#[test]
+fn repeated_crds_lint_the_same_both_ways() {
+    let dir = std::env::temp_dir().join(format!("kompat-fast-path-crds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut crd = String::from(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n",
+    );
+    for i in 0..600 {
+        crd.push_str(&format!("          field{i}:\n            type: string\n            description: Field {i}.\n"));
+    }
+    let deployment = "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: web\n";
+    let widget = "apiVersion: example.com/v1beta1\nkind: Widget\nmetadata:\n  name: w\n";
+    let files = [
+        ("crd.yaml", crd.clone()),
+        ("install.yaml", format!("{deployment}---\n{crd}---\n{widget}")),
+        ("namespace-install.yaml", format!("{widget}---\n{deployment}---\n{deployment}---\n{crd}")),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    for format in ["json", "human"] {
+        same_both_ways(&dir, &["--kubernetes-version", "1.34", "--format", format, "."]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,4 +10,5 @@ mod parse;
 mod plan;
 mod rules;
 mod single;
+mod skimmed;
 mod upgrade;

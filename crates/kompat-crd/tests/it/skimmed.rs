@@ -1,0 +1,143 @@
+//! The CRD reader's fast path against the full parse: for every input,
+//! [`parse_manifests`] (each document skimmed, only CRDs and lists parsed)
+//! and [`parse_manifests_seen`] (a CRD met again copied, not parsed) give
+//! [`parse_manifests_whole`]'s CRDs and errors, spans included, and so
+//! does [`parse_manifests_read`] after `read_stream`: on small
+//! cases, on every YAML and JSON fixture, on mutated bundles, and on large
+//! CRDs repeated across files.
+
+use std::path::{Path, PathBuf};
+
+use kompat_crd::{parse_manifests, parse_manifests_read, parse_manifests_seen, parse_manifests_whole, SeenCrds};
+use kompat_formats::manifest::read_stream;
+use kompat_testkit::mutate::{self, mutate, Rng};
+
+/// Both paths agree on `text`, and so does the path through `seen` (met
+/// once, then again, then known: each read of it takes another branch).
+#[track_caller]
+fn agree(name: &str, text: &str, seen: &SeenCrds) {
+    let whole = parse_manifests_whole(text);
+    assert_eq!(parse_manifests(text), whole, "{name}:\n{text}");
+    for round in 0..3 {
+        assert_eq!(parse_manifests_seen(text, seen), whole, "{name}, read {round} through `seen`:\n{text}");
+    }
+    // With the documents the objects' reader parsed (or the whole text,
+    // when it parsed that), as `kompat lint` reads CRD manifests.
+    let stream = read_stream(text).ok();
+    assert_eq!(parse_manifests_read(text, stream.as_ref(), seen), whole, "{name}, after read_stream:\n{text}");
+}
+
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n  annotations:\n    a: b\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v2\n    served: false\n    storage: false\n    deprecated: true\n";
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n";
+
+/// A CRD of about `bytes` bytes: one version whose schema has many
+/// properties.
+fn large_crd(name: &str, bytes: usize) -> String {
+    let mut text = format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}s.example.com\nspec:\n  group: example.com\n  names:\n    kind: {name}\n    plural: {name}s\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n"
+    );
+    let mut i = 0;
+    while text.len() < bytes {
+        text.push_str(&format!(
+            "          field{i}:\n            type: string\n            description: The field number {i} of the widget.\n"
+        ));
+        i += 1;
+    }
+    text
+}
+
+#[test]
+fn small_cases() {
+    let bad_version = CRD.replace("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v2");
+    let beta = CRD.replace("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1");
+    let no_spec = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: x\n";
+    let list = format!("apiVersion: v1\nkind: List\nitems:\n- {}", CRD.replace('\n', "\n  ").trim_end());
+    let cases = [
+        CRD.to_owned(),
+        format!("{DEPLOYMENT}---\n{CRD}---\n{DEPLOYMENT}"),
+        format!("---\n# only a comment\n---\n{CRD}---\n---\n"),
+        format!("{DEPLOYMENT}---\n{bad_version}"),
+        format!("{beta}---\n{CRD}"),
+        format!("{no_spec}---\n{CRD}"),
+        format!("{DEPLOYMENT}---\n{list}\n"),
+        format!("{DEPLOYMENT}---\n- a\n- b\n---\n{CRD}"),
+        format!("{DEPLOYMENT}---\njust text\n---\n{CRD}"),
+        format!("{DEPLOYMENT}---\nkind: [CustomResourceDefinition]\n---\n{CRD}"),
+        format!("{DEPLOYMENT}---\nkind: \"CustomResourceDefinition\"\napiVersion: apiextensions.k8s.io/v1\n"),
+        format!("{DEPLOYMENT}---\nkind:\n  CustomResourceDefinition\napiVersion: apiextensions.k8s.io/v1\n"),
+        format!("{DEPLOYMENT}---\nmetadata: &m\n  name: a\nother: *m\n---\n{CRD}"),
+        format!("{DEPLOYMENT}  bad: [\n---\n{CRD}"),
+        format!("{CRD}---\n{DEPLOYMENT}metadata:\n  name: twice\n"),
+        format!("%YAML 1.2\n---\n{CRD}"),
+        format!("{{{{ .Values.x }}}}\n---\n{CRD}"),
+        format!("{CRD}...\n"),
+        "{\"apiVersion\": \"apiextensions.k8s.io/v1\", \"kind\": \"CustomResourceDefinition\"}".to_owned(),
+        String::new(),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        agree(&format!("case {i}"), text, &SeenCrds::default());
+    }
+}
+
+/// Large CRDs (those `SeenCrds` keeps) repeated across bundles, at other
+/// offsets, among other documents; and an error in one.
+#[test]
+fn repeated_large_crds() {
+    let (a, b) = (large_crd("Alpha", 40_000), large_crd("Beta", 20_000));
+    let broken = large_crd("Gamma", 20_000).replace("  scope: Namespaced\n", "  scope: Everywhere\n");
+    let seen = SeenCrds::default();
+    let files = [
+        a.clone(),
+        format!("{DEPLOYMENT}---\n{a}---\n{b}"),
+        format!("{b}---\n{CRD}---\n{a}"),
+        format!("{DEPLOYMENT}---\n{DEPLOYMENT}---\n{b}---\n{broken}"),
+        format!("{broken}---\n{a}"),
+    ];
+    for (i, text) in files.iter().enumerate() {
+        agree(&format!("file {i}"), text, &seen);
+    }
+    for (i, text) in files.iter().enumerate() {
+        agree(&format!("file {i}, again"), text, &seen);
+    }
+}
+
+/// Every YAML and JSON file below `dir`.
+fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files_below(&path, out);
+        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "yaml" | "yml" | "json")) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_fixture() {
+    let mut files = Vec::new();
+    files_below(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), &mut files);
+    assert!(files.len() > 50, "{} fixtures", files.len());
+    let seen = SeenCrds::default();
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        agree(&path.display().to_string(), &text, &seen);
+    }
+}
+
+/// Mutated bundles: a CRD among other documents.
+#[test]
+fn mutations_agree() {
+    let seed = format!("{DEPLOYMENT}---\n{CRD}---\napiVersion: v1\nkind: List\nitems: []\n");
+    let mut rng = Rng(0x6b6f_6d70_6174_0c4d);
+    let mut crds = 0;
+    for i in 0..mutate::iterations(3000) {
+        let input = mutate(&seed, &mut rng);
+        agree(&format!("mutation {i}"), &input, &SeenCrds::default());
+        crds += usize::from(parse_manifests(&input).is_ok_and(|c| !c.is_empty()));
+    }
+    assert!(crds > 100, "{crds} mutations with CRDs");
+}
