@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use aho_corasick::AhoCorasick;
 
-use crate::outline::is_ident_byte;
+use crate::outline::{in_code, is_ident_byte};
 use crate::search::{gate_call, internal, starts_ident, Result, DERIVES};
 
 /// The search for what makes a run worth parsing, built once per reference
@@ -96,28 +96,48 @@ impl Select {
     /// of known names ([`local_names`]).
     pub(super) fn runs(&self, text: &str, cuts: &[usize], local: &[String]) -> Vec<bool> {
         let bytes = text.as_bytes();
-        let mut keep = vec![false; cuts.len() + 1];
-        let mut mark = |start: usize| keep[cuts.partition_point(|&cut| cut <= start)] = true;
+        let mut hits = Vec::new();
         for found in self.search.find_overlapping_iter(bytes) {
             let (start, end) = (found.start(), found.end());
             let name = whole_identifier(bytes, start, end);
             if (name && (self.enabled_is_name || &bytes[start..end] != b"enabled"))
                 || (&bytes[start..end] == b"enabled" && gate_call(bytes, start, end))
             {
-                mark(start);
+                hits.push(start);
             }
         }
         if !local.is_empty() {
             // One search for all of them: a file may alias a name many times.
-            let Ok(search) = AhoCorasick::new(local) else { return vec![true; keep.len()] };
+            let Ok(search) = AhoCorasick::new(local) else { return vec![true; cuts.len() + 1] };
             for found in search.find_overlapping_iter(bytes) {
                 if whole_identifier(bytes, found.start(), found.end()) {
-                    mark(found.start());
+                    hits.push(found.start());
                 }
             }
         }
-        keep
+        runs_in_code(bytes, cuts, hits)
     }
+}
+
+/// Which runs of `bytes` (from the start or a cut to the next cut or the
+/// end) hold one of `hits` (offsets, in any order) in code, not in a
+/// comment or a literal: only code is read for references and
+/// declarations, and a name in a string (a test's Rust source, a message)
+/// or a comment is none.
+pub(super) fn runs_in_code(bytes: &[u8], cuts: &[usize], mut hits: Vec<usize>) -> Vec<bool> {
+    hits.sort_unstable();
+    hits.dedup();
+    let mut keep = vec![false; cuts.len() + 1];
+    let mut rest = hits.as_slice();
+    while let Some(&first) = rest.first() {
+        let run = cuts.partition_point(|&cut| cut <= first);
+        let from = if run == 0 { 0 } else { cuts[run - 1] };
+        let end = cuts.get(run).copied().unwrap_or(bytes.len());
+        let within = rest.partition_point(|&hit| hit < end);
+        keep[run] = in_code(bytes, from, &rest[..within]).contains(&true);
+        rest = &rest[within..];
+    }
+    keep
 }
 
 /// Whether `start..end` of `bytes` is a whole identifier (as far as ASCII
@@ -175,7 +195,15 @@ mod tests {
             &[],
             &[true, false, true],
         );
-        check("struct S { enabled: bool }\n#[derive(FeatureGates)]\n// ApiLifecycle\n", &[], &[false, true, true]);
+        check("struct S { enabled: bool }\n#[derive(FeatureGates)]\n// ApiLifecycle\n", &[], &[false, true, false]);
+        // Only code counts: not a name in a comment, a string or a literal.
+        check(
+            "fn a() { \"Feature::X\"; }\n/// Feature::X\nfn b() {}\nconst C: &str = r#\"WatchList\"#;\nfn c() { F::X; }\n",
+            &["F"],
+            &[false, false, false, false, true],
+        );
+        check("fn a() { /* Feature */ Feature::X }\nfn b() { s(\"enabled(\\\"X\\\")\") }\n", &[], &[true, false]);
+        check("fn a() { g.enabled(\"X\"); \"WatchList\" }\n", &[], &[true]);
         check("fn a() { xFeature::X; Feature_::X; r#Feature::X }", &[], &[true]);
         check("fn a() { xFeature::X; Feature_::X; }", &[], &[false]);
     }
