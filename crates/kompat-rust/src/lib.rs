@@ -30,7 +30,7 @@ mod select;
 
 pub use early::{first_read, EarlyNames, Keep, Names};
 pub use search::Failures;
-use search::{internal, starts_ident, Refers, Result, DECLARES};
+use search::{in_derive_list, internal, starts_ident, Refers, Result, DECLARES};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -671,9 +671,10 @@ fn scan_file_in<S: Source>(source: &S, known: Option<&Known<'_>>, chunk_bytes: u
 
 /// The declarations of a file that names a derive, read from the runs of
 /// its top-level items (between two of its [`outline`](outline::outline)'s
-/// cuts) that name one (`FeatureGates` or `ApiLifecycle`) as an identifier
-/// in code (not in a comment or a literal: a test's Rust source in a string
-/// declares nothing), each run lexed, checked by the nesting guard and
+/// cuts) that name one (`FeatureGates` or `ApiLifecycle`) in what can be a
+/// `#[derive(...)]` list ([`search::in_derive_list`]: not a trait bound or
+/// an import) in code (not in a comment or a literal: a test's Rust source
+/// in a string declares nothing), each run lexed, checked by the nesting guard and
 /// parsed alone: a derive is read from its item's own tokens, and a
 /// 2,000-line file that declares one enum parses that enum. The result is
 /// [`partial`](FileScan::partial): the file's references are read later,
@@ -710,7 +711,11 @@ fn declarations_in_runs<S: Source>(source: &S) -> Option<Result<FileScan>> {
     let cuts = cuts.as_slice();
     let bytes = text.as_bytes();
     let declares = DECLARES.as_ref().ok()?;
-    let hits = declares.find_iter(bytes).map(|found| found.start()).filter(|&at| starts_ident(bytes, at)).collect();
+    let hits = declares
+        .find_iter(bytes)
+        .map(|found| found.start())
+        .filter(|&at| starts_ident(bytes, at) && in_derive_list(bytes, at))
+        .collect();
     let keep = select::runs_in_code(bytes, cuts, hits);
     // Mostly declarations (a file of gates): read whole, once, for its
     // references too, rather than its declarations twice.
@@ -1395,6 +1400,43 @@ pub enum Feature {
         assert_eq!(fast, full);
         assert_eq!(fast.matches("GateRef {").count(), 2, "{fast}");
         assert!(fast.contains("gate: \"Other\""), "{fast}");
+    }
+
+    /// Whether the `FeatureGates` in `text` can be a derive's.
+    fn check_derive(text: &str, expected: bool) {
+        let at = text.find("FeatureGates").unwrap_or_default();
+        assert_eq!(search::in_derive_list(text.as_bytes(), at), expected, "{text}");
+    }
+
+    #[test]
+    fn derive_lists() {
+        for text in [
+            "#[derive(FeatureGates)]",
+            "#[derive(Clone, Copy,\n Debug, kompat::FeatureGates)]",
+            "#[derive ( ::kompat :: FeatureGates )]",
+            "#[cfg_attr(x, derive(FeatureGates))]",
+            "derive(FeatureGates",
+            // Not settled by the bytes: possible.
+            "#[derive(/* the gates */ FeatureGates)]",
+            "#[derive(Clone) /* c */ (FeatureGates)]",
+            "#[derive(r#FeatureGates)]",
+            "#[derive(é, FeatureGates)]",
+            &format!("{}FeatureGates", " ".repeat(search::TRIVIA_BYTES + 1)),
+        ] {
+            check_derive(text, true);
+        }
+        for text in [
+            "FeatureGates",
+            "impl<F: FeatureGates> TypedGate<F> {}",
+            "pub trait FeatureGates: Copy {}",
+            "use kompat::{FeatureGates, ApiLifecycle};",
+            "fn f() { g(FeatureGates) }",
+            "#[underive(FeatureGates)]",
+            "#[derive(Foo = 1, FeatureGates)]",
+            "  (FeatureGates)",
+        ] {
+            check_derive(text, false);
+        }
     }
 
     /// Whether the first pass reads only the items of `text` that name a
