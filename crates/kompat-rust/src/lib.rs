@@ -8,8 +8,10 @@
 //! reference to a gate. Only files that a byte search finds able to declare
 //! or reference something are parsed, in parallel; a large file in chunks
 //! of whole top-level items (see `outline.rs`), so that its memory is
-//! bounded by a chunk, and a file read for references only in its imports
-//! and the items that can hold one (see `select.rs`).
+//! bounded by a chunk; a file that names a derive only in the items whose
+//! derive lists can name one, for its declarations (`scan_declarations`),
+//! and a file read for references only in its imports and the items that
+//! can hold one (see `select.rs`).
 //!
 //! **Architecture Invariant:** this crate reads no file. The loader
 //! (`kompat-project`) reads them and hands them over through [`Files`]: each

@@ -4,8 +4,11 @@
 //! (between two of the outline's cuts) whose bytes name something that can
 //! matter are lexed and parsed; the other runs are skipped unread.
 //!
-//! A run is parsed when it holds, as a whole identifier (a byte search: a
-//! name in a comment or a string counts too, a superset):
+//! A run is parsed when it holds, as a whole identifier in code (a byte
+//! search, then a walk of the run that skips comments and literals:
+//! [`runs_in_code`]; nothing below reads a name inside a comment or a
+//! literal, whose contents are never paths or identifiers to syn, and a
+//! gate call's string follows the function's name in code):
 //! - a known name (a derived enum's, or an alias's visible beyond its
 //!   module), a variant name of a derived enum, or `FeatureGates` /
 //!   `ApiLifecycle` (the only derives `scan_items` reads; kube-rs'
