@@ -88,10 +88,10 @@ impl Select {
         let mut names: BTreeSet<&str> = known.iter().map(String::as_str).collect();
         names.extend(variants.map(String::as_str));
         names.extend(DERIVES);
-        let enabled_is_name = names.contains("enabled");
-        names.insert("enabled");
-        let search = AhoCorasick::new(names).map_err(internal)?;
-        Ok(Select { search, enabled_is_name })
+        // `enabled` is searched for on its own: a gate call's may stand
+        // inside an identifier (`is_enabled`).
+        let enabled_is_name = names.remove("enabled");
+        Ok(Select { search: whole_names(names)?, enabled_is_name })
     }
 
     /// Whether each run of `text` (from the start or a cut to the next cut
@@ -99,24 +99,17 @@ impl Select {
     /// of known names ([`local_names`]).
     pub(super) fn runs(&self, text: &str, cuts: &[usize], local: &[String]) -> Vec<bool> {
         let bytes = text.as_bytes();
-        let mut hits = Vec::new();
-        for found in self.search.find_overlapping_iter(bytes) {
-            let (start, end) = (found.start(), found.end());
-            let name = whole_identifier(bytes, start, end);
-            if (name && (self.enabled_is_name || &bytes[start..end] != b"enabled"))
-                || (&bytes[start..end] == b"enabled" && gate_call(bytes, start, end))
-            {
+        let mut hits = whole_identifiers(&self.search, bytes);
+        for start in memchr::memmem::find_iter(bytes, b"enabled") {
+            let end = start + "enabled".len();
+            if (self.enabled_is_name && whole_identifier(bytes, start, end)) || gate_call(bytes, start, end) {
                 hits.push(start);
             }
         }
         if !local.is_empty() {
             // One search for all of them: a file may alias a name many times.
-            let Ok(search) = AhoCorasick::new(local) else { return vec![true; cuts.len() + 1] };
-            for found in search.find_overlapping_iter(bytes) {
-                if whole_identifier(bytes, found.start(), found.end()) {
-                    hits.push(found.start());
-                }
-            }
+            let Ok(search) = whole_names(local.iter().map(String::as_str)) else { return vec![true; cuts.len() + 1] };
+            hits.extend(whole_identifiers(&search, bytes));
         }
         runs_in_code(bytes, cuts, hits)
     }
@@ -141,6 +134,26 @@ pub(super) fn runs_in_code(bytes: &[u8], cuts: &[usize], mut hits: Vec<usize>) -
         rest = &rest[within..];
     }
     keep
+}
+
+/// A search for where `names` (identifiers, ASCII) stand as whole
+/// identifiers ([`whole_identifiers`]).
+fn whole_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<AhoCorasick> {
+    AhoCorasick::builder().match_kind(aho_corasick::MatchKind::LeftmostLongest).build(names).map_err(internal)
+}
+
+/// Where the names of `search` ([`whole_names`]) stand in `bytes` as whole
+/// identifiers. One leftmost-longest pass (with the searcher's prefilter)
+/// finds every identifier of the text that is one of the names: such an
+/// identifier is preceded and followed by characters no identifier holds,
+/// so no match of another name covers its start, and no longer name
+/// matches where it starts.
+fn whole_identifiers(search: &AhoCorasick, bytes: &[u8]) -> Vec<usize> {
+    search
+        .find_iter(bytes)
+        .filter(|found| whole_identifier(bytes, found.start(), found.end()))
+        .map(|found| found.start())
+        .collect()
 }
 
 /// Whether `start..end` of `bytes` is a whole identifier (as far as ASCII
