@@ -122,6 +122,25 @@ pub fn parse_declarations(text: &str) -> Result<GoFile, Vec<ParseError>> {
     extract::file(text, &tree, extract::Mode::Component)
 }
 
+/// A Go file's syntax tree, kept from reading its declarations
+/// ([`parse_declarations_keeping`]) for reading its references
+/// ([`references_with_own_kept`]): a declaring file is parsed once.
+#[derive(Clone)]
+pub struct Syntax(tree_sitter::Tree);
+
+impl std::fmt::Debug for Syntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Syntax")
+    }
+}
+
+/// [`parse_declarations`], and the syntax tree it read.
+pub fn parse_declarations_keeping(text: &str) -> Result<(GoFile, Syntax), Vec<ParseError>> {
+    let tree = syntax::parse(text)?;
+    let file = extract::file(text, &tree, extract::Mode::Component)?;
+    Ok((file, Syntax(tree)))
+}
+
 /// [`parse_file`], and also the unversioned `map[...]featuregate.FeatureSpec`
 /// literals that Kubernetes declared most gates in before 1.32 (into
 /// [`GoFile::unversioned`]): each entry's one spec is taken as the gate's
@@ -164,11 +183,32 @@ pub fn references_with_own<'p>(
     package: &GatePackage,
 ) -> Result<Vec<GoRef>, Vec<ParseError>> {
     let tree = syntax::parse_tolerant(text_)?;
+    Ok(references_with_own_in(text_, &tree, resolve, package))
+}
+
+/// [`references_with_own`] of the text [`parse_declarations_keeping`]
+/// read, from the tree it kept (a tree without syntax errors: the one
+/// [`references_with_own`] would parse).
+pub fn references_with_own_kept<'p>(
+    text_: &str,
+    syntax: &Syntax,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+    package: &GatePackage,
+) -> Vec<GoRef> {
+    references_with_own_in(text_, &syntax.0, resolve, package)
+}
+
+fn references_with_own_in<'p>(
+    text_: &str,
+    tree: &tree_sitter::Tree,
+    resolve: impl Fn(&str) -> Option<&'p GatePackage>,
+    package: &GatePackage,
+) -> Vec<GoRef> {
     let mut all = match lexed::references(text_, &resolve) {
         Some(found) => found,
-        None => refs::references_in(text_, &tree, resolve),
+        None => refs::references_in(text_, tree, resolve),
     };
-    all.extend(refs::own_references_in(text_, &tree, package));
+    all.extend(refs::own_references_in(text_, tree, package));
     all.sort_by_key(|r| r.span.start);
-    Ok(all)
+    all
 }

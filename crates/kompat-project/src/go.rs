@@ -48,6 +48,10 @@ pub struct GoScan {
     /// The indices in [`Decls::features`] of the declarations the tool does
     /// not read.
     beyond_tool: std::collections::BTreeSet<usize>,
+    /// The text and syntax tree of each declaring file, by path, kept from
+    /// reading its declarations: its references are read from them, not
+    /// from a second read and parse.
+    trees: BTreeMap<PathBuf, (SourceFile, kompat_go::Syntax)>,
 }
 
 /// The gates declared only in maps Kubernetes' `compatibility_lifecycle` tool
@@ -137,7 +141,7 @@ pub struct Declared {
 /// (features declared in several maps or files folded into one, as the tool
 /// does) and the declaring packages, recorded for [`references`].
 pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<Declared>)> {
-    type Read = (Option<Vec<String>>, Result<Option<(SourceFile, GoFile)>>);
+    type Read = (Option<Vec<String>>, Result<Option<(SourceFile, GoFile, kompat_go::Syntax)>>);
     let results = parallel(files, |path| -> Read {
         let bytes = match read_regular(path) {
             Ok(bytes) => bytes,
@@ -152,18 +156,23 @@ pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<Declared>)> {
             let text = String::from_utf8(bytes)
                 .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
             let source = SourceFile::new(path.to_owned(), text);
-            let file = kompat_go::parse_declarations(&source.text).map_err(|errors| source.parse_errors(errors))?;
-            Ok(file.imports_featuregate().then_some((source, file)))
+            let (file, syntax) =
+                kompat_go::parse_declarations_keeping(&source.text).map_err(|errors| source.parse_errors(errors))?;
+            Ok(file.imports_featuregate().then_some((source, file, syntax)))
         })();
         (imports, declared)
     });
     let mut failures = Vec::new();
     let mut parsed = Vec::new();
+    let mut trees = BTreeMap::new();
     let mut imports = Vec::with_capacity(results.len());
     for (header, result) in results {
         imports.push(header);
         match result {
-            Ok(Some(file)) => parsed.push(file),
+            Ok(Some((source, file, syntax))) => {
+                trees.insert(source.path.clone(), (source.clone(), syntax));
+                parsed.push((source, file));
+            }
             Ok(None) => {}
             Err(err) => failures.extend(err.diagnostics),
         }
@@ -195,6 +204,7 @@ pub fn scan(files: &[PathBuf]) -> Result<(GoScan, Vec<Declared>)> {
         package_dirs: Vec::new(),
         unread,
         beyond_tool: std::collections::BTreeSet::new(),
+        trees,
     };
     let mut by_dir: BTreeMap<PathBuf, GatePackage> = BTreeMap::new();
     for (source, file) in &parsed {
@@ -246,6 +256,15 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
         if own.is_none() && imports.is_some_and(|paths| paths.iter().all(|p| scan.resolve(p).is_none())) {
             return Ok(Vec::new());
         }
+        let resolve = |import: &str| scan.resolve(import);
+        if let (Some(package), Some((source, syntax))) = (own, scan.trees.get(path)) {
+            // A declaring file: read and parsed once, for its declarations.
+            let refs = kompat_go::references_with_own_kept(&source.text, syntax, resolve, package);
+            return Ok(refs
+                .into_iter()
+                .map(|r| GateRef { gate: r.gate, location: source.locate(r.span.start, r.span.end) })
+                .collect());
+        }
         let bytes = read_regular(path)?;
         if own.is_none() && imports.is_none() && !finders.iter().any(|f| f.find(&bytes).is_some()) {
             return Ok(Vec::new());
@@ -254,7 +273,6 @@ pub fn references(scan: &GoScan) -> Result<Vec<GateRef>> {
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::in_file(path, format!("{} is not valid UTF-8", path.display())))?;
         let source = SourceFile::new(path.to_owned(), text);
-        let resolve = |import: &str| scan.resolve(import);
         let refs = match own {
             Some(package) => kompat_go::references_with_own(&source.text, resolve, package),
             None => kompat_go::references(&source.text, resolve),
@@ -371,7 +389,17 @@ fn check_size(path: &Path, bytes: &[u8]) -> Result<()> {
 /// instead of a read that may block.
 fn read_regular(path: &Path) -> Result<Vec<u8>> {
     use std::io::Read as _;
-    let meta = std::fs::metadata(path).map_err(|err| Error::io(path, &err))?;
+    // Opened without blocking (a FIFO's open waits for a writer), then
+    // asked what it is: one path lookup, not two.
+    #[cfg(unix)]
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    };
+    #[cfg(not(unix))]
+    let file = std::fs::metadata(path).and_then(|_| std::fs::File::open(path));
+    let file = file.map_err(|err| Error::io(path, &err))?;
+    let meta = file.metadata().map_err(|err| Error::io(path, &err))?;
     if !meta.is_file() {
         return Err(Error::in_file(path, format!("cannot read {}: not a regular file", path.display())));
     }
@@ -379,9 +407,7 @@ fn read_regular(path: &Path) -> Result<Vec<u8>> {
     // size hint (`std::fs::read` and `File::read_to_end` make an `fstat`
     // and an `lseek` for one), into a buffer of that size.
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
-    std::fs::File::open(path)
-        .and_then(|file| file.take(u64::MAX).read_to_end(&mut bytes))
-        .map_err(|err| Error::io(path, &err))?;
+    file.take(u64::MAX).read_to_end(&mut bytes).map_err(|err| Error::io(path, &err))?;
     Ok(bytes)
 }
 

@@ -8,8 +8,10 @@
 //! reference to a gate. Only files that a byte search finds able to declare
 //! or reference something are parsed, in parallel; a large file in chunks
 //! of whole top-level items (see `outline.rs`), so that its memory is
-//! bounded by a chunk, and a file read for references only in its imports
-//! and the items that can hold one (see `select.rs`).
+//! bounded by a chunk; a file that names a derive only in the items whose
+//! derive lists can name one, for its declarations (`scan_declarations`),
+//! and a file read for references only in its imports and the items that
+//! can hold one (see `select.rs`).
 //!
 //! **Architecture Invariant:** this crate reads no file. The loader
 //! (`kompat-project`) reads them and hands them over through [`Files`]: each
@@ -30,7 +32,7 @@ mod select;
 
 pub use early::{first_read, EarlyNames, Keep, Names};
 pub use search::Failures;
-use search::{internal, Refers, Result, DECLARES};
+use search::{in_derive_list, internal, starts_ident, Refers, Result, DECLARES};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -257,8 +259,9 @@ fn scan_with_rereads<F: Files>(files: &mut F, parse: Parse) -> Result<(Found, us
     // First the files that can declare: their enums decide which paths of
     // the other files are references.
     let declares = DECLARES.as_ref().map_err(internal)?;
-    let mut results = parallel(&*files, &all, |file| {
-        (parse == Parse::Every || declares.is_match(file.text().as_bytes())).then(|| scan_file(file, None))
+    let mut results = parallel(&*files, &all, |file| match parse {
+        Parse::Every => Some(scan_file(file, None)),
+        Parse::Candidates => declares.is_match(file.text().as_bytes()).then(|| scan_declarations(file)),
     });
     let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let mut out = RustScan { files: files.len(), ..RustScan::default() };
@@ -275,6 +278,13 @@ fn scan_with_rereads<F: Files>(files: &mut F, parse: Parse) -> Result<(Found, us
         out.custom_resources.append(&mut scan.custom_resources);
         let (features, apis) = (std::mem::take(&mut scan.features), std::mem::take(&mut scan.apis));
         declared.push(Declared { file: i, features, apis });
+    }
+    // A file of which only the declarations were read is read for
+    // references as the others are: when a search says it can hold one.
+    for result in &mut results {
+        if matches!(result, Some(Ok(scan)) if scan.partial) {
+            *result = None;
+        }
     }
 
     // Then the files that can reference: only their references whose owner
@@ -405,6 +415,9 @@ struct FileScan {
     refs: refs::FileRefs,
     /// The errors the derives report for this file's declarations.
     errors: Vec<Diagnostic>,
+    /// Only the items naming a derive were read ([`scan_declarations`]):
+    /// the file's references are still to be read, as any other file's.
+    partial: bool,
 }
 
 /// Runs `scan` over the held files `pick` names on every core (see
@@ -607,6 +620,7 @@ impl FileScan {
             custom_resources: Vec::new(),
             refs: refs::FileRefs::default(),
             errors: Vec::new(),
+            partial: false,
         }
     }
 }
@@ -655,6 +669,84 @@ fn scan_file_in<S: Source>(source: &S, known: Option<&Known<'_>>, chunk_bytes: u
     }
     scan.refs = refs::find(&file, names);
     Ok(scan)
+}
+
+/// The declarations of a file that names a derive, read from the runs of
+/// its top-level items (between two of its [`outline`](outline::outline)'s
+/// cuts) that name one (`FeatureGates` or `ApiLifecycle`) in what can be a
+/// `#[derive(...)]` list ([`search::in_derive_list`]: not a trait bound or
+/// an import) in code (not in a comment or a literal: a test's Rust source
+/// in a string declares nothing), each run lexed, checked by the nesting guard and
+/// parsed alone: a derive is read from its item's own tokens, and a
+/// 2,000-line file that declares one enum parses that enum. The result is
+/// [`partial`](FileScan::partial): the file's references are read later,
+/// as any other file's (its items that cannot matter are then not parsed
+/// either, see [`select`]); as there, a syntax error in an item not read
+/// is the compiler's to report. A file with no outline (an unclosed
+/// delimiter, string or comment), starting with a byte order mark or a
+/// shebang line, with a selected run that does not parse alone, or mostly
+/// declarations ([`MOSTLY_DECLARATIONS`]), is read whole, for its
+/// references too: the same findings and the same error.
+fn scan_declarations<S: Source>(source: &S) -> Result<Box<FileScan>> {
+    let partial = declarations_in_runs(source);
+    proc_macro2::extra::invalidate_current_thread_spans();
+    match partial {
+        Some(scan) => scan.map(Box::new),
+        None => scan_file(source, None),
+    }
+}
+
+/// A file whose runs that name a derive are more than this fraction
+/// (1/N) of its bytes is read whole: its references are read in the same
+/// parse, where reading by runs would parse its declarations a second time
+/// with its references (a derived enum names its variants).
+const MOSTLY_DECLARATIONS: usize = 4;
+
+/// [`scan_declarations`] of a file read in runs; `None` where it is to be
+/// read whole.
+fn declarations_in_runs<S: Source>(source: &S) -> Option<Result<FileScan>> {
+    let text = source.text();
+    if text.starts_with('\u{feff}') || text.starts_with("#!") {
+        return None;
+    }
+    let cuts = outline::outline(text)?.cuts;
+    let cuts = cuts.as_slice();
+    let bytes = text.as_bytes();
+    let declares = DECLARES.as_ref().ok()?;
+    let hits = declares
+        .find_iter(bytes)
+        .map(|found| found.start())
+        .filter(|&at| starts_ident(bytes, at) && in_derive_list(bytes, at))
+        .collect();
+    let keep = select::runs_in_code(bytes, cuts, hits);
+    // Mostly declarations (a file of gates): read whole, once, for its
+    // references too, rather than its declarations twice.
+    let starts = std::iter::once(0).chain(cuts.iter().copied());
+    let ends = cuts.iter().copied().chain([text.len()]);
+    let declaring: usize = starts.zip(ends).zip(&keep).filter(|(_, &keep)| keep).map(|((a, b), _)| b - a).sum();
+    if declaring > text.len() / MOSTLY_DECLARATIONS {
+        return None;
+    }
+    let mut scan = FileScan::new();
+    scan.partial = true;
+    let mut line = 1;
+    let mut start = 0;
+    for (end, keep) in cuts.iter().copied().chain([text.len()]).zip(keep) {
+        let run = &text[start..end];
+        if keep {
+            let piece = Piece { source, origin: refs::Origin { line, column: 0 } };
+            let items = parse_items(run, start == 0).ok()?;
+            scan_items(&piece, &items, &mut scan);
+            drop(items);
+            proc_macro2::extra::invalidate_current_thread_spans();
+        }
+        line += memchr::memchr_iter(b'\n', run.as_bytes()).count();
+        start = end;
+    }
+    if !scan.errors.is_empty() {
+        return Some(Err(scan.errors));
+    }
+    Some(Ok(scan))
 }
 
 /// Reads a file in chunks of whole top-level items, cut where its
@@ -737,8 +829,10 @@ fn scan_chunks<S: Source>(
         if imports.peek().is_some_and(|&(from, _)| from < end) {
             return None;
         }
-        // Only a piece that names a derive can declare.
-        if DECLARES.as_ref().map_or(true, |declares| declares.is_match(&text[start..end])) {
+        // Only a piece that names a derive can declare; a file read for
+        // references only (`select`) had its declarations read already
+        // (`scan_declarations`).
+        if select.is_none() && DECLARES.as_ref().map_or(true, |declares| declares.is_match(&text[start..end])) {
             scan_items(&piece, &items, &mut scan);
         }
         refs.set_origin(piece.origin);
@@ -1310,6 +1404,114 @@ pub enum Feature {
         assert!(fast.contains("gate: \"Other\""), "{fast}");
     }
 
+    /// Whether the `FeatureGates` in `text` can be a derive's.
+    fn check_derive(text: &str, expected: bool) {
+        let at = text.find("FeatureGates").unwrap_or_default();
+        assert_eq!(search::in_derive_list(text.as_bytes(), at), expected, "{text}");
+    }
+
+    #[test]
+    fn derive_lists() {
+        for text in [
+            "#[derive(FeatureGates)]",
+            "#[derive(Clone, Copy,\n Debug, kompat::FeatureGates)]",
+            "#[derive ( ::kompat :: FeatureGates )]",
+            "#[cfg_attr(x, derive(FeatureGates))]",
+            "derive(FeatureGates",
+            // Not settled by the bytes: possible.
+            "#[derive(/* the gates */ FeatureGates)]",
+            "#[derive(Clone) /* c */ (FeatureGates)]",
+            "#[derive(r#FeatureGates)]",
+            "#[derive(é, FeatureGates)]",
+            &format!("{}FeatureGates", " ".repeat(search::TRIVIA_BYTES + 1)),
+        ] {
+            check_derive(text, true);
+        }
+        for text in [
+            "FeatureGates",
+            "impl<F: FeatureGates> TypedGate<F> {}",
+            "pub trait FeatureGates: Copy {}",
+            "use kompat::{FeatureGates, ApiLifecycle};",
+            "fn f() { g(FeatureGates) }",
+            "#[underive(FeatureGates)]",
+            "#[derive(Foo = 1, FeatureGates)]",
+            "  (FeatureGates)",
+        ] {
+            check_derive(text, false);
+        }
+    }
+
+    /// Whether the first pass reads only the items of `text` that name a
+    /// derive (not the whole file).
+    fn declarations_only(text: &str) -> bool {
+        let read = declarations_in_runs(&Text::new("f.rs", text)).is_some();
+        proc_macro2::extra::invalidate_current_thread_spans();
+        read
+    }
+
+    /// A file that names a derive has only the items naming one in code
+    /// read for declarations, then is read for references as any other
+    /// file: the same findings as parsing every file whole.
+    #[test]
+    fn declaring_files_find_what_whole_files_find() {
+        let filler: String = (0..2000).map(|i| format!("/// Doc.\npub fn f{i}() -> u8 {{ {i} as u8 }}\n")).collect();
+        let big = format!("{filler}{DECLARES_TWO}{filler}fn last() {{ Feature::Other; }}\n");
+        // Items enough that the declarations are a small part of the file.
+        let pad: String = (0..40).map(|i| format!("fn p{i}() -> u8 {{ {i} }}\n")).collect();
+        let declares = format!("{DECLARES_TWO}{pad}");
+        let refs_too = format!(
+            "{DECLARES_TWO}impl Feature {{ fn on(self) -> bool {{ matches!(self, Self::WatchList) }} }}\n\
+             pub use Feature as Gate;\nfn f(g: &G) -> bool {{ g.enabled(\"Other\") }}\n{pad}"
+        );
+        let in_module = format!(
+            "fn a() {{ gates::Feature::Other; }}\nmod gates {{\n    #[derive(FeatureGates)]\n    pub enum Feature {{\n        \
+             #[kompat(spec(version = \"1.0\", stage = \"Beta\", default = true))]\n        Other,\n    }}\n}}\n{pad}"
+        );
+        let bad_spec = declares.replacen("Alpha", "Omega", 1);
+        let cases: &[(&[&str], bool)] = &[
+            // Declarations and references in one file, and through its alias.
+            (&[&refs_too, "fn h() { Gate::WatchList; }"], true),
+            (&[&refs_too, "fn h() { x(); }"], true),
+            // In an inline module; in a large file, read in runs.
+            (&[&in_module], true),
+            (&[&big], true),
+            // A derive named in a string, a comment or a `macro_rules!`
+            // only: no declaration, but its references still count.
+            (
+                &[&declares, "const SRC: &str = \"#[derive(FeatureGates)] enum G { A }\";\nfn f() { Feature::Other; }"],
+                true,
+            ),
+            (&[&declares, "/// `#[derive(FeatureGates)]`\nfn f() { Feature::WatchList; }\nfn g() {}"], true),
+            (
+                &[
+                    &declares,
+                    "macro_rules! m { () => { #[derive(FeatureGates)] enum G { A } } }\nfn f() { Feature::Other; }",
+                ],
+                true,
+            ),
+            // What a derive rejects is the same error.
+            (&[&bad_spec, "fn f() { Feature::Other; }"], true),
+            // Mostly declarations, a byte order mark, a shebang line: read
+            // whole.
+            (&[DECLARES_TWO, "fn f() { Feature::Other; }"], false),
+            (&[&format!("\u{feff}{declares}fn f() {{ Feature::Other; }}")], false),
+            (&[&format!("#!/usr/bin/env x\n{declares}fn f() {{ Feature::Other; }}")], false),
+        ];
+        for (texts, partial) in cases {
+            let (fast, full) = both(texts);
+            assert_eq!(fast, full, "{texts:?}");
+            assert!(fast.contains("GateRef {") || fast.contains("Omega"), "{texts:?}: {fast}");
+            let declaring = texts.iter().find(|t| t.contains("FeatureGates)]\n")).copied().unwrap_or_default();
+            assert_eq!(declarations_only(declaring), *partial, "{declaring}");
+        }
+        // Not vacuous: a declaring file's own references and its alias's.
+        let (fast, _) = both(&[&refs_too, "fn h() { Gate::WatchList; }"]);
+        assert_eq!(fast.matches("GateRef {").count(), 3, "{fast}");
+        // The derive in a string is no declaration: one enum declared.
+        let (fast, _) = both(&[DECLARES_TWO, "const S: &str = \"#[derive(FeatureGates)] enum G { A }\";"]);
+        assert_eq!(fast.matches("Declared {").count(), 1, "{fast}");
+    }
+
     /// A syntax error in an item that cannot matter is not reported in a
     /// file read for references (as in a file the prefilter skips): only
     /// parsing every file whole, the reference, reports it.
@@ -1319,6 +1521,17 @@ pub enum Feature {
         let (fast, full) = both(&texts);
         assert!(fast.contains("GateRef {") && !fast.contains("cannot parse"), "{fast}");
         assert!(full.contains("cannot parse Rust source: expected an expression"), "{full}");
+        // Nor in a file that declares.
+        let pad: String = (0..40).map(|i| format!("fn p{i}() -> u8 {{ {i} }}\n")).collect();
+        let declaring = format!("fn a() {{ let x = ; }}\n{DECLARES_TWO}fn b() {{ Feature::WatchList; }}\n{pad}");
+        let (fast, full) = both(&[&declaring]);
+        assert!(fast.contains("GateRef {") && !fast.contains("cannot parse"), "{fast}");
+        assert!(full.contains("cannot parse Rust source: expected an expression"), "{full}");
+        // A selected item that does not parse has the file read whole.
+        let declaring = format!("{DECLARES_TWO}fn b() {{ Feature::WatchList; let = ; }}\n");
+        let (fast, full) = both(&[&declaring]);
+        assert_eq!(fast, full);
+        assert!(fast.contains("cannot parse Rust source"), "{fast}");
         // Unclosed delimiters anywhere are still reported.
         let texts = [DECLARES_TWO, "fn a() { let x = (; }\nfn b() { Feature::WatchList; }"];
         let (fast, full) = both(&texts);

@@ -156,6 +156,74 @@ pub(super) fn outline(text: &str) -> Option<Outline> {
     (depth == 0).then_some(out)
 }
 
+/// Which of `hits` (offsets into `bytes`, in increasing order, none before
+/// `from`) stand in code: in a token that is not a comment, a string, a
+/// character or a byte literal. `from` is where a token may start (the
+/// start of the text, or one of its outline's cuts). A comment or string
+/// that does not end takes the rest of the text.
+pub(super) fn in_code(bytes: &[u8], from: usize, hits: &[usize]) -> Vec<bool> {
+    let mut code = vec![false; hits.len()];
+    // The first hit not yet decided.
+    let mut next = 0;
+    let mut i = from;
+    while i < bytes.len() {
+        // Hits before the token: inside something skipped.
+        while hits.get(next).is_some_and(|&hit| hit < i) {
+            next += 1;
+        }
+        if next == hits.len() {
+            break;
+        }
+        let b = bytes[i];
+        if b.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if b == b'/' && matches!(bytes.get(i + 1), Some(b'/' | b'*')) {
+            i = skip_comment(bytes, i).unwrap_or(bytes.len());
+            continue;
+        }
+        let start = i;
+        match b {
+            b'"' => i = skip_string(bytes, i + 1).unwrap_or(bytes.len()),
+            b'\'' => i = skip_quote(bytes, i),
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'0'..=b'9' => {
+                i = ident_end(bytes, i);
+                match (&bytes[start..i], bytes.get(i)) {
+                    (b"r" | b"br" | b"cr", Some(b'"' | b'#')) if raw_string_at(bytes, i) => {
+                        i = skip_raw_string(bytes, i).unwrap_or(bytes.len());
+                    }
+                    (b"r", Some(b'#')) if bytes.get(i + 1).copied().is_some_and(is_ident_start) => {
+                        // A raw identifier: code.
+                        i = ident_end(bytes, i + 1);
+                        mark(&mut code, &mut next, hits, i);
+                    }
+                    (b"b" | b"c", Some(b'"')) => i = skip_string(bytes, i + 1).unwrap_or(bytes.len()),
+                    (b"b", Some(b'\'')) => i = skip_quote(bytes, i),
+                    _ => mark(&mut code, &mut next, hits, i),
+                }
+            }
+            _ => {
+                i += utf8_len(b);
+                mark(&mut code, &mut next, hits, i);
+            }
+        }
+    }
+    code
+}
+
+/// Marks the hits from `next` on that come before `end` as in code: they
+/// stand in the code token that ends there.
+fn mark(code: &mut [bool], next: &mut usize, hits: &[usize], end: usize) {
+    while let Some(&hit) = hits.get(*next) {
+        if hit >= end {
+            break;
+        }
+        code[*next] = true;
+        *next += 1;
+    }
+}
+
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
@@ -317,6 +385,29 @@ mod tests {
         );
         // The first chunk holds the first item, after the file's comments.
         check("//! Doc.\n\nuse a;\n", &["//! Doc.\n\nuse a;\n"], &["use a;"]);
+    }
+
+    /// Whether each `F` of `text` stands in code.
+    fn check_code(text: &str, expected: &[bool]) {
+        let hits: Vec<usize> = text.match_indices('F').map(|(i, _)| i).collect();
+        assert_eq!(in_code(text.as_bytes(), 0, &hits), expected, "{text}");
+    }
+
+    #[test]
+    fn code() {
+        check_code("a F // F\n F", &[true, false, true]);
+        check_code("\"F\" F /* F /* F */ F */ F", &[false, true, false, false, false, true]);
+        check_code(
+            "r#\"F\"# F r#F b\"F\" c\"F\" br#\"F\"# cr\"F\" F",
+            &[false, true, true, false, false, false, false, true],
+        );
+        check_code("'F' b'F' 'a F '\\'' F '\\u{46}' F", &[false, false, true, true, true]);
+        check_code("x.F(\"a\\\"F\") é F Fé xF", &[true, false, true, true, true]);
+        check_code("/// F\n//! F\n/** F */ #[doc = \"F\"] F", &[false, false, false, false, true]);
+        // Unclosed: the rest of the text.
+        check_code("F \"F F", &[true, false, false]);
+        check_code("F /* F", &[true, false]);
+        check_code("F r#\"F", &[true, false]);
     }
 
     #[test]

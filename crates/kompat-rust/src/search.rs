@@ -186,6 +186,37 @@ pub(crate) fn gate_call(text: &[u8], start: usize, end: usize) -> bool {
     }
 }
 
+/// Whether the derive name at `at` of `text` can stand in a
+/// `#[derive(...)]` list, as `attr::derives` reads one: only paths and
+/// commas between the list's `(`, preceded by `derive`, and the name.
+/// Anything the bytes cannot settle (a comment, a raw identifier,
+/// non-ASCII text, more than [`TRIVIA_BYTES`] to look at) counts as a
+/// possible derive; a trait's name in a bound or a path does not.
+pub(crate) fn in_derive_list(text: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(TRIVIA_BYTES);
+    let mut i = at;
+    while i > from {
+        let b = text[i - 1];
+        match b {
+            b'(' => {
+                let before = text[from..i - 1].trim_ascii_end();
+                return match before.strip_suffix(b"derive") {
+                    Some(rest) => rest.last().is_none_or(|&b| !is_ident_byte(b)),
+                    // A comment's end, or too far to tell.
+                    None => before.ends_with(b"/") || (before.is_empty() && from > 0),
+                };
+            }
+            b',' | b':' => {}
+            b'/' | b'*' | b'#' | 0x80.. => return true,
+            _ if is_ident_byte(b) || b.is_ascii_whitespace() => {}
+            _ => return false,
+        }
+        i -= 1;
+    }
+    // The start of the text, or too far to tell.
+    from > 0
+}
+
 /// Whether an identifier can start at `at` of `text`: no identifier byte
 /// just before it.
 pub(crate) fn starts_ident(text: &[u8], at: usize) -> bool {

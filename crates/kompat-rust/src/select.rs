@@ -4,8 +4,11 @@
 //! (between two of the outline's cuts) whose bytes name something that can
 //! matter are lexed and parsed; the other runs are skipped unread.
 //!
-//! A run is parsed when it holds, as a whole identifier (a byte search: a
-//! name in a comment or a string counts too, a superset):
+//! A run is parsed when it holds, as a whole identifier in code (a byte
+//! search, then a walk of the run that skips comments and literals:
+//! [`runs_in_code`]; nothing below reads a name inside a comment or a
+//! literal, whose contents are never paths or identifiers to syn, and a
+//! gate call's string follows the function's name in code):
 //! - a known name (a derived enum's, or an alias's visible beyond its
 //!   module), a variant name of a derived enum, or `FeatureGates` /
 //!   `ApiLifecycle` (the only derives `scan_items` reads; kube-rs'
@@ -67,7 +70,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use aho_corasick::AhoCorasick;
 
-use crate::outline::is_ident_byte;
+use crate::outline::{in_code, is_ident_byte};
 use crate::search::{gate_call, internal, starts_ident, Result, DERIVES};
 
 /// The search for what makes a run worth parsing, built once per reference
@@ -85,10 +88,10 @@ impl Select {
         let mut names: BTreeSet<&str> = known.iter().map(String::as_str).collect();
         names.extend(variants.map(String::as_str));
         names.extend(DERIVES);
-        let enabled_is_name = names.contains("enabled");
-        names.insert("enabled");
-        let search = AhoCorasick::new(names).map_err(internal)?;
-        Ok(Select { search, enabled_is_name })
+        // `enabled` is searched for on its own: a gate call's may stand
+        // inside an identifier (`is_enabled`).
+        let enabled_is_name = names.remove("enabled");
+        Ok(Select { search: whole_names(names)?, enabled_is_name })
     }
 
     /// Whether each run of `text` (from the start or a cut to the next cut
@@ -96,28 +99,61 @@ impl Select {
     /// of known names ([`local_names`]).
     pub(super) fn runs(&self, text: &str, cuts: &[usize], local: &[String]) -> Vec<bool> {
         let bytes = text.as_bytes();
-        let mut keep = vec![false; cuts.len() + 1];
-        let mut mark = |start: usize| keep[cuts.partition_point(|&cut| cut <= start)] = true;
-        for found in self.search.find_overlapping_iter(bytes) {
-            let (start, end) = (found.start(), found.end());
-            let name = whole_identifier(bytes, start, end);
-            if (name && (self.enabled_is_name || &bytes[start..end] != b"enabled"))
-                || (&bytes[start..end] == b"enabled" && gate_call(bytes, start, end))
-            {
-                mark(start);
+        let mut hits = whole_identifiers(&self.search, bytes);
+        for start in memchr::memmem::find_iter(bytes, b"enabled") {
+            let end = start + "enabled".len();
+            if (self.enabled_is_name && whole_identifier(bytes, start, end)) || gate_call(bytes, start, end) {
+                hits.push(start);
             }
         }
         if !local.is_empty() {
             // One search for all of them: a file may alias a name many times.
-            let Ok(search) = AhoCorasick::new(local) else { return vec![true; keep.len()] };
-            for found in search.find_overlapping_iter(bytes) {
-                if whole_identifier(bytes, found.start(), found.end()) {
-                    mark(found.start());
-                }
-            }
+            let Ok(search) = whole_names(local.iter().map(String::as_str)) else { return vec![true; cuts.len() + 1] };
+            hits.extend(whole_identifiers(&search, bytes));
         }
-        keep
+        runs_in_code(bytes, cuts, hits)
     }
+}
+
+/// Which runs of `bytes` (from the start or a cut to the next cut or the
+/// end) hold one of `hits` (offsets, in any order) in code, not in a
+/// comment or a literal: only code is read for references and
+/// declarations, and a name in a string (a test's Rust source, a message)
+/// or a comment is none.
+pub(super) fn runs_in_code(bytes: &[u8], cuts: &[usize], mut hits: Vec<usize>) -> Vec<bool> {
+    hits.sort_unstable();
+    hits.dedup();
+    let mut keep = vec![false; cuts.len() + 1];
+    let mut rest = hits.as_slice();
+    while let Some(&first) = rest.first() {
+        let run = cuts.partition_point(|&cut| cut <= first);
+        let from = if run == 0 { 0 } else { cuts[run - 1] };
+        let end = cuts.get(run).copied().unwrap_or(bytes.len());
+        let within = rest.partition_point(|&hit| hit < end);
+        keep[run] = in_code(bytes, from, &rest[..within]).contains(&true);
+        rest = &rest[within..];
+    }
+    keep
+}
+
+/// A search for where `names` (identifiers, ASCII) stand as whole
+/// identifiers ([`whole_identifiers`]).
+fn whole_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<AhoCorasick> {
+    AhoCorasick::builder().match_kind(aho_corasick::MatchKind::LeftmostLongest).build(names).map_err(internal)
+}
+
+/// Where the names of `search` ([`whole_names`]) stand in `bytes` as whole
+/// identifiers. One leftmost-longest pass (with the searcher's prefilter)
+/// finds every identifier of the text that is one of the names: such an
+/// identifier is preceded and followed by characters no identifier holds,
+/// so no match of another name covers its start, and no longer name
+/// matches where it starts.
+fn whole_identifiers(search: &AhoCorasick, bytes: &[u8]) -> Vec<usize> {
+    search
+        .find_iter(bytes)
+        .filter(|found| whole_identifier(bytes, found.start(), found.end()))
+        .map(|found| found.start())
+        .collect()
 }
 
 /// Whether `start..end` of `bytes` is a whole identifier (as far as ASCII
@@ -175,7 +211,15 @@ mod tests {
             &[],
             &[true, false, true],
         );
-        check("struct S { enabled: bool }\n#[derive(FeatureGates)]\n// ApiLifecycle\n", &[], &[false, true, true]);
+        check("struct S { enabled: bool }\n#[derive(FeatureGates)]\n// ApiLifecycle\n", &[], &[false, true, false]);
+        // Only code counts: not a name in a comment, a string or a literal.
+        check(
+            "fn a() { \"Feature::X\"; }\n/// Feature::X\nfn b() {}\nconst C: &str = r#\"WatchList\"#;\nfn c() { F::X; }\n",
+            &["F"],
+            &[false, false, false, false, true],
+        );
+        check("fn a() { /* Feature */ Feature::X }\nfn b() { s(\"enabled(\\\"X\\\")\") }\n", &[], &[true, false]);
+        check("fn a() { g.enabled(\"X\"); \"WatchList\" }\n", &[], &[true]);
         check("fn a() { xFeature::X; Feature_::X; r#Feature::X }", &[], &[true]);
         check("fn a() { xFeature::X; Feature_::X; }", &[], &[false]);
     }

@@ -192,6 +192,7 @@ fn every_go_fixture_reads_the_same_with_its_own_references() {
     let mut files = Vec::new();
     go_files(&root, &mut files);
     let mut found = 0;
+    let mut kept_trees = 0;
     for path in files {
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         let clause = text.lines().find_map(|l| l.strip_prefix("package ")).unwrap_or_default().trim();
@@ -205,9 +206,16 @@ fn every_go_fixture_reads_the_same_with_its_own_references() {
             Ok(render(&text, &refs))
         });
         assert_eq!(format!("{both:?}"), format!("{apart:?}"), "{}", path.display());
+        // From the tree its declarations were read from, when they read.
+        if let Ok((_, syntax)) = kompat_go::parse_declarations_keeping(&text) {
+            let kept = render(&text, &kompat_go::references_with_own_kept(&text, &syntax, resolve, &package));
+            assert_eq!(format!("{:?}", Ok::<_, ()>(kept)), format!("{both:?}"), "{}", path.display());
+            kept_trees += 1;
+        }
         found += usize::from(both.is_ok_and(|r| !r.is_empty()));
     }
     assert!(found > 5, "only {found} fixtures have references");
+    assert!(kept_trees > 5, "only {kept_trees} fixtures read with their declarations' tree");
 }
 
 #[test]

@@ -63,10 +63,11 @@ fn stmt(expr: String) -> String {
     format!("fn f() {{ let x = {expr}; }}\n")
 }
 
-/// `text` with a last line that makes it a file that may declare gates, so
-/// that it is parsed (and guarded).
+/// `text` with a derive on its first item, so that the item is parsed (and
+/// guarded) as one that may declare gates: only those are, in a file that
+/// references none.
 fn gated(text: &str) -> String {
-    format!("{text}// FeatureGates\n")
+    format!("#[derive(FeatureGates)]\n{text}")
 }
 
 #[test]
@@ -74,7 +75,7 @@ fn deep_rust() {
     let delimiters = "cannot parse Rust source: delimiters nest deeper than 256 levels";
     let syntax = "cannot parse Rust source: syntax nests deeper than 4096 levels";
     let parens = stmt(format!("{}1{}", "(".repeat(N), ")".repeat(N)));
-    check("parens.rs", &gated(&parens), &format!("1:272 {delimiters}"));
+    check("parens.rs", &gated(&parens), &format!("2:272 {delimiters}"));
     check("mods.rs", &gated(&format!("{}{}\n", "mod a { ".repeat(N), "}".repeat(N))), delimiters);
     check("brackets.rs", &gated(&format!("const X: () = {}{};\n", "[".repeat(N), "]".repeat(N))), delimiters);
     // Macro invocations nested as deep as delimiters may go read, each

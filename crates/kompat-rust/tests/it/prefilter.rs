@@ -92,3 +92,29 @@ fn operator_fixture_references_its_gates_either_way() {
         assert_eq!(unused, ["LeaderElectionV2"], "{parse:?}");
     }
 }
+
+/// kompat's own crates: many files that name the derives (their tests'
+/// sources, in strings and in code), derived enums in test modules, and
+/// the names `Feature` and `Gate` everywhere. Reading only the items that
+/// name a derive, then only those that can reference a gate, finds what
+/// parsing every file whole finds, each derive's errors included.
+#[test]
+fn own_crates_read_the_same_either_way() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let files = rust_files(&root);
+    assert!(files.paths().count() > 300, "kompat's crates hold Rust sources");
+    let fast = findings(&files, Parse::Candidates);
+    assert_eq!(fast, findings(&files, Parse::Every));
+    // Not vacuous: the derives' UI tests are errors of their own.
+    assert!(fast.contains("missing `reason` in `allow(...)`"), "{fast}");
+    // Without them, declarations and references.
+    let mut ok = kompat_rust::memory::Texts::default();
+    for path in files.paths().filter(|path| !path.to_string_lossy().contains("tests/ui/")) {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        ok.push(Text::new(path.to_owned(), text));
+    }
+    let fast = findings(&ok, Parse::Candidates);
+    assert_eq!(fast, findings(&ok, Parse::Every));
+    let (declared, refs) = (fast.matches("Declared {").count(), fast.matches("GateRef {").count());
+    assert!(declared >= 3 && refs >= 5, "{declared} declaring files, {refs} references");
+}
