@@ -30,18 +30,26 @@ pub struct EarlyNames {
     current: std::sync::RwLock<Arc<Early>>,
 }
 
+/// An empty set of names.
+static NO_NAMES: Names = Names::new();
+
 /// One state of [`EarlyNames`].
 struct Early {
     names: Arc<Names>,
+    /// Whether each of `names`, in order, is an enum's name (the
+    /// declarations' or a declaring file's guess) rather than a guessed
+    /// alias: only an enum's name is followed to an alias.
+    enums: Vec<bool>,
     /// The derives' names, the gate functions and `names`; `None` should
     /// it not build (every text is kept then).
     search: Option<Refers>,
 }
 
 impl Early {
-    fn new(names: Names) -> Early {
+    fn new(names: Names, enums: &Names) -> Early {
         let search = Refers::build(names.iter(), true, true).ok();
-        Early { names: Arc::new(names), search }
+        let enums = names.iter().map(|name| enums.contains(name)).collect();
+        Early { names: Arc::new(names), enums, search }
     }
 }
 
@@ -58,28 +66,47 @@ impl Default for EarlyNames {
 
 impl EarlyNames {
     pub fn new() -> EarlyNames {
-        EarlyNames { current: std::sync::RwLock::new(Arc::new(Early::new(Names::new()))) }
+        EarlyNames { current: std::sync::RwLock::new(Arc::new(Early::new(Names::new(), &NO_NAMES))) }
     }
 
     fn current(&self) -> Arc<Early> {
         Arc::clone(&self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
-    /// Adds `names`; the files read from now on are searched for them too.
+    /// Adds enums' names; the files read from now on are searched for them
+    /// too, and for the aliases they are given.
     pub fn add(&self, names: Vec<String>) {
+        self.add_both(names, Vec::new());
+    }
+
+    /// Adds enums' names and guessed aliases (which are searched for, but
+    /// not followed to aliases of their own: a guess of a guess, such as
+    /// `T` in `<T as IntoIterator>`, would fill the set with common words).
+    fn add_both(&self, enums: Vec<String>, aliases: Vec<String>) {
         let known = self.current();
-        if names.iter().all(|name| known.names.contains(name)) {
+        let is_new = |name: &String| !known.names.contains(name);
+        let new_enum = |name: &String| !known.names.iter().zip(&known.enums).any(|(n, &e)| e && n == name);
+        if !enums.iter().any(new_enum) && !aliases.iter().any(is_new) {
             return;
         }
         let mut current = self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut all = Names::clone(&current.names);
-        for name in names {
+        let mut all_enums: Names =
+            current.names.iter().zip(&current.enums).filter(|(_, &e)| e).map(|(n, _)| n.clone()).collect();
+        for name in enums {
+            if all.len() < MAX_EARLY_NAMES || all.contains(&name) {
+                all.insert(name.clone());
+                all_enums.insert(name);
+            }
+        }
+        for name in aliases {
             if all.len() < MAX_EARLY_NAMES {
                 all.insert(name);
             }
         }
-        if all.len() > current.names.len() {
-            *current = Arc::new(Early::new(all));
+        let enums_before = current.enums.iter().filter(|&&e| e).count();
+        if all.len() > current.names.len() || all_enums.len() > enums_before {
+            *current = Arc::new(Early::new(all, &all_enums));
         }
     }
 }
@@ -94,9 +121,9 @@ impl EarlyNames {
 /// the names `early` held when it was read: those that cannot be referenced
 /// there are ruled out, and [`super::scan_with`] reads it again only for
 /// other names (those that can, the derived enums' names it has not met yet,
-/// and aliases). A name
-/// of `early` followed by `as` and a name (`pub use gates::Feature as
-/// Gate`) adds that name too: a guessed alias.
+/// and aliases). An enum's name of `early` followed by `as` and a name
+/// (`pub use gates::Feature as Gate`) adds that name too: a guessed alias,
+/// itself not followed to further aliases.
 ///
 /// Sound whatever the walk's order: the names that count are those the
 /// parse of the declaring files finds (and the aliases of those that the
@@ -120,7 +147,7 @@ pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
                 if let Some(seen) = named.get_mut(name) {
                     *seen = true;
                 }
-                if aliases.len() < MAX_EARLY_NAMES {
+                if aliases.len() < MAX_EARLY_NAMES && current.enums.get(name) == Some(&true) {
                     aliases.extend(alias_of(text, end));
                 }
             }
@@ -137,10 +164,11 @@ pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
                 }
             }
         }
-        aliases.extend(enums);
-    }
-    if !aliases.is_empty() {
-        early.add(aliases);
+        if !enums.is_empty() || !aliases.is_empty() {
+            early.add_both(enums, aliases);
+        }
+    } else if !aliases.is_empty() {
+        early.add_both(Vec::new(), aliases);
     }
     if declares || calls {
         Keep::Text
@@ -218,17 +246,24 @@ fn ident_at(text: &str, at: usize) -> Option<String> {
 /// The enums `text` may derive `FeatureGates` for, guessed in one pass over
 /// the bytes: the name after each `enum` keyword that starts its line's
 /// code (after a visibility, `pub(crate)`) with an occurrence of
-/// `FeatureGates` outside comments and strings on its line (none of `//`
-/// and `"` before it) between it and the `enum` before. Block comments,
-/// strings over several lines and macros are not told apart: a guess, see
+/// `FeatureGates` in code (outside comments and literals, and with none
+/// of `//` and `"` before it on its line) between it and the `enum`
+/// before, itself in code. Macros are not told apart: a guess, see
 /// [`first_read`].
 fn declared_enums(text: &str) -> Vec<String> {
     let bytes = text.as_bytes();
-    let mut derives = memchr::memmem::find_iter(bytes, "FeatureGates")
+    // Only what stands in code: an enum in a test's string literal or a
+    // comment's example is no guess worth searching every file for.
+    let code_only = |hits: Vec<usize>| {
+        let code = crate::outline::in_code(bytes, 0, &hits);
+        hits.into_iter().zip(code).filter(|&(_, code)| code).map(|(at, _)| at).collect::<Vec<_>>()
+    };
+    let derives = memchr::memmem::find_iter(bytes, "FeatureGates")
         .filter(|&at| line_before(bytes, at).is_some_and(|code| !code.contains(&b'"') && !has(code, b"//")))
-        .peekable();
+        .collect();
+    let mut derives = code_only(derives).into_iter().peekable();
     let mut out = Vec::new();
-    for at in memchr::memmem::find_iter(bytes, "enum") {
+    for at in code_only(memchr::memmem::find_iter(bytes, "enum").collect()) {
         let end = at + "enum".len();
         let keyword = starts_ident(bytes, at) && bytes.get(end).is_some_and(u8::is_ascii_whitespace);
         let visibility = |code: &[u8]| {
@@ -295,10 +330,11 @@ mod tests {
         check("const S: &str = \"FeatureGates\";\nenum X {}", &[]);
         check("#[derive(FeatureGates)]\n/// An enum of gates.\nlet x = enum_of(); enum X {}", &[]);
         check("#[derive(Debug)] enum Plain {} // FeatureGates", &[]);
+        check("/* FeatureGates are declared elsewhere. */\nenum Local { A }", &[]);
+        check("#[derive(FeatureGates)]\n#[doc = \"\nenum Fake\"]\npub enum Feature {}", &["Feature"]);
+        check("const T: &str = r#\"\n#[derive(FeatureGates)]\nenum G { A }\n\"#;\nenum X {}", &[]);
         // Wrong guesses: harmless (a search in vain) or missing the real
         // name (the files are read again for it).
-        check("/* FeatureGates are declared elsewhere. */\nenum Local { A }", &["Local"]);
-        check("#[derive(FeatureGates)]\n#[doc = \"\nenum Fake\"]\npub enum Feature {}", &["Fake"]);
         check("#[derive(FeatureGates)]\npub enum Fëature {}", &["F"]);
         check("#[derive(FeatureGates)] #[repr(u8)] pub enum Feature {}", &[]);
         check("macro_rules! m { ($n:ident) => {\n#[derive(FeatureGates)]\nenum $n {} } }", &[]);
@@ -398,6 +434,80 @@ mod tests {
             }
         }
         assert!(found >= 10, "{found}");
+    }
+
+    /// The search of many names at once finds every occurrence the names'
+    /// searches one by one find, with names that overlap each other and
+    /// the other patterns (`enabled`, the derives) in every way, in texts
+    /// made of their pieces.
+    #[test]
+    fn many_overlapping_names_are_searched_for_at_once_with_the_same_hits() {
+        let names: Vec<String> =
+            ["Feature", "FeatureGate", "Gate", "ate", "eFe", "Fe", "sGa"].iter().map(|n| n.to_string()).collect();
+        let absent: Vec<String> = (0..crate::search::MAX_FINDERS).map(|i| format!("Absent{i}")).collect();
+        let pieces = [
+            "Feature",
+            "Gate",
+            "FeatureGates",
+            "ApiLifecycle",
+            "enabled",
+            "is_",
+            "feature_",
+            "_by_name",
+            "::",
+            "(",
+            "\"",
+            "<",
+            ";",
+            "=",
+            " as ",
+            "a",
+            "w",
+            " ",
+            "e",
+            "s",
+            "\n",
+            "// c\n",
+        ];
+        let hits = |refers: &Refers, text: &str| {
+            let mut hits: Vec<(Hit, usize)> = refers.hits(text.as_bytes()).collect();
+            hits.sort_by_key(|&(hit, end)| (end, format!("{hit:?}")));
+            hits
+        };
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut found = 0;
+        for declares in [false, true] {
+            let Ok(few) = Refers::build(names.iter(), true, declares) else { panic!("the search builds") };
+            let Ok(many) = Refers::build(names.iter().chain(&absent), true, declares) else { panic!("builds") };
+            assert!(many.overlapping.is_some());
+            let alone: Vec<Refers> = names
+                .iter()
+                .map(|name| Refers::build(std::iter::once(name), false, false).unwrap_or_else(|e| panic!("{e:?}")))
+                .collect();
+            let Ok(rest) = Refers::build(std::iter::empty(), true, declares) else { panic!("builds") };
+            for _ in 0..2000 {
+                let mut text = String::new();
+                for _ in 0..(seed % 24) {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                // Every occurrence, judged one pattern at a time.
+                let one_by_one: Vec<(Hit, usize)> = {
+                    let mut all = Vec::new();
+                    for (i, alone) in alone.iter().enumerate() {
+                        all.extend(hits(alone, &text).into_iter().map(|(_, end)| (Hit::Name(i), end)));
+                    }
+                    all.extend(hits(&rest, &text));
+                    all.sort_by_key(|&(hit, end)| (end, format!("{hit:?}")));
+                    all
+                };
+                found += one_by_one.len();
+                assert_eq!(hits(&few, &text), one_by_one, "{text:?}");
+                assert_eq!(hits(&many, &text), one_by_one, "{text:?}");
+            }
+        }
+        assert!(found >= 1000, "{found}");
     }
 
     const GATES: &str = "#[derive(Clone, Copy, kompat::FeatureGates)]\npub enum Feature {\n    \
@@ -514,13 +624,35 @@ mod tests {
         });
     }
 
+    /// An enum's alias is guessed; an alias's alias is not (a guess of a
+    /// guess: `<Gate as Trait>` would add `Trait`, then whatever `Trait` is
+    /// cast to).
+    #[test]
+    fn aliases_are_guessed_from_the_enums_names_only() {
+        let early = EarlyNames::new();
+        let names = |early: &EarlyNames| early.current().names.iter().cloned().collect::<Vec<_>>();
+        first_read(GATES, &early);
+        assert_eq!(names(&early), ["Feature"]);
+        first_read("use crate::gates::Feature as Gate;\nfn f() { Gate::A; }\n", &early);
+        assert_eq!(names(&early), ["Feature", "Gate"]);
+        first_read("fn g() -> u8 { <Gate as Into<u8>>::into(Gate::A) }\ntype Short = Gate;\n", &early);
+        assert_eq!(names(&early), ["Feature", "Gate"]);
+        first_read("type Flag = crate::gates::Feature;\n", &early);
+        assert_eq!(names(&early), ["Feature", "Flag", "Gate"]);
+    }
+
     #[test]
     fn wrong_guesses_cost_reads_never_findings() {
         // The real name is missed: every released file is read again,
         // whatever the order.
-        let hidden = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
+        let hidden = GATES.replace(")]\npub enum", ")] #[repr(u8)] pub enum");
         let files = [("gates.rs", &hidden[..]), ("uses.rs", USES), ("plain.rs", PLAIN)];
         check_orders(&files, 1, |_| 2);
+        // An enum in a string literal is no guess: the real name is found,
+        // and a released file is read again only when met before it.
+        let literal = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
+        let files = [("gates.rs", &literal[..]), ("uses.rs", USES), ("plain.rs", PLAIN)];
+        check_orders(&files, 1, |order| 1 + usize::from(at(order, 2) < at(order, 0)));
         // `FeatureGates` in a comment and an enum in a macro: names searched
         // for in vain.
         let notes = "// FeatureGates are declared in gates.rs.\nenum Local { A }\nfn f() { Local::A; }\n";

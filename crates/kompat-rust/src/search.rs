@@ -36,9 +36,11 @@ pub(crate) struct Refers {
     /// overlapping search of all at once is several times slower with a
     /// few patterns)...
     finders: Vec<memchr::memmem::Finder<'static>>,
-    /// ... or, with more than [`MAX_FINDERS`], all at once (one pass
-    /// whatever their number).
+    /// ... or, with more than [`MAX_FINDERS`], all at once, where `search`
+    /// matches (see [`Refers::hits`]).
     pub(crate) overlapping: Option<AhoCorasick>,
+    /// The longest pattern's length.
+    longest: usize,
     /// Patterns from this index on are the gate functions'.
     functions: usize,
     /// Patterns from this index on are the derives' names (only in the
@@ -92,7 +94,8 @@ impl Refers {
             let all = AhoCorasick::new(&patterns).map_err(internal)?;
             (Vec::new(), Some(all))
         };
-        Ok(Refers { search, finders, overlapping, functions: first_function, declares: first_declare })
+        let longest = patterns.iter().map(|p| p.len()).max().unwrap_or(0);
+        Ok(Refers { search, finders, overlapping, longest, functions: first_function, declares: first_declare })
     }
 
     pub(crate) fn is_match(&self, text: &[u8]) -> bool {
@@ -119,9 +122,21 @@ impl Refers {
             hit.map(|hit| (hit, end))
         };
         match &self.overlapping {
-            Some(all) => Box::new(
-                all.find_overlapping_iter(text).filter_map(move |m| judge(m.pattern().as_usize(), m.start(), m.end())),
-            ),
+            // Every occurrence of a pattern starts inside a match of the
+            // non-overlapping search (its leftmost start is never skipped),
+            // so the overlapping search runs only over those matches and
+            // what a pattern starting in them can reach: the same
+            // occurrences, at the speed of the search with a prefilter (an
+            // overlapping search has none worth the name, and reads every
+            // byte).
+            Some(all) => Box::new(self.search.find_iter(text).flat_map(move |m| {
+                let (start, end) = (m.start(), m.end());
+                let reach = (end - 1 + self.longest).min(text.len());
+                let window = aho_corasick::Input::new(text).span(start..reach);
+                all.find_overlapping_iter(window)
+                    .filter(move |o| o.start() < end)
+                    .filter_map(move |o| judge(o.pattern().as_usize(), o.start(), o.end()))
+            })),
             None => Box::new(self.finders.iter().enumerate().flat_map(move |(pattern, finder)| {
                 finder.find_iter(text).filter_map(move |start| judge(pattern, start, start + finder.needle().len()))
             })),
