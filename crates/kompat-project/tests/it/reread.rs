@@ -91,12 +91,17 @@ fn without_a_derived_enum_nothing_is_read_again() {
 
 #[test]
 fn a_name_the_guess_misses_has_every_released_file_read_again() {
-    // The enum's name is not where the guess looks (a string before it
-    // names another): every released file is searched for it, whatever the
+    // The enum's name is not where the guess looks (after an attribute on
+    // its line): every released file is searched for it, whatever the
     // order of the reads.
-    let hidden = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
+    let hidden = GATES.replace(")]\npub enum", ")] #[repr(u8)] pub enum");
     let uses = ("src/uses.rs", "fn f() { Feature::A; }\n");
     assert_eq!(check(&[("src/gates.rs", &hidden), uses], 20, &["A src/uses.rs"]), (21, 21));
+    // A string before it naming another enum does not hide it: only the
+    // files read before it (by the walk's threads) are read again.
+    let literal = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
+    let (rereads, released) = check(&[("src/gates.rs", &literal), uses], 20, &["A src/uses.rs"]);
+    assert!(rereads < released, "{rereads} of {released}");
 }
 
 #[test]
