@@ -1,9 +1,11 @@
 //! The file table a renderer needs: every file the diagnostics point into,
 //! once, as codespan-reporting's [`Files`](codespan_reporting::files::Files).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::ops::Range;
 
-use codespan_reporting::files::{Files, SimpleFile, SimpleFiles};
+use codespan_reporting::files::{Error, Files};
+use kompat_span::LineIndex;
 
 use crate::{Diagnostic, Location};
 
@@ -11,8 +13,12 @@ use crate::{Diagnostic, Location};
 /// path), with codespan ids for their locations.
 #[derive(Default)]
 pub struct FileTable {
-    files: SimpleFiles<String, Arc<str>>,
-    paths: Vec<String>,
+    /// By id: each file's name and text with its line starts (as
+    /// codespan-reporting's `SimpleFile` has them, found with memchr).
+    files: Vec<(String, LineIndex)>,
+    /// Each added file's name → its codespan id: one hash lookup per
+    /// location, not a scan of every file added before.
+    ids: HashMap<String, usize>,
 }
 
 impl FileTable {
@@ -31,18 +37,36 @@ impl FileTable {
     pub fn id(&mut self, location: &Location) -> Option<usize> {
         let text = location.text()?;
         let name = location.path().display().to_string();
-        if let Some(id) = self.paths.iter().position(|p| *p == name) {
+        if let Some(&id) = self.ids.get(&name) {
             return Some(id);
         }
-        self.paths.push(name.clone());
-        Some(self.files.add(name, text.clone()))
+        let id = self.files.len();
+        self.files.push((name.clone(), LineIndex::shared(text.clone())));
+        self.ids.insert(name, id);
+        Some(id)
     }
 
     /// The id of `location`'s file, when it was added.
     pub fn get(&self, location: &Location) -> Option<usize> {
         location.text()?;
         let name = location.path().display().to_string();
-        self.paths.iter().position(|p| *p == name)
+        self.ids.get(&name).copied()
+    }
+
+    fn file(&self, id: usize) -> Result<&(String, LineIndex), Error> {
+        self.files.get(id).ok_or(Error::FileMissing)
+    }
+
+    /// The start of line `line` of file `id`: the text's end for the line
+    /// after the last (codespan-reporting's `SimpleFile::line_start`).
+    fn line_start(&self, id: usize, line: usize) -> Result<usize, Error> {
+        let (_, index) = self.file(id)?;
+        let starts = index.line_starts();
+        match starts.get(line) {
+            Some(&start) => Ok(start),
+            None if line == starts.len() => Ok(index.text().len()),
+            None => Err(Error::LineTooLarge { given: line, max: starts.len() - 1 }),
+        }
     }
 }
 
@@ -51,23 +75,20 @@ impl<'a> Files<'a> for FileTable {
     type Name = String;
     type Source = &'a str;
 
-    fn name(&'a self, id: usize) -> Result<String, codespan_reporting::files::Error> {
-        self.files.name(id)
+    fn name(&'a self, id: usize) -> Result<String, Error> {
+        Ok(self.file(id)?.0.clone())
     }
 
-    fn source(&'a self, id: usize) -> Result<&'a str, codespan_reporting::files::Error> {
-        self.files.get(id).map(|f: &SimpleFile<String, Arc<str>>| f.source().as_ref())
+    fn source(&'a self, id: usize) -> Result<&'a str, Error> {
+        Ok(self.file(id)?.1.text())
     }
 
-    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
-        self.files.line_index(id, byte_index)
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
+        let starts = self.file(id)?.1.line_starts();
+        Ok(starts.binary_search(&byte_index).unwrap_or_else(|next_line| next_line - 1))
     }
 
-    fn line_range(
-        &'a self,
-        id: usize,
-        line_index: usize,
-    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
-        self.files.line_range(id, line_index)
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {
+        Ok(self.line_start(id, line_index)?..self.line_start(id, line_index + 1)?)
     }
 }

@@ -34,6 +34,8 @@ use kompat_runtime::gate::{parse_feature_gates, parse_go_bool};
 use crate::span::ParseError;
 use crate::yaml::{is_limit_error, parse_documents, Node, Scalar, ScalarKind};
 use kompat_span::Span;
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 /// One setting found in deployment material, with where it is written: a
 /// [`Span`] here, a located place in a file once a reader of files has
@@ -263,44 +265,49 @@ pub enum Material {
 ///   or after whitespace, outside a quoted string on that line, starts a
 ///   comment that runs to the line's end (YAML's rule, and the shell's for a
 ///   word starting with `#`; a Dockerfile's comment lines and the shell
-///   comments of its `RUN` lines alike).
-/// - Markdown: `<!-- ... -->`.
-fn comments(text: &str, material: Material) -> Vec<Span> {
+///   comments of its `RUN` lines alike): [`line_comment`].
+/// - Markdown: `<!-- ... -->`, this function.
+fn comments(text: &str) -> Vec<Span> {
     let mut out = Vec::new();
-    if material == Material::Markdown {
-        let mut from = 0;
-        while let Some(i) = text[from..].find("<!--") {
-            let start = from + i;
-            let end = text[start + 4..].find("-->").map_or(text.len(), |j| start + 4 + j + 3);
-            out.push(Span::new(start, end));
-            from = end;
-        }
-        return out;
-    }
-    let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        let mut quote: Option<u8> = None;
-        let mut prev: Option<u8> = None;
-        for (i, &b) in line.as_bytes().iter().enumerate() {
-            match quote {
-                Some(q) if b == q => quote = None,
-                Some(_) => (),
-                None if matches!(b, b'"' | b'\'')
-                    && prev.is_none_or(|p| p.is_ascii_whitespace() || b"[{(,:=".contains(&p)) =>
-                {
-                    quote = Some(b)
-                }
-                None if b == b'#' && prev.is_none_or(|p| p.is_ascii_whitespace()) => {
-                    out.push(Span::new(line_start + i, line_start + line.trim_end_matches(['\n', '\r']).len()));
-                    break;
-                }
-                None => (),
-            }
-            prev = Some(b);
-        }
-        line_start += line.len();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("<!--") {
+        let start = from + i;
+        let end = text[start + 4..].find("-->").map_or(text.len(), |j| start + 4 + j + 3);
+        out.push(Span::new(start, end));
+        from = end;
     }
     out
+}
+
+/// Where the comment of `line` (a `#` starting a word outside quotes, as a
+/// YAML, shell or Dockerfile line has) starts, if it has one.
+fn line_comment(line: &[u8]) -> Option<usize> {
+    let mut quote: Option<u8> = None;
+    let mut prev: Option<u8> = None;
+    for (i, &b) in line.iter().enumerate() {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => (),
+            None if matches!(b, b'"' | b'\'')
+                && prev.is_none_or(|p| p.is_ascii_whitespace() || b"[{(,:=".contains(&p)) =>
+            {
+                quote = Some(b)
+            }
+            None if b == b'#' && prev.is_none_or(|p| p.is_ascii_whitespace()) => return Some(i),
+            None => (),
+        }
+        prev = Some(b);
+    }
+    None
+}
+
+/// Whether the text at `at` (not a line break) is inside the comment of its
+/// line: only that line is looked at, since a comment ends with its line.
+fn in_line_comment(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+    line_comment(&bytes[start..end]).is_some_and(|c| start + c < at)
 }
 
 /// Every setting in a deployment text: flags first, in text order, then the
@@ -386,6 +393,10 @@ enum Flag {
 
 const FLAGS: [(&str, Flag); 2] = [("--feature-gates", Flag::FeatureGates), ("--runtime-config", Flag::RuntimeConfig)];
 
+/// A searcher for each of [`FLAGS`], built once.
+static FLAG_FINDERS: LazyLock<[(Finder<'static>, Flag); 2]> =
+    LazyLock::new(|| FLAGS.map(|(name, flag)| (Finder::new(name), flag)));
+
 /// `--feature-gates=A=true,B=false` and `--feature-gates A=true` (the
 /// latter only when the next word has an `=`, so prose that names the flag
 /// is not a setting), quoted or not; `--runtime-config` likewise. A flag
@@ -393,13 +404,17 @@ const FLAGS: [(&str, Flag); 2] = [("--feature-gates", Flag::FeatureGates), ("--r
 /// when the text names a flag) is not a setting.
 fn flags(text: &str, material: Material, out: &mut Vec<GateSetting>) {
     let mut found: Vec<(usize, Flag)> = Vec::new();
-    for (name, flag) in FLAGS {
-        found.extend(text.match_indices(name).map(|(at, _)| (at + name.len(), flag)));
+    for (finder, flag) in FLAG_FINDERS.iter() {
+        let len = finder.needle().len();
+        found.extend(finder.find_iter(text.as_bytes()).map(|at| (at + len, *flag)));
     }
     if found.is_empty() {
         return;
     }
-    let comments = comments(text, material);
+    // Markdown's comments may span lines: found once, in order. Another
+    // text's comment ends with its line: only the lines of flags are looked
+    // at.
+    let comments = if material == Material::Markdown { comments(text) } else { Vec::new() };
     found.sort_unstable_by_key(|(at, _)| *at);
     // A flag inside the value of the one before it is part of that value:
     // skipping it also keeps the scan linear in the text.
@@ -410,7 +425,9 @@ fn flags(text: &str, material: Material, out: &mut Vec<GateSetting>) {
             continue;
         }
         while comment.next_if(|c| c.end < start).is_some() {}
-        if comment.peek().is_some_and(|c| c.start < start) {
+        if comment.peek().is_some_and(|c| c.start < start)
+            || (material != Material::Markdown && in_line_comment(text, start))
+        {
             continue; // text in a comment is not a setting
         }
         let rest = &text[start..];
@@ -1082,6 +1099,13 @@ mod tests {
         check("run.sh", "widgetd --v=2 # --feature-gates=A=true\n", &[]);
         check("run.sh", "echo '#' --feature-gates=A=true\n", &["1:26 A=true"]);
         check("Dockerfile", "# CMD [\"widgetd\", \"--feature-gates=A=true\"]\nCMD [\"widgetd\"]\n", &[]);
+        // A comment ends with its line (a quote too), with or without `\r`;
+        // a comment on the lines around a flag does not hide it.
+        check("run.sh", "echo \"a\n# --feature-gates=A=true\n", &[]);
+        check("run.sh", "# a\nwidgetd --feature-gates=A=true # b\n# c\n", &["2:25 A=true"]);
+        check("run.sh", "widgetd # --feature-gates=A=true\r\nwidgetd --feature-gates=B=true\r\n", &["2:25 B=true"]);
+        check("run.sh", "widgetd --feature-gates A=true #\n--feature-gates=B=true", &["1:25 A=true", "2:17 B=true"]);
+        check("run.sh", "x #--feature-gates", &[]);
         // Markdown: HTML comments hide, headings do not.
         check("README.md", "<!-- `widgetd --feature-gates=A=true` -->\n", &[]);
         check("README.md", "<!--\nwidgetd --feature-gates=A=true\n", &[]);

@@ -193,6 +193,10 @@ struct Level<'a> {
     keys: Option<Keys<'a>>,
 }
 
+/// How many keys a mapping's [`Keys`] holds in a vector (searched) before
+/// a hash set.
+const SMALL_KEYS: usize = 16;
+
 /// The keys of a mapping, to refuse a duplicate as the parser does.
 #[derive(Default)]
 struct Keys<'a> {
@@ -210,7 +214,7 @@ impl<'a> Keys<'a> {
             return false;
         }
         self.small.push(key);
-        if self.small.len() > 16 {
+        if self.small.len() > SMALL_KEYS {
             self.large = Some(self.small.drain(..).collect());
         }
         true
@@ -232,6 +236,9 @@ struct Scanner<'a> {
     text: &'a str,
     span: Span,
     stack: Vec<Level<'a>>,
+    /// The key vectors of closed mappings, emptied, for the next ones: a
+    /// document's many small mappings allocate a few vectors, not one each.
+    spare: Vec<Vec<Cow<'a, str>>>,
     pending: Pending,
     header: Header,
 }
@@ -257,7 +264,14 @@ enum Rest<'a> {
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str, span: Span) -> Scanner<'a> {
-        Scanner { text, span, stack: Vec::new(), pending: Pending::Nothing, header: Header::default() }
+        Scanner {
+            text,
+            span,
+            stack: Vec::new(),
+            spare: Vec::new(),
+            pending: Pending::Nothing,
+            header: Header::default(),
+        }
     }
 
     /// The document read, or `None` when it is beyond the subset.
@@ -374,14 +388,15 @@ impl<'a> Scanner<'a> {
             if indent != 0 || is_item {
                 return None;
             }
-            self.stack.push(Level { indent: 0, keys: Some(Keys::default()) });
+            let level = self.mapping(0);
+            self.stack.push(level);
             return self.key_line(at, indent, content);
         }
         while self.stack.last().is_some_and(|l| l.indent > indent) {
-            self.stack.pop();
+            self.pop();
         }
         if self.stack.last().is_some_and(|l| l.keys.is_none() && l.indent == indent && !is_item) {
-            self.stack.pop();
+            self.pop();
         }
         let top = self.stack.last()?;
         if top.indent != indent {
@@ -394,6 +409,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A mapping opening at `indent`, its keys' vector a spare one.
+    fn mapping(&mut self, indent: usize) -> Level<'a> {
+        let small = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(SMALL_KEYS + 1));
+        Level { indent, keys: Some(Keys { small, large: None }) }
+    }
+
+    /// Closes the innermost collection, keeping its keys' vector.
+    fn pop(&mut self) {
+        if let Some(Level { keys: Some(Keys { mut small, .. }), .. }) = self.stack.pop() {
+            small.clear();
+            self.spare.push(small);
+        }
+    }
+
     /// A new collection at `indent`, the value of the line before.
     fn open(&mut self, at: usize, indent: usize, content: &'a [u8], is_item: bool) -> Option<bool> {
         if self.stack.len() >= MAX_SCAN_DEPTH {
@@ -403,7 +432,8 @@ impl<'a> Scanner<'a> {
             self.stack.push(Level { indent, keys: None });
             self.item_line(at, indent, content)
         } else {
-            self.stack.push(Level { indent, keys: Some(Keys::default()) });
+            let level = self.mapping(indent);
+            self.stack.push(level);
             self.key_line(at, indent, content)
         }
     }
@@ -427,7 +457,8 @@ impl<'a> Scanner<'a> {
                 return None;
             }
             let column = indent + 1 + spaces;
-            self.stack.push(Level { indent: column, keys: Some(Keys::default()) });
+            let level = self.mapping(column);
+            self.stack.push(level);
             return self.key_line(rest_at, column, rest);
         }
         match value(self.text, rest_at, rest)? {

@@ -14,9 +14,14 @@ where
     I: IntoIterator<Item = &'a str>,
 {
     let folded = unknown.to_lowercase();
+    let folded_chars = folded.chars().count();
     known
         .into_iter()
         .filter(|k| *k != unknown)
+        // The distance is at least the difference in length: an ASCII name
+        // (as long lower-cased) too much longer or shorter is too far, with
+        // no distance to compute.
+        .filter(|k| !k.is_ascii() || folded_chars.abs_diff(k.len()) <= (k.len() / 3).max(1))
         .map(|k| (strsim::levenshtein(&folded, &k.to_lowercase()), k))
         .filter(|(d, k)| *d <= (k.chars().count() / 3).max(1))
         .min()
@@ -52,5 +57,11 @@ mod tests {
         // The name itself is no hint.
         check("KMSv1", &["KMSv1"], None);
         check("x", &[], None);
+        // Names of other lengths: within the distance allowed or not.
+        check("NodeSwapp", &gates, Some("NodeSwap"));
+        check("NodeSwapppp", &gates, None);
+        check("Node", &gates, None);
+        check("ab", &["abc", "abcd"], Some("abc"));
+        check("ÄBC", &["äbcd", "abcd"], Some("äbcd"));
     }
 }

@@ -50,11 +50,23 @@ impl LineIndex {
     pub fn shared(text: Arc<str>) -> LineIndex {
         // Sized first: the index of a large manifest is millions of lines,
         // and a vector grown by doubling holds up to twice that.
+        // (A count the compiler vectorises.)
         let lines = 1 + text.bytes().filter(|&b| b == b'\n').count();
         let mut starts = Vec::with_capacity(lines);
         starts.push(0);
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        for_each_line_break(text.as_bytes(), |i| starts.push(i + 1));
         LineIndex { starts, text }
+    }
+
+    /// The byte offset of the start of every line: 0, then one past each
+    /// `\n` (codespan-reporting's `line_starts`).
+    pub fn line_starts(&self) -> &[usize] {
+        &self.starts
+    }
+
+    /// The indexed text.
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
     }
 
     /// The byte offset of 1-based `line` and `column` (columns count
@@ -87,6 +99,31 @@ impl LineIndex {
     }
 }
 
+/// Calls `f` with the offset of every `\n` of `bytes`, in order: eight bytes
+/// at a time, each break of a word found from a mask of its breaks, not a
+/// byte at a time nor a char searcher's call per line.
+fn for_each_line_break(bytes: &[u8], mut f: impl FnMut(usize)) {
+    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+    const BREAKS: u64 = u64::from_le_bytes([b'\n'; 8]);
+    let (words, rest) = bytes.as_chunks::<8>();
+    for (n, word) in words.iter().enumerate() {
+        // A byte of `x` is zero where the word has a `\n`; `mask` has the
+        // high bit of exactly those bytes (no carry crosses a byte).
+        let x = u64::from_le_bytes(*word) ^ BREAKS;
+        let mut mask = !(((x & LOW7) + LOW7) | x | LOW7);
+        while mask != 0 {
+            f(n * 8 + (mask.trailing_zeros() / 8) as usize);
+            mask &= mask - 1;
+        }
+    }
+    let tail = words.len() * 8;
+    for (i, &b) in rest.iter().enumerate() {
+        if b == b'\n' {
+            f(tail + i);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +151,33 @@ mod tests {
         let cases = [((1, 9), 3), ((2, 9), 8), ((4, 5), 10), ((9, 1), 10), ((0, 2), 1), ((2, 0), 3)];
         for ((line, col), expected) in cases {
             assert_eq!(idx.offset(line, col), expected, "{line}:{col}");
+        }
+    }
+
+    #[track_caller]
+    fn check_starts(text: &str, expected: &[usize]) {
+        assert_eq!(LineIndex::new(text).line_starts(), expected, "{text:?}");
+    }
+
+    #[test]
+    fn line_starts_in_and_across_words() {
+        check_starts("", &[0]);
+        check_starts("\n", &[0, 1]);
+        check_starts("abc", &[0]);
+        // Breaks at each place of an eight-byte word, in the tail after the
+        // last word, several in one word, `\r\n`, and bytes with the high bit
+        // set (which the word test must not take for a break).
+        check_starts("0123456\n", &[0, 8]);
+        check_starts("01234567\n", &[0, 9]);
+        check_starts("\n\n\n\n\n\n\n\n\n", &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        check_starts("ab\r\ncd\r\nef\r\ngh", &[0, 4, 8, 12]);
+        check_starts("ééééé\nßß\n\u{b}\t\u{7f}", &[0, 11, 16]);
+        let long = "x".repeat(21) + "\n" + &"y".repeat(13) + "\n\n" + &"z".repeat(7);
+        check_starts(&long, &[0, 22, 36, 37]);
+        for n in 0..40 {
+            let text: String = (0..n).map(|i| if i % 3 == 2 { '\n' } else { 'a' }).collect();
+            let expected: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+            check_starts(&text, &expected);
         }
     }
 }

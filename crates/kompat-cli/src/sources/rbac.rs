@@ -148,7 +148,7 @@ pub fn role_name(role: &Role<Location>) -> String {
 /// Whether `group`-`resource` (no subresource) exists at `at`: some
 /// version of the group defines it, introduced and not removed.
 fn exists(set: &ApiSet, group: &str, resource: &str, at: Version) -> bool {
-    set.apis().iter().any(|a| is(a, group, resource) && a.lifecycle.introduced <= at && a.served_at(at))
+    set.with_resource(resource).any(|a| is(a, group, resource) && a.lifecycle.introduced <= at && a.served_at(at))
 }
 
 fn is(api: &Api, group: &str, resource: &str) -> bool {
@@ -157,8 +157,7 @@ fn is(api: &Api, group: &str, resource: &str) -> bool {
 
 /// The version of `group`-`resource` removed last at or before `at`.
 fn last_removed<'a>(set: &'a ApiSet, group: &str, resource: &str, at: Version) -> Option<(&'a Api, Version)> {
-    set.apis()
-        .iter()
+    set.with_resource(resource)
         .filter(|a| is(a, group, resource))
         .filter_map(|a| a.lifecycle.removed.filter(|r| *r <= at).map(|r| (a, r)))
         .max_by_key(|(_, removed)| *removed)

@@ -220,6 +220,12 @@ pub struct ApiSet {
     /// Group → versions, most preferred first (`PrioritizedVersionsForGroup`).
     groups: BTreeMap<String, Vec<String>>,
     overrides: BTreeMap<GroupResource, String>,
+    /// Kind → positions in `apis` of the APIs of that kind, in order: what
+    /// [`ApiSet::find_kind`] looks up once per manifest object.
+    by_kind: HashMap<String, Vec<usize>>,
+    /// Resource → positions in `apis` of the APIs of that resource, in
+    /// order ([`ApiSet::with_resource`]).
+    by_resource: HashMap<String, Vec<usize>>,
 }
 
 impl ApiSet {
@@ -408,7 +414,13 @@ impl ApiSet {
             overrides.insert(gr, version.clone());
         }
 
-        (ApiSet { apis, groups, overrides }, problems)
+        let mut by_kind: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_resource: HashMap<String, Vec<usize>> = HashMap::new();
+        for (position, api) in apis.iter().enumerate() {
+            by_kind.entry(api.gvk.kind.clone()).or_default().push(position);
+            by_resource.entry(api.resource.clone()).or_default().push(position);
+        }
+        (ApiSet { apis, groups, overrides, by_kind, by_resource }, problems)
     }
 
     /// Every API, in declaration order.
@@ -441,11 +453,21 @@ impl ApiSet {
     }
 
     pub fn find_kind(&self, group: &str, version: &str, kind: &str) -> Option<&Api> {
-        self.apis.iter().find(|a| a.gvk.group == group && a.gvk.version == version && a.gvk.kind == kind)
+        self.by_kind
+            .get(kind)?
+            .iter()
+            .map(|&position| &self.apis[position])
+            .find(|a| a.gvk.group == group && a.gvk.version == version)
     }
 
     pub fn find_resource(&self, group: &str, version: &str, resource: &str) -> Option<&Api> {
-        self.apis.iter().find(|a| a.gvk.group == group && a.gvk.version == version && a.resource == resource)
+        self.with_resource(resource).find(|a| a.gvk.group == group && a.gvk.version == version)
+    }
+
+    /// The APIs of `resource` (in every group and version), in declaration
+    /// order: an index lookup, not a scan of every API.
+    pub fn with_resource<'a>(&'a self, resource: &str) -> impl Iterator<Item = &'a Api> + 'a {
+        self.by_resource.get(resource).into_iter().flatten().map(move |&position| &self.apis[position])
     }
 
     /// Every declared resource, sorted by group then resource.
