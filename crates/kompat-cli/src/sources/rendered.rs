@@ -75,11 +75,26 @@ pub fn render_overlays(config: Option<&RenderConfig>, overlays: &[PathBuf], unre
     // The directories of the trees rendered or failed (normalized): named
     // by a finding or judged through the render, not by the note.
     let mut done: HashSet<PathBuf> = HashSet::new();
-    for tree in &roots {
-        if RenderConfig::target(&config.kustomize_dirs, &tree.root).is_some_and(|t| t.skip) {
-            continue;
-        }
-        match render::render_kustomize(command, tree, limits) {
+    let trees: Vec<&KustomizeTree> = roots
+        .iter()
+        .filter(|tree| !RenderConfig::target(&config.kustomize_dirs, &tree.root).is_some_and(|t| t.skip))
+        .collect();
+    // Rendered on every core (each render is its own sandboxed process,
+    // under its own limits), gathered in the roots' order.
+    let renders = kompat_rust::parallel::map(
+        &trees,
+        RENDER_STACK_BYTES,
+        |tree| render::render_kustomize(command, tree, limits),
+        |_, why| {
+            let reason = match why {
+                kompat_rust::parallel::Failure::Panicked => "internal error waiting for it",
+                kompat_rust::parallel::Failure::NoThread => "no thread could be started to wait for it",
+            };
+            Err(Failure::Spawn { program: program(command), reason: reason.to_owned() })
+        },
+    );
+    for (tree, rendered) in trees.into_iter().zip(renders) {
+        match rendered {
             Ok(Rendered { documents }) => {
                 let how = format!("rendered by `{}` from `{}`", program(command), tree.root.display());
                 out.consumed.extend(tree.files.iter().cloned());
@@ -109,6 +124,9 @@ pub fn render_overlays(config: Option<&RenderConfig>, overlays: &[PathBuf], unre
     });
     out
 }
+
+/// The stack of a thread that waits for a render.
+const RENDER_STACK_BYTES: usize = 1 << 20;
 
 fn kustomization(tree: &KustomizeTree) -> PathBuf {
     render::kustomization_file(&tree.root).unwrap_or_else(|| tree.root.join("kustomization.yaml"))
