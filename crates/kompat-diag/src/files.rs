@@ -84,8 +84,7 @@ impl<'a> Files<'a> for FileTable {
     }
 
     fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
-        let starts = self.file(id)?.1.line_starts();
-        Ok(starts.binary_search(&byte_index).unwrap_or_else(|next_line| next_line - 1))
+        Ok(self.file(id)?.1.line_of(byte_index))
     }
 
     fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {

@@ -89,10 +89,16 @@ impl LineIndex {
         start + text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i)
     }
 
+    /// The 0-based line that holds `offset` (the last line for an offset
+    /// past the text's end, as codespan-reporting's `line_index`).
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+
     /// The 1-based line and column of `offset` (clamped to the text).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let line = self.line_of(offset);
         let start = self.starts[line];
         let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
         (line + 1, col + 1)
