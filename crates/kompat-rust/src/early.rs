@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::outline::is_ident_byte;
-use crate::search::{skip_trivia, starts_ident, Hit, Refers};
+use crate::search::{skip_trivia, starts_ident, Hit, Refers, TRIVIA_BYTES};
 
 /// A set of derived enums' names: those a first read ruled out for a file
 /// it released.
@@ -121,9 +121,15 @@ impl EarlyNames {
 /// the names `early` held when it was read: those that cannot be referenced
 /// there are ruled out, and [`super::scan_with`] reads it again only for
 /// other names (those that can, the derived enums' names it has not met yet,
-/// and aliases). An enum's name of `early` followed by `as` and a name
-/// (`pub use gates::Feature as Gate`) adds that name too: a guessed alias,
-/// itself not followed to further aliases.
+/// and aliases). An enum's name of `early` followed by `as` and a name in a
+/// `use` item with a visibility (`pub use gates::Feature as Gate`), or
+/// ending such a `type` item (`pub type Gate = Feature;`), in code, adds
+/// that name too: a guessed alias, itself not followed to further aliases.
+/// An alias without a visibility (`use gates::Feature as F;`) is not: it
+/// names the enum only in its own file, whose `use` item names the enum
+/// itself (see `alias_of`), so the walk's search stays that of the enums'
+/// names and the aliases visible beyond a module, however many modules
+/// give an enum an alias of their own.
 ///
 /// Sound whatever the walk's order: the names that count are those the
 /// parse of the declaring files finds (and the aliases of those that the
@@ -138,6 +144,7 @@ pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
     let (mut declares, mut calls) = (false, false);
     // Which of the names can be referenced.
     let mut named = vec![false; current.names.len()];
+    // The aliases guessed, with where the enum's name they alias stands.
     let mut aliases = Vec::new();
     for (hit, end) in search.hits(text.as_bytes()) {
         match hit {
@@ -148,7 +155,8 @@ pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
                     *seen = true;
                 }
                 if aliases.len() < MAX_EARLY_NAMES && current.enums.get(name) == Some(&true) {
-                    aliases.extend(alias_of(text, end));
+                    // `end - 1`: the name's last byte, in code when it is.
+                    aliases.extend(alias_of(text, end).map(|alias| (end - 1, alias)));
                 }
             }
         }
@@ -160,15 +168,19 @@ pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
         for name in &enums {
             for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
                 if starts_ident(bytes, at) && aliases.len() < MAX_EARLY_NAMES {
-                    aliases.extend(alias_of(text, at + name.len()));
+                    aliases.extend(alias_of(text, at + name.len()).map(|alias| (at, alias)));
                 }
             }
         }
+        let aliases = in_code(text, aliases);
         if !enums.is_empty() || !aliases.is_empty() {
             early.add_both(enums, aliases);
         }
     } else if !aliases.is_empty() {
-        early.add_both(Vec::new(), aliases);
+        let aliases = in_code(text, aliases);
+        if !aliases.is_empty() {
+            early.add_both(Vec::new(), aliases);
+        }
     }
     if declares || calls {
         Keep::Text
@@ -184,10 +196,91 @@ pub fn first_read(text: &str, early: &EarlyNames) -> Keep {
 }
 
 /// The alias the identifier ending at `end` of `text` is given, by `as`
-/// after it or by the `type` item it ends: a guessed alias (see
+/// after it in a `use` item or by the `type` item it ends, when that item
+/// has a visibility (`pub`, `pub(crate)`...): a guessed alias (see
 /// [`first_read`]).
+///
+/// Only such an alias can name an enum beyond its module: the reader
+/// follows an alias without a visibility (`use gates::Feature as F;`) only
+/// in the scopes of its own file that see it, where the enum's own name is
+/// written in the `use` or `type` item (and is searched for); it never
+/// makes `F::X` in another file a reference. So the whole walk's files are
+/// searched for an enum's name and the aliases it is given beyond a module,
+/// never for a module's own aliases, which are often a letter (`F`) that
+/// would make every file's search dense.
 fn alias_of(text: &str, end: usize) -> Option<String> {
-    alias_after(text, end).or_else(|| type_alias_of(text, end))
+    let bytes = text.as_bytes();
+    let start = end - bytes[..end].iter().rev().take_while(|&&b| is_ident_byte(b)).count();
+    alias_after(text, end).filter(|_| in_visible_use(bytes, start)).or_else(|| type_alias_of(text, end))
+}
+
+/// The aliases of `found` (each with an offset into `text`) whose offset
+/// stands in code, not in a comment or a literal (a test's Rust source in a
+/// string aliases nothing).
+fn in_code(text: &str, mut found: Vec<(usize, String)>) -> Vec<String> {
+    if found.is_empty() {
+        return Vec::new();
+    }
+    found.sort();
+    let offsets: Vec<usize> = found.iter().map(|&(at, _)| at).collect();
+    let code = crate::outline::in_code(text.as_bytes(), 0, &offsets);
+    found.into_iter().zip(code).filter(|&(_, code)| code).map(|((_, alias), _)| alias).collect()
+}
+
+/// Whether the path whose segment starts at `at` of `bytes` is in a `use`
+/// item with a visibility, read backwards over the use tree (identifiers,
+/// `::`, `,`, `*`, whitespace, groups closed before it and the group around
+/// it) to the `use` keyword and what precedes it. What the bytes cannot
+/// settle (a comment, non-ASCII text, more than [`TRIVIA_BYTES`] to look
+/// at) counts as such an item; anything else (`<Feature as Trait>`,
+/// `x as u8`) is not a `use` item.
+fn in_visible_use(bytes: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(TRIVIA_BYTES);
+    let mut i = at;
+    // How many groups closed before `at` are being skipped.
+    let mut depth = 0usize;
+    while i > from {
+        let b = bytes[i - 1];
+        match b {
+            b'}' => depth += 1,
+            b'{' => depth = depth.saturating_sub(1),
+            b':' | b',' | b'*' => {}
+            b'/' | b'#' | 0x80.. => return true,
+            _ if b.is_ascii_whitespace() => {}
+            _ if is_ident_byte(b) => {
+                let end = i;
+                while i > from && is_ident_byte(bytes[i - 1]) {
+                    i -= 1;
+                }
+                if i == from && from > 0 {
+                    // The word may go on before: too far to tell.
+                    return true;
+                }
+                if depth == 0 && &bytes[i..end] == b"use" && (i == 0 || bytes[i - 1] != b'#') {
+                    return has_visibility(&bytes[..i]);
+                }
+                continue;
+            }
+            _ => return false,
+        }
+        i -= 1;
+    }
+    // The start of the text (no `use`), or too far to tell.
+    from > 0
+}
+
+/// Whether `before` (the text before an item's keyword) ends with a
+/// visibility: `pub`, or `pub(...)`, whitespace after it.
+fn has_visibility(before: &[u8]) -> bool {
+    let before = before[before.len().saturating_sub(LINE_BEFORE_BYTES)..].trim_ascii_end();
+    let before = match before.strip_suffix(b")") {
+        Some(inside) => match memchr::memrchr(b'(', inside) {
+            Some(open) => inside[..open].trim_ascii_end(),
+            None => return false,
+        },
+        None => before,
+    };
+    before.strip_suffix(b"pub").is_some_and(|rest| rest.last().is_none_or(|&b| !is_ident_byte(b)))
 }
 
 /// The name after `as` at `at` of `text` (comments and whitespace around
@@ -202,10 +295,11 @@ fn alias_after(text: &str, at: usize) -> Option<String> {
     ident_at(text, skip_trivia(bytes, after)?)
 }
 
-/// The alias a `type` item on one line gives the identifier that ends at
-/// `end` of `text` (`pub type Flag = crate::gates::Feature;`: `Flag`), if
-/// any: a guessed alias (see [`first_read`]). Comments inside the item and
-/// generics are not looked through.
+/// The alias a `type` item on one line, with a visibility, gives the
+/// identifier that ends at `end` of `text` (`pub type Flag =
+/// crate::gates::Feature;`: `Flag`), if any: a guessed alias (see
+/// [`first_read`]). Comments inside the item and generics are not looked
+/// through.
 fn type_alias_of(text: &str, end: usize) -> Option<String> {
     let bytes = text.as_bytes();
     if bytes.get(skip_trivia(bytes, end)?) != Some(&b';') {
@@ -227,7 +321,7 @@ fn type_alias_of(text: &str, end: usize) -> Option<String> {
     let (before, alias) = code.split_at(code.len() - ident_len(code));
     let before = before.strip_suffix(b"r#").unwrap_or(before).trim_ascii_end();
     let keyword = before.strip_suffix(b"type")?;
-    if !starts_ident(before, keyword.len()) {
+    if !starts_ident(before, keyword.len()) || !has_visibility(keyword) {
         return None;
     }
     ident_at(std::str::from_utf8(alias).ok()?, 0)
@@ -381,12 +475,12 @@ mod tests {
         check_first_read(&["Feature"], "struct Feature; fn f(x: Feature) {}", false, &["Feature"], &["Feature"]);
         // A guessed alias is searched for from now on.
         check_first_read(&["Feature"], "pub use crate::gates::Feature as Gate;", false, &[], &["Feature", "Gate"]);
-        check_first_read(&["Feature"], "use gates::{Feature /* c */ as r#G};", false, &[], &["Feature", "G"]);
+        check_first_read(&["Feature"], "pub use gates::{Feature /* c */ as r#G};", false, &[], &["Feature", "G"]);
         check_first_read(&["Feature"], "use gates::Feature as;", false, &[], &["Feature"]);
         check_first_read(&["Feature"], "use gates::Feature asF;", false, &[], &["Feature"]);
         // And a type alias's name.
         check_first_read(&["Feature"], "pub type Flag = Feature;", false, &[], &["Feature", "Flag"]);
-        check_first_read(&["Feature"], "type r#F = ::crate :: gates::Feature ;", false, &[], &["F", "Feature"]);
+        check_first_read(&["Feature"], "pub type r#F = ::crate :: gates::Feature ;", false, &[], &["F", "Feature"]);
         check_first_read(&["Feature"], "pub(crate) type F=self::Feature/* c */;", false, &[], &["F", "Feature"]);
         check_first_read(&["Feature"], "type F = Vec<Feature>;", false, &[], &["Feature"]);
         check_first_read(&["Feature"], "type F = Feature::A;", false, &[], &["Feature"]);
@@ -396,11 +490,11 @@ mod tests {
         // The names are bounded whatever a file says.
         let early = EarlyNames::new();
         early.add(vec!["Feature".to_owned()]);
-        let many: String = (0..100).map(|i| format!("use gates::Feature as A{i};\n")).collect();
+        let many: String = (0..100).map(|i| format!("pub use gates::Feature as A{i};\n")).collect();
         assert!(matches!(first_read(&many, &early), Keep::Release(_)));
         assert_eq!(early.current().names.len(), MAX_EARLY_NAMES);
         // A call keeps the text; its aliases are guessed all the same.
-        let both = "use gates::Feature as F;\nfn f(g: &G) -> bool { g.enabled(\"A\") }";
+        let both = "pub use gates::Feature as F;\nfn f(g: &G) -> bool { g.enabled(\"A\") }";
         check_first_read(&["Feature"], both, true, &[], &["F", "Feature"]);
     }
 
@@ -624,6 +718,59 @@ mod tests {
         });
     }
 
+    /// The aliases a first read of `text` guesses for `Feature`.
+    fn check_guessed(text: &str, expected: &[&str]) {
+        let early = EarlyNames::new();
+        early.add(vec!["Feature".to_owned()]);
+        first_read(text, &early);
+        let names: Vec<String> = early.current().names.iter().filter(|n| *n != "Feature").cloned().collect();
+        assert_eq!(names, expected, "{text}");
+        // A declaring file guesses the same of its own enum's aliases.
+        let early = EarlyNames::new();
+        first_read(&format!("#[derive(FeatureGates)]\npub enum Feature {{ A }}\n{text}"), &early);
+        let names: Vec<String> = early.current().names.iter().filter(|n| *n != "Feature").cloned().collect();
+        assert_eq!(names, expected, "declaring: {text}");
+    }
+
+    /// Only an alias visible beyond its module can make a name of another
+    /// file a reference: the others (`use gates::Feature as F;`) are never
+    /// searched for in the walk's other files, whose search stays that of
+    /// the enums' names (see `alias_of`).
+    #[test]
+    fn only_aliases_visible_beyond_their_module_are_guessed() {
+        // A visibility: guessed.
+        check_guessed("pub use crate::gates::Feature as F;", &["F"]);
+        check_guessed("pub(crate) use gates::Feature as F;", &["F"]);
+        check_guessed("pub(in crate::x) use gates::{self, Feature as F};", &["F"]);
+        check_guessed(
+            "#[cfg(x)]\npub  use gates::{\n    a::{b, c::*},\n    Other as O,\n    Feature as F,\n};",
+            &["F"],
+        );
+        check_guessed("mod m {\n    pub use super::Feature as F;\n}", &["F"]);
+        check_guessed("pub type F = Feature;\npub(crate) type G = gates::Feature;", &["F", "G"]);
+        // None: the module's own alias, named only where its `use` is seen.
+        check_guessed("use crate::gates::Feature as F;\nfn f() { F::A; }", &[]);
+        check_guessed("use gates::{\n    Other as O,\n    Feature as F,\n};", &[]);
+        check_guessed("#[cfg(test)]\nuse gates::Feature as F;", &[]);
+        check_guessed("mod tests {\n    use super::Feature as F;\n}", &[]);
+        check_guessed("fn f() {\n    use gates::Feature as F;\n    F::A;\n}", &[]);
+        check_guessed("type F = Feature;\nfn f() { type G = Feature; }", &[]);
+        check_guessed("pub fn f() { type G = Feature; }", &[]);
+        check_guessed("republic use gates::Feature as F;\nmod pub_ { use gates::Feature as G; }", &[]);
+        // Not an alias at all.
+        check_guessed("fn f() -> u8 { <Feature as Into<u8>>::into(Feature::A) }", &[]);
+        check_guessed("pub fn f(x: u8) -> Feature { x as Feature }", &[]);
+        // Nor in a comment or a literal (a test's source).
+        check_guessed("const SRC: &str = \"pub use gates::Feature as F;\";", &[]);
+        check_guessed("const SRC: &str = r#\"\npub type F = Feature;\n\"#;", &[]);
+        check_guessed("// pub use gates::Feature as F;\n/* pub type G = Feature; */", &[]);
+        check_guessed("const SRC: &str = \"x\"; pub use gates::Feature as F;", &["F"]);
+        // What the bytes cannot settle is guessed (a search in vain at worst).
+        check_guessed("pub use gates::{/* c */ Feature as F};", &["F"]);
+        let far = format!("use gates::{{\n{}    Feature as F,\n}};", "    a,\n".repeat(TRIVIA_BYTES / 6));
+        check_guessed(&far, &["F"]);
+    }
+
     /// An enum's alias is guessed; an alias's alias is not (a guess of a
     /// guess: `<Gate as Trait>` would add `Trait`, then whatever `Trait` is
     /// cast to).
@@ -633,11 +780,11 @@ mod tests {
         let names = |early: &EarlyNames| early.current().names.iter().cloned().collect::<Vec<_>>();
         first_read(GATES, &early);
         assert_eq!(names(&early), ["Feature"]);
-        first_read("use crate::gates::Feature as Gate;\nfn f() { Gate::A; }\n", &early);
+        first_read("pub use crate::gates::Feature as Gate;\nfn f() { Gate::A; }\n", &early);
         assert_eq!(names(&early), ["Feature", "Gate"]);
-        first_read("fn g() -> u8 { <Gate as Into<u8>>::into(Gate::A) }\ntype Short = Gate;\n", &early);
+        first_read("fn g() -> u8 { <Gate as Into<u8>>::into(Gate::A) }\npub type Short = Gate;\n", &early);
         assert_eq!(names(&early), ["Feature", "Gate"]);
-        first_read("type Flag = crate::gates::Feature;\n", &early);
+        first_read("pub type Flag = crate::gates::Feature;\n", &early);
         assert_eq!(names(&early), ["Feature", "Flag", "Gate"]);
     }
 

@@ -2,6 +2,7 @@
 //! its own binary; one links once). Run one module with
 //! `cargo test -p kompat-rust --test it MODULE::`.
 
+mod alias_scope;
 mod derive_ui;
 mod fuzz;
 mod prefilter;
