@@ -6,15 +6,16 @@
 //! `static` lookup tables. Use them through the `kompat` facade crate with its
 //! `derive` feature; the attribute syntax is documented in `README.md`.
 //!
-//! Phases (thiserror's split, serde's error accumulator):
-//! `ast` (typed IR) → `attr` (attribute parsing, local checks), both in
-//! `kompat-derive-internals` (shared with kompat's source reader) → `valid`
-//! (`kompat_engine::validate`, problems mapped to spans; also in the internals,
-//! so the reader reports the same errors) → `expand` (code), with
-//! `fallback` (stub impl on error) and `ctxt` (every error at once).
+//! Phases (thiserror's split, serde's error accumulator), all in
+//! `kompat-derive-internals` (shared with kompat's source reader):
+//! `ast` (typed IR) → `attr` (attribute parsing, local checks) → `valid`
+//! (`kompat_engine::validate`, problems mapped to spans, so the reader
+//! reports the same errors) → `expand` (code), with `fallback` (stub impl on
+//! error) and `ctxt` (every error at once). This crate is only the
+//! `proc_macro` entry points: as the last unit before a user's crate in a
+//! clean build, it compiles as little as it can (issue 29).
 
-mod expand;
-mod fallback;
+use kompat_derive_internals::expand;
 
 #[cfg(test)]
 mod tests;

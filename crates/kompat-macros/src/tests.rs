@@ -16,7 +16,7 @@ fn pretty(tokens: proc_macro2::TokenStream) -> String {
 
 #[track_caller]
 fn check(name: &str, input: DeriveInput) {
-    insta::assert_snapshot!(name, pretty(crate::expand::derive(&input)));
+    insta::assert_snapshot!(name, pretty(kompat_derive_internals::expand::derive(&input)));
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn no_output_but_errors_for_a_struct() {
 
 #[track_caller]
 fn check_api(name: &str, input: DeriveInput) {
-    insta::assert_snapshot!(name, pretty(crate::expand::derive_api(&input)));
+    insta::assert_snapshot!(name, pretty(kompat_derive_internals::expand::derive_api(&input)));
 }
 
 #[test]
@@ -164,9 +164,9 @@ fn ui_inputs() {
                     _ => continue,
                 };
                 let tokens = if kompat_derive_internals::attr::derives(&input.attrs, "FeatureGates") {
-                    crate::expand::derive(&input)
+                    kompat_derive_internals::expand::derive(&input)
                 } else if kompat_derive_internals::attr::derives(&input.attrs, "ApiLifecycle") {
-                    crate::expand::derive_api(&input)
+                    kompat_derive_internals::expand::derive_api(&input)
                 } else {
                     continue;
                 };

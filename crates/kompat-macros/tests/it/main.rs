@@ -5,3 +5,4 @@
 mod api_lifecycle;
 mod compiletest;
 mod derive;
+mod shim;

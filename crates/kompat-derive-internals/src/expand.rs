@@ -15,9 +15,9 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use syn::DeriveInput;
 
-use kompat_derive_internals::ast::{ApiInput, Input};
-use kompat_derive_internals::ctxt::Ctxt;
-use kompat_derive_internals::valid;
+use crate::ast::{ApiInput, Input};
+use crate::ctxt::Ctxt;
+use crate::valid;
 
 use crate::fallback::{self, inherent_items, krate};
 

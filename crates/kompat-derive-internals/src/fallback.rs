@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Path;
 
-use kompat_derive_internals::ast::{ApiInput, Input};
+use crate::ast::{ApiInput, Input};
 
 /// The path generated code uses for the facade: `crate = "..."`, else `::kompat`.
 pub fn krate(written: &Option<Path>) -> Path {
