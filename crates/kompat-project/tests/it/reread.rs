@@ -97,11 +97,15 @@ fn a_name_the_guess_misses_has_every_released_file_read_again() {
     let hidden = GATES.replace(")]\npub enum", ")] #[repr(u8)] pub enum");
     let uses = ("src/uses.rs", "fn f() { Feature::A; }\n");
     assert_eq!(check(&[("src/gates.rs", &hidden), uses], 20, &["A src/uses.rs"]), (21, 21));
-    // A string before it naming another enum does not hide it: only the
-    // files read before it (by the walk's threads) are read again.
+    // A string before it naming another enum does not hide it: the
+    // findings are a full parse's, and a released file is read again at
+    // most once. Which ones are depends on the files the walk's threads read
+    // before the declaring one (on a loaded machine, possibly all of them):
+    // every order is counted in `kompat-rust`'s `early.rs` tests
+    // (`wrong_guesses_cost_reads_never_findings`).
     let literal = GATES.replace("pub enum", "#[doc = \"\nenum Fake\"]\npub enum");
     let (rereads, released) = check(&[("src/gates.rs", &literal), uses], 20, &["A src/uses.rs"]);
-    assert!(rereads < released, "{rereads} of {released}");
+    assert!(rereads <= released, "{rereads} of {released}");
 }
 
 #[test]
