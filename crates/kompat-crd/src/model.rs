@@ -229,7 +229,8 @@ pub fn parse_manifests_seen(text: &str, seen: &SeenCrds) -> Result<Vec<Crd>, Vec
 
 fn parse_manifests_in(text: &str, seen: Option<&SeenCrds>) -> Result<Vec<Crd>, Vec<ParseError>> {
     if !kompat_formats::manifest::full_parse() {
-        if let Some(found) = crds_skimmed(text, seen, &[]) {
+        let spans = manifest::documents_of_kinds(text, wanted);
+        if let Some(found) = spans.and_then(|spans| crds_skimmed(text, spans, seen, &[])) {
             return found.finish();
         }
     }
@@ -252,7 +253,9 @@ pub fn parse_manifests_read(
         stream.trees().iter().for_each(|tree| found.document(tree));
         return found.finish();
     }
-    match crds_skimmed(text, Some(seen), stream.trees()) {
+    // The documents by kind, as the stream's read kept them.
+    let spans = stream.documents_of_kinds(wanted).or_else(|| manifest::documents_of_kinds(text, wanted));
+    match spans.and_then(|spans| crds_skimmed(text, spans, Some(seen), stream.trees())) {
         Some(found) => found.finish(),
         None => parse_manifests_whole(text),
     }
@@ -268,15 +271,20 @@ pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
     found.finish()
 }
 
+/// The kinds of the documents the CRD reader reads: any other mapping is
+/// skipped by [`Found::document`] too.
+fn wanted(kind: &str) -> bool {
+    kind == "List" || kind == "CustomResourceDefinition"
+}
+
 /// The CRDs of a stream whose documents all skim or parse on their own,
-/// parsing only those whose `kind` is `CustomResourceDefinition` or `List`
-/// (any other mapping is skipped by [`Found::document`] too); `None` when
-/// some document does not parse by itself (the whole stream is parsed then,
-/// for the error a full parse gives).
-fn crds_skimmed(text: &str, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
-    let wanted = |kind: &str| kind == "List" || kind == "CustomResourceDefinition";
+/// parsing only `spans`, the documents whose `kind` is [`wanted`] (and
+/// those the skim could not read: [`manifest::documents_of_kinds`]); `None`
+/// when some document does not parse by itself (the whole stream is parsed
+/// then, for the error a full parse gives).
+fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
     let mut found = Found::default();
-    for span in manifest::documents_of_kinds(text, wanted)? {
+    for span in spans {
         // Parsed already: the trees that start in the document's text.
         let first = parsed.partition_point(|tree| tree.span().start < span.start);
         let count = parsed[first..].iter().take_while(|tree| tree.span().start <= span.end).count();

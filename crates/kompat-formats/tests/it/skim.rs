@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use kompat_formats::deploy::{gate_settings_in, Material};
-use kompat_formats::manifest::{objects_in, read_stream};
+use kompat_formats::manifest::{documents_of_kinds, objects_in, read_stream};
 use kompat_formats::yaml::parse_documents;
 use kompat_testkit::mutate::{self, mutate, Rng};
 
@@ -32,6 +32,17 @@ fn agree(name: &str, text: &str) -> bool {
             assert_eq!(fast, slow, "settings of {name}:\n{text}");
             if stream.is_whole() {
                 assert_eq!(stream.trees(), &docs[..], "trees of {name}");
+            }
+            // The documents by kind the stream kept are those a second scan
+            // finds, for any choice of kinds.
+            let choices: [fn(&str) -> bool; 4] =
+                [|k| k == "List" || k == "CustomResourceDefinition", |k| k == "Service", |_| true, |_| false];
+            for wanted in choices {
+                let kept = stream.documents_of_kinds(wanted);
+                assert_eq!(kept.is_some(), !stream.is_whole(), "kinds kept of {name}");
+                if kept.is_some() {
+                    assert_eq!(kept, documents_of_kinds(text, wanted), "documents by kind of {name}:\n{text}");
+                }
             }
             stream.trees().len() < docs.len()
         }
