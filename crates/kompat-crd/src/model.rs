@@ -75,6 +75,23 @@ pub struct CrdVersion {
 }
 
 impl CrdVersion {
+    /// A copy with every span `by` bytes on, its trees copied by
+    /// [`Node::shifted`].
+    fn shifted(&self, by: usize) -> CrdVersion {
+        let moved = |s: &Spanned<bool>| Spanned::new(s.value, Span::new(s.span.start + by, s.span.end + by));
+        let CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw } = self;
+        let text = |s: &Spanned<String>| Spanned::new(s.value.clone(), Span::new(s.span.start + by, s.span.end + by));
+        CrdVersion {
+            name: text(name),
+            served: moved(served),
+            storage: moved(storage),
+            deprecated: deprecated.as_ref().map(moved),
+            deprecation_warning: deprecation_warning.as_ref().map(text),
+            schema: schema.as_ref().map(|schema| schema.shifted(by)),
+            raw: raw.shifted(by),
+        }
+    }
+
     pub fn span(&self) -> Span {
         self.raw.span()
     }
@@ -137,6 +154,50 @@ impl Crd {
             }
             raw.shift(by);
         }
+    }
+
+    /// A copy with every span `by` bytes on ([`Crd::shift`] of a clone): the
+    /// schemas, most of a CRD, are copied with their spans moved in one
+    /// walk, not cloned and walked again.
+    fn shifted(&self, by: usize) -> Crd {
+        let Crd {
+            api_version,
+            name,
+            annotations,
+            group,
+            kind,
+            plural,
+            singular,
+            list_kind,
+            scope,
+            versions,
+            versions_span,
+            conversion_strategy,
+            preserve_unknown_fields,
+            stored_versions,
+            span,
+        } = self;
+        let mut copy = Crd {
+            api_version: api_version.clone(),
+            name: name.clone(),
+            annotations: annotations.clone(),
+            group: group.clone(),
+            kind: kind.clone(),
+            plural: plural.clone(),
+            singular: singular.clone(),
+            list_kind: list_kind.clone(),
+            scope: scope.clone(),
+            versions: Vec::new(),
+            versions_span: *versions_span,
+            conversion_strategy: conversion_strategy.clone(),
+            preserve_unknown_fields: preserve_unknown_fields.clone(),
+            stored_versions: stored_versions.clone(),
+            span: *span,
+        };
+        // Without its versions, shifting is a few spans.
+        copy.shift(by);
+        copy.versions = versions.iter().map(|version| version.shifted(by)).collect();
+        copy
     }
 
     /// `<plural>.<group>`: the name the API server requires for the CRD.
@@ -414,11 +475,7 @@ impl Found {
 
     /// Appends what another document holds, its spans moved `by` bytes on.
     fn append_shifted(&mut self, other: &Found, by: usize) {
-        self.crds.extend(other.crds.iter().map(|crd| {
-            let mut crd = crd.clone();
-            crd.shift(by);
-            crd
-        }));
+        self.crds.extend(other.crds.iter().map(|crd| crd.shifted(by)));
         self.errors.extend(other.errors.iter().map(|err| ParseError {
             span: err.span.map(|s| Span::new(s.start + by, s.end + by)),
             message: err.message.clone(),
@@ -679,6 +736,28 @@ pub(crate) fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::release_order;
+
+    /// A copy of a CRD with its spans moved is the CRD cloned and shifted,
+    /// for every CRD of the single-CRD fixtures.
+    #[test]
+    fn shifted_is_a_shifted_clone() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/crd/single");
+        let mut files: Vec<_> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        files.sort();
+        let mut crds = 0;
+        for path in files {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            for crd in super::parse_manifests_whole(&text).unwrap_or_default() {
+                for by in [0, 7, 1 << 20] {
+                    let mut expected = crd.clone();
+                    expected.shift(by);
+                    assert_eq!(crd.shifted(by), expected, "{} by {by}", path.display());
+                }
+                crds += 1;
+            }
+        }
+        assert!(crds > 5, "{crds} CRDs read");
+    }
 
     /// The release order of version names, as the conversion chain and the
     /// migration plan list them (docs/crd.md).
