@@ -66,12 +66,24 @@ pub struct Value {
 pub const TREE_WORDS: [&str; 6] =
     ["eatureGates", "eature-gates", "untime-config", "untimeConfig", "ConfigPatches", "\\"];
 
-/// Whether `doc` names one of [`TREE_WORDS`] (searchers built once).
+/// The stems the words of [`TREE_WORDS`] start with (but the backslash,
+/// found by itself): one search each instead of one per word.
+const TREE_STEMS: [&str; 3] = ["eature", "untime", "ConfigPatches"];
+
+/// Whether `doc` names one of [`TREE_WORDS`]: a backslash, or a stem of
+/// [`TREE_STEMS`] where one of the words starting with it is written (each
+/// word starts with a stem, so every word written is found at its stem).
+/// Searchers built once.
 fn names_tree_word(doc: &[u8]) -> bool {
     static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    if memchr::memchr(b'\\', doc).is_some() {
+        return true;
+    }
     let finders =
-        FINDERS.get_or_init(|| TREE_WORDS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
-    finders.iter().any(|f| f.find(doc).is_some())
+        FINDERS.get_or_init(|| TREE_STEMS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
+    finders.iter().any(|finder| {
+        finder.find_iter(doc).any(|at| TREE_WORDS.iter().any(|word| doc[at..].starts_with(word.as_bytes())))
+    })
 }
 
 /// How deep the scan follows nesting before it leaves a document to the
@@ -812,6 +824,47 @@ fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
                 plain: true,
                 span: Span::new(at, at + written.len()),
             }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stems' search finds exactly the documents that name a word.
+    #[test]
+    fn tree_words_by_stems() {
+        #[track_caller]
+        fn check(doc: &str) {
+            let expected = TREE_WORDS.iter().any(|w| doc.contains(w));
+            assert_eq!(names_tree_word(doc.as_bytes()), expected, "{doc:?}");
+        }
+        assert!(TREE_WORDS.iter().all(|w| *w == "\\" || TREE_STEMS.iter().any(|s| w.starts_with(s))));
+        for word in TREE_WORDS {
+            for cut in 0..=word.len() {
+                let (head, tail) = word.split_at(cut);
+                check(head);
+                check(tail);
+                check(&format!("a: {head}x{tail}\n"));
+                check(&format!("args:\n- --f{head}{tail}=A=true\n"));
+            }
+        }
+        for doc in [
+            "",
+            "feature",
+            "featureGate",
+            "eatureGates",
+            "feature-gates feature",
+            "untime",
+            "runtimeconfig",
+            "RuntimeConfig: x",
+            "kubeadmConfigPatches:",
+            "ConfigPatche",
+            "eatureeatureGates",
+            "a\\b",
+        ] {
+            check(doc);
         }
     }
 }
