@@ -374,15 +374,46 @@ fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &
 /// The large CRD documents met so far ([`parse_manifests_seen`]): the hash
 /// of each met once, and the text and CRDs (their spans from the
 /// document's start) of each met again, read then and copied from then on.
-/// A document met once costs no copy. Shared by threads.
+/// A document met once costs no copy. Shared by threads: a thread that
+/// meets a document another is reading waits for that read rather than
+/// reading it too.
 #[derive(Default)]
 pub struct SeenCrds {
     docs: std::sync::Mutex<std::collections::HashMap<u64, Met>>,
+    /// Signalled when a document being read ([`Met::Reading`]) is read.
+    read: std::sync::Condvar,
 }
 
 enum Met {
     Once,
+    /// Met again, and being read by a thread.
+    Reading,
     Again(Box<str>, std::sync::Arc<Found>),
+    /// Met again, and it does not parse by itself.
+    Unreadable,
+}
+
+/// What [`SeenCrds::known`] does after looking a document up.
+enum Next {
+    Answer(Option<Option<std::sync::Arc<Found>>>),
+    Wait,
+    Read,
+}
+
+/// Marks a document whose read did not finish (the reader unwound) as
+/// unreadable, so that no thread waits for it for ever.
+struct Reading<'a> {
+    seen: &'a SeenCrds,
+    hash: u64,
+    done: bool,
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.seen.finish(self.hash, Met::Unreadable);
+        }
+    }
 }
 
 impl SeenCrds {
@@ -390,32 +421,60 @@ impl SeenCrds {
     /// would cost about as much.
     const MIN_BYTES: usize = 16 * 1024;
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Met>> {
+        self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records what a read gave, for the threads waiting for it.
+    fn finish(&self, hash: u64, met: Met) {
+        self.lock().insert(hash, met);
+        self.read.notify_all();
+    }
+
     /// What document `doc` holds when it was met before (read now if it
     /// was met once), else `Some(None)`: to be parsed where it is. `None`
     /// when it does not parse by itself.
     fn known(&self, doc: &str) -> Option<Option<std::sync::Arc<Found>>> {
+        use std::collections::hash_map::Entry;
         use std::hash::{BuildHasher, BuildHasherDefault};
         let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(doc);
-        let lock = || self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        match lock().entry(hash) {
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                entry.insert(Met::Once);
-                return Some(None);
+        let mut docs = self.lock();
+        loop {
+            let next = match docs.entry(hash) {
+                Entry::Vacant(entry) => {
+                    entry.insert(Met::Once);
+                    Next::Answer(Some(None))
+                }
+                Entry::Occupied(mut entry) => match entry.get() {
+                    Met::Again(text, read) if **text == *doc => Next::Answer(Some(Some(read.clone()))),
+                    // Another text of the same hash (not kept), or one
+                    // that does not parse: parsed where it is.
+                    Met::Again(..) | Met::Unreadable => Next::Answer(Some(None)),
+                    Met::Reading => Next::Wait,
+                    Met::Once => {
+                        entry.insert(Met::Reading);
+                        Next::Read
+                    }
+                },
+            };
+            match next {
+                Next::Answer(answer) => return answer,
+                Next::Wait => docs = self.read.wait(docs).unwrap_or_else(std::sync::PoisonError::into_inner),
+                Next::Read => break,
             }
-            std::collections::hash_map::Entry::Occupied(entry) => match entry.get() {
-                Met::Again(text, read) if **text == *doc => return Some(Some(read.clone())),
-                // Another text of the same hash: not kept.
-                Met::Again(..) => return Some(None),
-                Met::Once => {}
-            },
         }
+        drop(docs);
+        let mut reading = Reading { seen: self, hash, done: false };
+        let Ok(nodes) = yaml::parse_documents(doc) else {
+            return None;
+        };
         let mut found = Found::default();
-        for node in &yaml::parse_documents(doc).ok()? {
+        for node in &nodes {
             found.document(node);
         }
         let found = std::sync::Arc::new(found);
-        // Another thread may have read it meanwhile: the same.
-        lock().insert(hash, Met::Again(doc.into(), found.clone()));
+        reading.done = true;
+        self.finish(hash, Met::Again(doc.into(), found.clone()));
         Some(Some(found))
     }
 }
