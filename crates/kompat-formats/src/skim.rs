@@ -103,20 +103,31 @@ pub fn scan(text: &str) -> Option<Vec<DocScan>> {
     // (the parser's count of documents may differ; their content does not).
     let mut docs = Vec::new();
     let mut start = 0;
-    let mut line_start = 0;
-    loop {
+    for line_start in marker_candidates(bytes) {
         let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
         if marker(&bytes[line_start..end])? {
             docs.push(scan_doc(text, Span::new(start, line_start)));
             start = (end + 1).min(bytes.len());
         }
-        if end == bytes.len() {
-            break;
-        }
-        line_start = end + 1;
     }
     docs.push(scan_doc(text, Span::new(start, bytes.len())));
     Some(docs)
+}
+
+/// The starts of the lines [`marker`] may say more of than `Some(false)`,
+/// in order: the first line, and every line that starts with `---`, `...`
+/// or `%` (three searches of the text instead of a search per line).
+fn marker_candidates(bytes: &[u8]) -> Vec<usize> {
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    let finders = FINDERS
+        .get_or_init(|| ["\n---", "\n...", "\n%"].iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
+    let mut starts = vec![0];
+    for finder in finders {
+        starts.extend(finder.find_iter(bytes).map(|at| at + 1));
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    starts
 }
 
 /// Whether a line is a document start (`---` alone, perhaps with a
@@ -831,6 +842,40 @@ fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines the stream's scan looks at are every line whose marker is
+    /// not plainly `Some(false)`.
+    #[test]
+    fn marker_candidates_are_the_marker_lines() {
+        #[track_caller]
+        fn check(text: &str) {
+            let bytes = text.as_bytes();
+            let mut expected = vec![0];
+            expected.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+            expected.retain(|&at| {
+                let line = &bytes[at..];
+                let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+                at == 0 || marker(line) != Some(false)
+            });
+            assert_eq!(marker_candidates(bytes), expected, "{text:?}");
+        }
+        for text in [
+            "",
+            "\n",
+            "a: 1\n---\nb: 2\n",
+            "---\n---\n",
+            "a\n--\n- x\n-- -\n",
+            "a\n...\n..\n.x\n",
+            "%YAML 1.2\n---\na\n",
+            "a\n--- # c\n---x\n ---\n",
+            "---",
+            "a\n---",
+            "a\n%",
+            "\n\n---\n...\n%\n",
+        ] {
+            check(text);
+        }
+    }
 
     /// The stems' search finds exactly the documents that name a word.
     #[test]
