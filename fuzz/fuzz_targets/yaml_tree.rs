@@ -1,14 +1,30 @@
 //! The spanned YAML tree every YAML reader goes through: no panic, bounded
 //! memory and time (alias budget, depth limit), every error located inside
-//! the input, and what parses can be rendered and compared.
+//! the input, and what parses can be rendered and compared. And the
+//! manifests' fast path against it: `read_stream` (each document skimmed,
+//! parsed only when its tree is needed) gives the parse's objects, or its
+//! error, and the documents by kind it keeps are those a second scan finds.
 #![no_main]
 
+use kompat_formats::manifest::{documents_of_kinds, objects_in, read_stream};
 use kompat_formats::yaml::{parse_documents, Node, ScalarKind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    match parse_documents(text) {
+    let full = parse_documents(text);
+    match (&full, read_stream(text)) {
+        (Ok(docs), Ok(stream)) => {
+            assert_eq!(stream.objects(), objects_in(docs));
+            let wanted = |kind: &str| kind == "List" || kind == "CustomResourceDefinition";
+            if let Some(kept) = stream.documents_of_kinds(wanted) {
+                assert_eq!(Some(kept), documents_of_kinds(text, wanted));
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(*a, b),
+        (a, b) => panic!("the full parse says {:?}, the fast path {:?}", a.as_ref().err(), b.err()),
+    }
+    match full {
         Ok(docs) => {
             for doc in &docs {
                 let span = doc.span();

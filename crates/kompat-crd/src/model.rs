@@ -75,6 +75,23 @@ pub struct CrdVersion {
 }
 
 impl CrdVersion {
+    /// A copy with every span `by` bytes on, its trees copied by
+    /// [`Node::shifted`].
+    fn shifted(&self, by: usize) -> CrdVersion {
+        let moved = |s: &Spanned<bool>| Spanned::new(s.value, Span::new(s.span.start + by, s.span.end + by));
+        let CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw } = self;
+        let text = |s: &Spanned<String>| Spanned::new(s.value.clone(), Span::new(s.span.start + by, s.span.end + by));
+        CrdVersion {
+            name: text(name),
+            served: moved(served),
+            storage: moved(storage),
+            deprecated: deprecated.as_ref().map(moved),
+            deprecation_warning: deprecation_warning.as_ref().map(text),
+            schema: schema.as_ref().map(|schema| schema.shifted(by)),
+            raw: raw.shifted(by),
+        }
+    }
+
     pub fn span(&self) -> Span {
         self.raw.span()
     }
@@ -137,6 +154,50 @@ impl Crd {
             }
             raw.shift(by);
         }
+    }
+
+    /// A copy with every span `by` bytes on ([`Crd::shift`] of a clone): the
+    /// schemas, most of a CRD, are copied with their spans moved in one
+    /// walk, not cloned and walked again.
+    fn shifted(&self, by: usize) -> Crd {
+        let Crd {
+            api_version,
+            name,
+            annotations,
+            group,
+            kind,
+            plural,
+            singular,
+            list_kind,
+            scope,
+            versions,
+            versions_span,
+            conversion_strategy,
+            preserve_unknown_fields,
+            stored_versions,
+            span,
+        } = self;
+        let mut copy = Crd {
+            api_version: api_version.clone(),
+            name: name.clone(),
+            annotations: annotations.clone(),
+            group: group.clone(),
+            kind: kind.clone(),
+            plural: plural.clone(),
+            singular: singular.clone(),
+            list_kind: list_kind.clone(),
+            scope: scope.clone(),
+            versions: Vec::new(),
+            versions_span: *versions_span,
+            conversion_strategy: conversion_strategy.clone(),
+            preserve_unknown_fields: preserve_unknown_fields.clone(),
+            stored_versions: stored_versions.clone(),
+            span: *span,
+        };
+        // Without its versions, shifting is a few spans.
+        copy.shift(by);
+        copy.versions = versions.iter().map(|version| version.shifted(by)).collect();
+        copy
     }
 
     /// `<plural>.<group>`: the name the API server requires for the CRD.
@@ -229,7 +290,8 @@ pub fn parse_manifests_seen(text: &str, seen: &SeenCrds) -> Result<Vec<Crd>, Vec
 
 fn parse_manifests_in(text: &str, seen: Option<&SeenCrds>) -> Result<Vec<Crd>, Vec<ParseError>> {
     if !kompat_formats::manifest::full_parse() {
-        if let Some(found) = crds_skimmed(text, seen, &[]) {
+        let spans = manifest::documents_of_kinds(text, wanted);
+        if let Some(found) = spans.and_then(|spans| crds_skimmed(text, spans, seen, &[])) {
             return found.finish();
         }
     }
@@ -252,7 +314,9 @@ pub fn parse_manifests_read(
         stream.trees().iter().for_each(|tree| found.document(tree));
         return found.finish();
     }
-    match crds_skimmed(text, Some(seen), stream.trees()) {
+    // The documents by kind, as the stream's read kept them.
+    let spans = stream.documents_of_kinds(wanted).or_else(|| manifest::documents_of_kinds(text, wanted));
+    match spans.and_then(|spans| crds_skimmed(text, spans, Some(seen), stream.trees())) {
         Some(found) => found.finish(),
         None => parse_manifests_whole(text),
     }
@@ -268,15 +332,20 @@ pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
     found.finish()
 }
 
+/// The kinds of the documents the CRD reader reads: any other mapping is
+/// skipped by [`Found::document`] too.
+fn wanted(kind: &str) -> bool {
+    kind == "List" || kind == "CustomResourceDefinition"
+}
+
 /// The CRDs of a stream whose documents all skim or parse on their own,
-/// parsing only those whose `kind` is `CustomResourceDefinition` or `List`
-/// (any other mapping is skipped by [`Found::document`] too); `None` when
-/// some document does not parse by itself (the whole stream is parsed then,
-/// for the error a full parse gives).
-fn crds_skimmed(text: &str, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
-    let wanted = |kind: &str| kind == "List" || kind == "CustomResourceDefinition";
+/// parsing only `spans`, the documents whose `kind` is [`wanted`] (and
+/// those the skim could not read: [`manifest::documents_of_kinds`]); `None`
+/// when some document does not parse by itself (the whole stream is parsed
+/// then, for the error a full parse gives).
+fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
     let mut found = Found::default();
-    for span in manifest::documents_of_kinds(text, wanted)? {
+    for span in spans {
         // Parsed already: the trees that start in the document's text.
         let first = parsed.partition_point(|tree| tree.span().start < span.start);
         let count = parsed[first..].iter().take_while(|tree| tree.span().start <= span.end).count();
@@ -305,15 +374,46 @@ fn crds_skimmed(text: &str, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<
 /// The large CRD documents met so far ([`parse_manifests_seen`]): the hash
 /// of each met once, and the text and CRDs (their spans from the
 /// document's start) of each met again, read then and copied from then on.
-/// A document met once costs no copy. Shared by threads.
+/// A document met once costs no copy. Shared by threads: a thread that
+/// meets a document another is reading waits for that read rather than
+/// reading it too.
 #[derive(Default)]
 pub struct SeenCrds {
     docs: std::sync::Mutex<std::collections::HashMap<u64, Met>>,
+    /// Signalled when a document being read ([`Met::Reading`]) is read.
+    read: std::sync::Condvar,
 }
 
 enum Met {
     Once,
+    /// Met again, and being read by a thread.
+    Reading,
     Again(Box<str>, std::sync::Arc<Found>),
+    /// Met again, and it does not parse by itself.
+    Unreadable,
+}
+
+/// What [`SeenCrds::known`] does after looking a document up.
+enum Next {
+    Answer(Option<Option<std::sync::Arc<Found>>>),
+    Wait,
+    Read,
+}
+
+/// Marks a document whose read did not finish (the reader unwound) as
+/// unreadable, so that no thread waits for it for ever.
+struct Reading<'a> {
+    seen: &'a SeenCrds,
+    hash: u64,
+    done: bool,
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.seen.finish(self.hash, Met::Unreadable);
+        }
+    }
 }
 
 impl SeenCrds {
@@ -321,32 +421,60 @@ impl SeenCrds {
     /// would cost about as much.
     const MIN_BYTES: usize = 16 * 1024;
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Met>> {
+        self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records what a read gave, for the threads waiting for it.
+    fn finish(&self, hash: u64, met: Met) {
+        self.lock().insert(hash, met);
+        self.read.notify_all();
+    }
+
     /// What document `doc` holds when it was met before (read now if it
     /// was met once), else `Some(None)`: to be parsed where it is. `None`
     /// when it does not parse by itself.
     fn known(&self, doc: &str) -> Option<Option<std::sync::Arc<Found>>> {
+        use std::collections::hash_map::Entry;
         use std::hash::{BuildHasher, BuildHasherDefault};
         let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(doc);
-        let lock = || self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        match lock().entry(hash) {
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                entry.insert(Met::Once);
-                return Some(None);
+        let mut docs = self.lock();
+        loop {
+            let next = match docs.entry(hash) {
+                Entry::Vacant(entry) => {
+                    entry.insert(Met::Once);
+                    Next::Answer(Some(None))
+                }
+                Entry::Occupied(mut entry) => match entry.get() {
+                    Met::Again(text, read) if **text == *doc => Next::Answer(Some(Some(read.clone()))),
+                    // Another text of the same hash (not kept), or one
+                    // that does not parse: parsed where it is.
+                    Met::Again(..) | Met::Unreadable => Next::Answer(Some(None)),
+                    Met::Reading => Next::Wait,
+                    Met::Once => {
+                        entry.insert(Met::Reading);
+                        Next::Read
+                    }
+                },
+            };
+            match next {
+                Next::Answer(answer) => return answer,
+                Next::Wait => docs = self.read.wait(docs).unwrap_or_else(std::sync::PoisonError::into_inner),
+                Next::Read => break,
             }
-            std::collections::hash_map::Entry::Occupied(entry) => match entry.get() {
-                Met::Again(text, read) if **text == *doc => return Some(Some(read.clone())),
-                // Another text of the same hash: not kept.
-                Met::Again(..) => return Some(None),
-                Met::Once => {}
-            },
         }
+        drop(docs);
+        let mut reading = Reading { seen: self, hash, done: false };
+        let Ok(nodes) = yaml::parse_documents(doc) else {
+            return None;
+        };
         let mut found = Found::default();
-        for node in &yaml::parse_documents(doc).ok()? {
+        for node in &nodes {
             found.document(node);
         }
         let found = std::sync::Arc::new(found);
-        // Another thread may have read it meanwhile: the same.
-        lock().insert(hash, Met::Again(doc.into(), found.clone()));
+        reading.done = true;
+        self.finish(hash, Met::Again(doc.into(), found.clone()));
         Some(Some(found))
     }
 }
@@ -406,11 +534,7 @@ impl Found {
 
     /// Appends what another document holds, its spans moved `by` bytes on.
     fn append_shifted(&mut self, other: &Found, by: usize) {
-        self.crds.extend(other.crds.iter().map(|crd| {
-            let mut crd = crd.clone();
-            crd.shift(by);
-            crd
-        }));
+        self.crds.extend(other.crds.iter().map(|crd| crd.shifted(by)));
         self.errors.extend(other.errors.iter().map(|err| ParseError {
             span: err.span.map(|s| Span::new(s.start + by, s.end + by)),
             message: err.message.clone(),
@@ -671,6 +795,28 @@ pub(crate) fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::release_order;
+
+    /// A copy of a CRD with its spans moved is the CRD cloned and shifted,
+    /// for every CRD of the single-CRD fixtures.
+    #[test]
+    fn shifted_is_a_shifted_clone() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/crd/single");
+        let mut files: Vec<_> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        files.sort();
+        let mut crds = 0;
+        for path in files {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            for crd in super::parse_manifests_whole(&text).unwrap_or_default() {
+                for by in [0, 7, 1 << 20] {
+                    let mut expected = crd.clone();
+                    expected.shift(by);
+                    assert_eq!(crd.shifted(by), expected, "{} by {by}", path.display());
+                }
+                crds += 1;
+            }
+        }
+        assert!(crds > 5, "{crds} CRDs read");
+    }
 
     /// The release order of version names, as the conversion chain and the
     /// migration plan list them (docs/crd.md).

@@ -142,6 +142,53 @@ pub struct Stream {
     skimmed: bool,
     /// Every document was parsed, as one stream.
     whole: bool,
+    /// What the skim read of each document that is not empty, when the
+    /// stream was read from its scans: for [`Stream::documents_of_kinds`],
+    /// which then need not scan the text again.
+    kinds: Option<Kinds>,
+}
+
+/// The documents of a stream by kind, compactly (a stream may have hundreds
+/// of thousands): each document's span and its kind's index (`names`),
+/// [`Kinds::UNSURE`] for a document the skim could not read, or
+/// [`Kinds::OTHER`] for a mapping whose `kind` is absent or not a string.
+#[derive(Debug, Clone, Default)]
+struct Kinds {
+    docs: Vec<(u32, u32, u32)>,
+    names: std::collections::HashMap<Box<str>, u32>,
+}
+
+impl Kinds {
+    const UNSURE: u32 = u32::MAX;
+    const OTHER: u32 = u32::MAX - 1;
+
+    /// Records a document; false when its offsets (or the names) do not
+    /// fit (then the stream keeps no kinds).
+    fn push(&mut self, span: Span, read: &DocRead) -> bool {
+        let kind = match read {
+            DocRead::Empty => return true,
+            DocRead::Unsure => Kinds::UNSURE,
+            DocRead::Map(header) => match &header.kind {
+                Some(skim::Value { scalar: Some((kind, ScalarKind::String, _)) }) => {
+                    let next = self.names.len();
+                    match self.names.get(kind.as_str()) {
+                        Some(&index) => index,
+                        None => match u32::try_from(next) {
+                            Ok(index) if index < Kinds::OTHER => {
+                                self.names.insert(kind.as_str().into(), index);
+                                index
+                            }
+                            _ => return false,
+                        },
+                    }
+                }
+                _ => Kinds::OTHER,
+            },
+        };
+        let (Ok(start), Ok(end)) = (u32::try_from(span.start), u32::try_from(span.end)) else { return false };
+        self.docs.push((start, end, kind));
+        true
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -206,7 +253,27 @@ impl Stream {
 
     /// The stream of documents parsed already.
     pub fn parsed(trees: Vec<Node>) -> Stream {
-        Stream { docs: (0..trees.len()).map(Doc::Parsed).collect(), trees, skimmed: false, whole: true }
+        Stream { docs: (0..trees.len()).map(Doc::Parsed).collect(), trees, skimmed: false, whole: true, kinds: None }
+    }
+
+    /// [`documents_of_kinds`] of the text this stream was read from, from
+    /// what its read kept (the text is not scanned again); `None` when the
+    /// stream was not read from the skim's scans (parsed whole, or made
+    /// otherwise): then ask [`documents_of_kinds`].
+    pub fn documents_of_kinds(&self, wanted: impl Fn(&str) -> bool) -> Option<Vec<Span>> {
+        let kinds = self.kinds.as_ref()?;
+        let mut picks = vec![false; kinds.names.len()];
+        for (name, &index) in &kinds.names {
+            if let Some(pick) = picks.get_mut(index as usize) {
+                *pick = wanted(name);
+            }
+        }
+        let picked = kinds.docs.iter().filter(|&&(_, _, kind)| match kind {
+            Kinds::UNSURE => true,
+            Kinds::OTHER => false,
+            index => picks.get(index as usize).copied().unwrap_or(false),
+        });
+        Some(picked.map(|&(start, end, _)| Span::new(start as usize, end as usize)).collect())
     }
 }
 
@@ -228,7 +295,11 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
     let mut stream = Stream::default();
     stream.docs.reserve_exact(scans.len());
     let mut names = Names::default();
+    let mut kinds = Some(Kinds::default());
     for scan in scans {
+        if kinds.as_mut().is_some_and(|kinds| !kinds.push(scan.span, &scan.read)) {
+            kinds = None;
+        }
         let header = match scan.read {
             DocRead::Empty => continue,
             DocRead::Map(header) => Some(header),
@@ -247,6 +318,7 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
             stream.trees.push(doc);
         }
     }
+    stream.kinds = kinds;
     Some(stream)
 }
 

@@ -1,14 +1,17 @@
 //! The manifests' fast path: a validating scan of a YAML stream, line by
 //! line, that reads each document's `apiVersion` and `kind` without building
 //! a tree, for a subset of YAML (block mappings and sequences indented with
-//! spaces, plain and simple quoted scalars, `[]`, `{}`, block scalars,
-//! comments: what Kubernetes manifests are written in).
+//! spaces, plain and simple quoted scalars, either going on over more
+//! indented lines (as generated CRDs write long descriptions), `[]`,
+//! `{}`, block scalars, comments: what Kubernetes manifests are written
+//! in).
 //!
 //! A document it accepts is one [`crate::yaml::parse_documents`] accepts,
 //! with the same `apiVersion` and `kind` at the same spans (a test holds
 //! both to this on every fixture, a synthetic tree and mutated inputs). It
 //! is never guessed at: whatever is outside the subset (anchors, aliases,
-//! tags, flow collections, escapes, multi-line scalars, tabs, odd
+//! tags, flow collections, escapes, a line going on with an indicator or
+//! a `: `, tabs, odd
 //! indentation, directives, merge keys, a document that is not a mapping)
 //! makes the scan say so ([`DocRead::Unsure`]) or give up on the stream
 //! (`None`), and the caller parses that text fully.
@@ -63,12 +66,24 @@ pub struct Value {
 pub const TREE_WORDS: [&str; 6] =
     ["eatureGates", "eature-gates", "untime-config", "untimeConfig", "ConfigPatches", "\\"];
 
-/// Whether `doc` names one of [`TREE_WORDS`] (searchers built once).
+/// The stems the words of [`TREE_WORDS`] start with (but the backslash,
+/// found by itself): one search each instead of one per word.
+const TREE_STEMS: [&str; 3] = ["eature", "untime", "ConfigPatches"];
+
+/// Whether `doc` names one of [`TREE_WORDS`]: a backslash, or a stem of
+/// [`TREE_STEMS`] where one of the words starting with it is written (each
+/// word starts with a stem, so every word written is found at its stem).
+/// Searchers built once.
 fn names_tree_word(doc: &[u8]) -> bool {
     static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    if memchr::memchr(b'\\', doc).is_some() {
+        return true;
+    }
     let finders =
-        FINDERS.get_or_init(|| TREE_WORDS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
-    finders.iter().any(|f| f.find(doc).is_some())
+        FINDERS.get_or_init(|| TREE_STEMS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
+    finders.iter().any(|finder| {
+        finder.find_iter(doc).any(|at| TREE_WORDS.iter().any(|word| doc[at..].starts_with(word.as_bytes())))
+    })
 }
 
 /// How deep the scan follows nesting before it leaves a document to the
@@ -88,20 +103,31 @@ pub fn scan(text: &str) -> Option<Vec<DocScan>> {
     // (the parser's count of documents may differ; their content does not).
     let mut docs = Vec::new();
     let mut start = 0;
-    let mut line_start = 0;
-    loop {
+    for line_start in marker_candidates(bytes) {
         let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
         if marker(&bytes[line_start..end])? {
             docs.push(scan_doc(text, Span::new(start, line_start)));
             start = (end + 1).min(bytes.len());
         }
-        if end == bytes.len() {
-            break;
-        }
-        line_start = end + 1;
     }
     docs.push(scan_doc(text, Span::new(start, bytes.len())));
     Some(docs)
+}
+
+/// The starts of the lines [`marker`] may say more of than `Some(false)`,
+/// in order: the first line, and every line that starts with `---`, `...`
+/// or `%` (three searches of the text instead of a search per line).
+fn marker_candidates(bytes: &[u8]) -> Vec<usize> {
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    let finders = FINDERS
+        .get_or_init(|| ["\n---", "\n...", "\n%"].iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
+    let mut starts = vec![0];
+    for finder in finders {
+        starts.extend(finder.find_iter(bytes).map(|at| at + 1));
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    starts
 }
 
 /// Whether a line is a document start (`---` alone, perhaps with a
@@ -241,6 +267,14 @@ struct Scanner<'a> {
     spare: Vec<Vec<Cow<'a, str>>>,
     pending: Pending,
     header: Header,
+    /// A plain scalar that may go on over the next lines: the indentation
+    /// they must go beyond, and whether it is a header value (`apiVersion`
+    /// or `kind`, read from its first line only, so left to the parser when
+    /// it goes on).
+    plain: Option<(usize, bool)>,
+    /// A quoted scalar left open at the end of its line: the indentation
+    /// its next lines must go beyond, and its quote.
+    quoted: Option<(usize, u8)>,
 }
 
 /// A scalar as written on a line: its decoded text, resolution and span.
@@ -260,6 +294,9 @@ enum Rest<'a> {
     Block,
     /// `[]` or `{}`.
     EmptyFlow,
+    /// A quoted scalar that goes on over the next lines (without an escape
+    /// on its first one): its quote.
+    OpenQuote(u8),
 }
 
 impl<'a> Scanner<'a> {
@@ -271,6 +308,8 @@ impl<'a> Scanner<'a> {
             spare: Vec::new(),
             pending: Pending::Nothing,
             header: Header::default(),
+            plain: None,
+            quoted: None,
         }
     }
 
@@ -300,7 +339,34 @@ impl<'a> Scanner<'a> {
                 }
                 block = None;
             }
-            if content.is_empty() || content[0] == b'#' {
+            if content.is_empty() {
+                at = line_end + 1;
+                continue;
+            }
+            if let Some((parent, quote)) = self.quoted.take() {
+                // A line of a quoted scalar that goes on: indented beyond
+                // its collection; it closes the scalar, or goes on too.
+                if indent <= parent {
+                    return None;
+                }
+                if !quoted_goes_on(content, quote)? {
+                    self.quoted = Some((parent, quote));
+                }
+                at = line_end + 1;
+                continue;
+            }
+            if let Some((parent, header)) = self.plain.take() {
+                if indent > parent && content[0] != b'#' {
+                    // A continuation line of a plain scalar.
+                    if header || !continuation(content)? {
+                        return None;
+                    }
+                    self.plain = Some((parent, header));
+                    at = line_end + 1;
+                    continue;
+                }
+            }
+            if content[0] == b'#' {
                 at = line_end + 1;
                 continue;
             }
@@ -308,6 +374,10 @@ impl<'a> Scanner<'a> {
                 block = Some(self.block_parent(indent));
             }
             at = line_end + 1;
+        }
+        if self.quoted.is_some() {
+            // A quoted scalar the document leaves open.
+            return None;
         }
         if self.stack.is_empty() {
             return Some(DocRead::Empty);
@@ -467,7 +537,24 @@ impl<'a> Scanner<'a> {
                 Some(false)
             }
             Rest::Block => Some(true),
-            Rest::Scalar(_) | Rest::EmptyFlow => Some(false),
+            Rest::Scalar(w) => {
+                self.may_go_on(&w, rest, indent, false);
+                Some(false)
+            }
+            Rest::EmptyFlow => Some(false),
+            Rest::OpenQuote(quote) => {
+                self.quoted = Some((indent, quote));
+                Some(false)
+            }
+        }
+    }
+
+    /// After a plain scalar written as `rest` on a line of the collection at
+    /// `parent`: the lines after it that are indented more are its
+    /// continuation, unless a comment ends it on this line.
+    fn may_go_on(&mut self, w: &Written<'_>, rest: &[u8], parent: usize, header: bool) {
+        if w.plain && !rest.windows(2).any(|pair| pair == b" #") {
+            self.plain = Some((parent, header));
         }
     }
 
@@ -505,14 +592,25 @@ impl<'a> Scanner<'a> {
                 (field(Some((String::new(), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
             }
             Rest::Scalar(w) if which.is_some() => {
+                self.may_go_on(&w, rest, indent, true);
                 let kind = if w.plain { crate::yaml::resolve_plain(&w.value) } else { ScalarKind::String };
                 (field(Some((w.value.into_owned(), kind, w.span))), false)
             }
-            Rest::Scalar(_) => (None, false),
+            Rest::Scalar(w) => {
+                self.may_go_on(&w, rest, indent, false);
+                (None, false)
+            }
             // A block scalar's text is not read here: the parser reads it.
             Rest::Block if which.is_some() => return None,
             Rest::Block => (None, true),
             Rest::EmptyFlow => (field(None), false),
+            // A header value is read from its line: one that goes on is the
+            // parser's.
+            Rest::OpenQuote(_) if which.is_some() => return None,
+            Rest::OpenQuote(quote) => {
+                self.quoted = Some((indent, quote));
+                (None, false)
+            }
         };
         match which {
             Some("apiVersion") => self.header.api_version = set,
@@ -527,6 +625,62 @@ impl<'a> Scanner<'a> {
         }
         Some(opens_block)
     }
+}
+
+/// Whether a line that goes on with a plain scalar is within the subset:
+/// `Some(true)` when the scalar may go on after it, `Some(false)` when a
+/// comment ends it there; `None` for what the subset leaves to the parser
+/// (a line that starts as an item, a complex key or a value would, `- `,
+/// `? ` or `: `, or holds `: ` or ends with `:`, which would be a mapping
+/// where none may be). Any other first character is the scalar's: the
+/// indicators that may not start a plain scalar may go on with one.
+fn continuation(content: &[u8]) -> Option<bool> {
+    if matches!(content, [b'-' | b'?' | b':'] | [b'-' | b'?' | b':', b' ', ..]) {
+        return None;
+    }
+    let mut end = content.len();
+    let mut ends = false;
+    for i in 1..content.len() {
+        if content[i] == b'#' && content[i - 1] == b' ' {
+            end = i;
+            ends = true;
+            break;
+        }
+    }
+    let written = &content[..end];
+    let written = &written[..written.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
+    if written.ends_with(b":") || written.windows(2).any(|w| w == b": ") {
+        return None;
+    }
+    Some(!ends)
+}
+
+/// A line that goes on with a quoted scalar of `quote` left open:
+/// `Some(true)` when it closes the scalar (then only spaces or a comment may
+/// follow), `Some(false)` when the scalar goes on; `None` for an escape, or
+/// anything but a comment after the closing quote.
+fn quoted_goes_on(content: &[u8], quote: u8) -> Option<bool> {
+    let mut i = 0;
+    while i < content.len() {
+        let b = content[i];
+        if quote == b'"' && b == b'\\' {
+            return None;
+        }
+        if b == quote {
+            if quote == b'\'' && content.get(i + 1) == Some(&b'\'') {
+                i += 2;
+                continue;
+            }
+            let after = &content[i + 1..];
+            let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+            if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
+                return None;
+            }
+            return Some(true);
+        }
+        i += 1;
+    }
+    Some(false)
 }
 
 /// Where a line's key ends and its `:` is: `(key length, colon index)`, for
@@ -623,7 +777,12 @@ fn plain_start(s: &[u8]) -> bool {
 fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
     match rest[0] {
         b'"' | b'\'' => {
-            let close = quoted_end(rest)?;
+            let Some(close) = quoted_end(rest) else {
+                // Not closed on this line: it goes on, unless an escape
+                // leaves it to the parser.
+                let escape = rest[0] == b'"' && rest.contains(&b'\\');
+                return (!escape).then_some(Rest::OpenQuote(rest[0]));
+            };
             let after = &rest[close..];
             let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
             if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
@@ -676,6 +835,81 @@ fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
                 plain: true,
                 span: Span::new(at, at + written.len()),
             }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines the stream's scan looks at are every line whose marker is
+    /// not plainly `Some(false)`.
+    #[test]
+    fn marker_candidates_are_the_marker_lines() {
+        #[track_caller]
+        fn check(text: &str) {
+            let bytes = text.as_bytes();
+            let mut expected = vec![0];
+            expected.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+            expected.retain(|&at| {
+                let line = &bytes[at..];
+                let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+                at == 0 || marker(line) != Some(false)
+            });
+            assert_eq!(marker_candidates(bytes), expected, "{text:?}");
+        }
+        for text in [
+            "",
+            "\n",
+            "a: 1\n---\nb: 2\n",
+            "---\n---\n",
+            "a\n--\n- x\n-- -\n",
+            "a\n...\n..\n.x\n",
+            "%YAML 1.2\n---\na\n",
+            "a\n--- # c\n---x\n ---\n",
+            "---",
+            "a\n---",
+            "a\n%",
+            "\n\n---\n...\n%\n",
+        ] {
+            check(text);
+        }
+    }
+
+    /// The stems' search finds exactly the documents that name a word.
+    #[test]
+    fn tree_words_by_stems() {
+        #[track_caller]
+        fn check(doc: &str) {
+            let expected = TREE_WORDS.iter().any(|w| doc.contains(w));
+            assert_eq!(names_tree_word(doc.as_bytes()), expected, "{doc:?}");
+        }
+        assert!(TREE_WORDS.iter().all(|w| *w == "\\" || TREE_STEMS.iter().any(|s| w.starts_with(s))));
+        for word in TREE_WORDS {
+            for cut in 0..=word.len() {
+                let (head, tail) = word.split_at(cut);
+                check(head);
+                check(tail);
+                check(&format!("a: {head}x{tail}\n"));
+                check(&format!("args:\n- --f{head}{tail}=A=true\n"));
+            }
+        }
+        for doc in [
+            "",
+            "feature",
+            "featureGate",
+            "eatureGates",
+            "feature-gates feature",
+            "untime",
+            "runtimeconfig",
+            "RuntimeConfig: x",
+            "kubeadmConfigPatches:",
+            "ConfigPatche",
+            "eatureeatureGates",
+            "a\\b",
+        ] {
+            check(doc);
         }
     }
 }

@@ -102,6 +102,40 @@ fn repeated_large_crds() {
     }
 }
 
+/// The same large CRDs read by many threads at once through one
+/// `SeenCrds` (a thread that meets a CRD another is reading waits for it),
+/// each file in another order; one of them does not parse.
+#[test]
+fn repeated_large_crds_on_threads() {
+    let (a, b) = (large_crd("Alpha", 40_000), large_crd("Beta", 20_000));
+    let unparsable = format!("{}  bad: [\n", large_crd("Delta", 20_000));
+    let files = [
+        a.clone(),
+        format!("{DEPLOYMENT}---\n{a}---\n{b}"),
+        format!("{b}---\n{CRD}---\n{a}"),
+        format!("{DEPLOYMENT}---\n{unparsable}"),
+        format!("{unparsable}---\n{a}"),
+    ];
+    let expected: Vec<_> = files.iter().map(|text| parse_manifests_whole(text)).collect();
+    for _ in 0..4 {
+        let seen = SeenCrds::default();
+        std::thread::scope(|scope| {
+            for thread in 0..6 {
+                let (files, expected, seen) = (&files, &expected, &seen);
+                scope.spawn(move || {
+                    for round in 0..3 {
+                        for i in (0..files.len()).map(|i| (i + thread + round) % files.len()) {
+                            let stream = read_stream(&files[i]).ok();
+                            let read = parse_manifests_read(&files[i], stream.as_ref(), seen);
+                            assert_eq!(read, expected[i], "file {i}, thread {thread}, round {round}");
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
+
 /// Every YAML and JSON file below `dir`.
 fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use kompat_formats::deploy::{gate_settings_in, Material};
-use kompat_formats::manifest::{objects_in, read_stream};
+use kompat_formats::manifest::{documents_of_kinds, objects_in, read_stream};
 use kompat_formats::yaml::parse_documents;
 use kompat_testkit::mutate::{self, mutate, Rng};
 
@@ -32,6 +32,17 @@ fn agree(name: &str, text: &str) -> bool {
             assert_eq!(fast, slow, "settings of {name}:\n{text}");
             if stream.is_whole() {
                 assert_eq!(stream.trees(), &docs[..], "trees of {name}");
+            }
+            // The documents by kind the stream kept are those a second scan
+            // finds, for any choice of kinds.
+            let choices: [fn(&str) -> bool; 4] =
+                [|k| k == "List" || k == "CustomResourceDefinition", |k| k == "Service", |_| true, |_| false];
+            for wanted in choices {
+                let kept = stream.documents_of_kinds(wanted);
+                assert_eq!(kept.is_some(), !stream.is_whole(), "kinds kept of {name}");
+                if kept.is_some() {
+                    assert_eq!(kept, documents_of_kinds(text, wanted), "documents by kind of {name}:\n{text}");
+                }
             }
             stream.trees().len() < docs.len()
         }
@@ -112,6 +123,164 @@ fn small_cases() {
         "apiVersion: v1\nkind: Service\n\n\n",
         "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  # comment\n    # comment\n# comment\n  labels:\n    a: b\n",
         "{\"apiVersion\": \"v1\", \"kind\": \"Service\"}\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y'\n  - a: 'x\n   y'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y' # c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y' # c\n  - a: 'x\n   y' # c\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y'#c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y'#c\n  - a: 'x\n   y'#c\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y' z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y' z\n  - a: 'x\n   y' z\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y': z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y': z\n  - a: 'x\n   y': z\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n\n   y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n\n   y'\n  - a: 'x\n\n   y'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n  y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n  y'\n  - a: 'x\n  y'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n y'\n  - a: 'x\n y'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   # y\n   - z'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   # y\n   - z'\n  - a: 'x\n   # y\n   - z'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x''\n   y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x''\n   y'\n  - a: 'x''\n   y'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y''\n   z'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y''\n   z'\n  - a: 'x\n   y''\n   z'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y\\n'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y\\n'\n  - a: 'x\n   y\\n'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\\n\n   y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\\n\n   y'\n  - a: 'x\\n\n   y'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y\n  - a: 'x\n   y\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   ---\n   ...'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   ---\n   ...'\n  - a: 'x\n   ---\n   ...'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y\n  b: 1'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y\n  b: 1'\n  - a: 'x\n   y\n  b: 1'\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y'\n   z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - 'x\n   y'\n   z\n  - a: 'x\n   y'\n   z\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n---\n   y'\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x\n   y\n",
+        "apiVersion: v1\nkind: 'Ser\n vice'\n",
+        "apiVersion: 'v1\n  '\nkind: Service\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  'a\n   b': 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\"\n  - a: \"x\n   y\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\" # c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\" # c\n  - a: \"x\n   y\" # c\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\"#c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\"#c\n  - a: \"x\n   y\"#c\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\" z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\" z\n  - a: \"x\n   y\" z\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\": z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\": z\n  - a: \"x\n   y\": z\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n\n   y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n\n   y\"\n  - a: \"x\n\n   y\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n  y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n  y\"\n  - a: \"x\n  y\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n y\"\n  - a: \"x\n y\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   # y\n   - z\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   # y\n   - z\"\n  - a: \"x\n   # y\n   - z\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\"\"\n   y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\"\"\n   y\"\n  - a: \"x\"\"\n   y\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\"\"\n   z\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\"\"\n   z\"\n  - a: \"x\n   y\"\"\n   z\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\\n\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\\n\"\n  - a: \"x\n   y\\n\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\\n\n   y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\\n\n   y\"\n  - a: \"x\\n\n   y\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\n  - a: \"x\n   y\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   ---\n   ...\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   ---\n   ...\"\n  - a: \"x\n   ---\n   ...\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\n  b: 1\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\n  b: 1\"\n  - a: \"x\n   y\n  b: 1\"\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\"\n   z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - \"x\n   y\"\n   z\n  - a: \"x\n   y\"\n   z\n  - 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n---\n   y\"\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\n   y\n",
+        "apiVersion: v1\nkind: \"Ser\n vice\"\n",
+        "apiVersion: \"v1\n  \"\nkind: Service\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  \"a\n   b\": 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   x\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    x\n  - a: x\n     x\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   `y`\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    `y`\n  - a: x\n     `y`\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   [y]\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    [y]\n  - a: x\n     [y]\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   {y}\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    {y}\n  - a: x\n     {y}\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   'y'\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    'y'\n  - a: x\n     'y'\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   \"y\"\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    \"y\"\n  - a: x\n     \"y\"\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   *y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    *y\n  - a: x\n     *y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   &y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    &y\n  - a: x\n     &y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   !y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    !y\n  - a: x\n     !y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   |y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    |y\n  - a: x\n     |y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   >y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    >y\n  - a: x\n     >y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   %y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    %y\n  - a: x\n     %y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   @y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    @y\n  - a: x\n     @y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   - y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    - y\n  - a: x\n     - y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   -y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    -y\n  - a: x\n     -y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   ? y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    ? y\n  - a: x\n     ? y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   ?y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    ?y\n  - a: x\n     ?y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   : y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    : y\n  - a: x\n     : y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   :y\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    :y\n  - a: x\n     :y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y: z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y: z\n  - a: x\n     y: z\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y:\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y:\n  - a: x\n     y:\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y:z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y:z\n  - a: x\n     y:z\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y #c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y #c\n  - a: x\n     y #c\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y#c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y#c\n  - a: x\n     y#c\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   # c\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    # c\n  - a: x\n     # c\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y\n  z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y\n  z\n  - a: x\n     y\n  z\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y\n\n  z\n\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y\n\n  z\n\n  - a: x\n     y\n\n  z\n\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y #c\n  z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y #c\n  z\n  - a: x\n     y #c\n  z\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y\n  # c\n  z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y\n  # c\n  z\n  - a: x\n     y\n  # c\n  z\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y, z\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y, z\n  - a: x\n     y, z\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y ]\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y ]\n  - a: x\n     y ]\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y }\n  b: 1\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n    y }\n  - a: x\n     y }\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n  b\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n   y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - x\n  y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  list:\n  - a: x\n    y\n",
+        "apiVersion: v1\nkind: Service\ndescription: x\n y\n z\n",
+        "apiVersion: v1\nkind: Service\n x\n",
+        "apiVersion: v1\n x\nkind: Service\n",
+        "apiVersion: v1\nkind: Ser\n vice\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: \"x\"\n   y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: 'x'\n   y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x # c\n   y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: |\n   y\n   z\n  b: x\n   y\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y\n---\napiVersion: v1\nkind: Pod\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y\n   ---\n   ...\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a: x\n   y\n  b:\n   c: d\n",
+        "apiVersion: v1\nkind: Service\nspec:\n  a:\n   x\n   y\n",
     ];
     let mut skimmed = 0;
     for (i, text) in cases.iter().enumerate() {
@@ -151,7 +320,7 @@ fn every_fixture() {
     assert!(skimmed > 0, "no fixture was skimmed");
 }
 
-const MANIFEST_SEED: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: quay.io/x/web:v1\n        args:\n        - --feature-gates=A=true\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # comment\ndata:\n  a: \"1\"\n  b: 'x'\n  script: |\n    echo hi\n\n    done\n  list: []\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n  ports:\n  - name: a\n    port: 1\n  -  port: 2\n";
+const MANIFEST_SEED: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: quay.io/x/web:v1\n        args:\n        - --feature-gates=A=true\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # comment\ndata:\n  a: \"1\"\n  b: 'x'\n  script: |\n    echo hi\n\n    done\n  list: []\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n  ports:\n  - name: a\n    port: 1\n  -  port: 2\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: A long description\n          that goes on, with [brackets]\n\n          and a blank line\n        properties:\n          refresh:\n            description: 'Refresh indicates if it''s\n              to be refreshed'\n            type: string\n          other:\n            description: \"Other goes on\n              over two lines\" # c\n            enum:\n            - a long\n              item\n";
 
 /// Mutated manifests: the skim agrees with the parser, or leaves the
 /// document to it.
