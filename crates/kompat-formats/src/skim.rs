@@ -105,13 +105,47 @@ pub fn scan(text: &str) -> Option<Vec<DocScan>> {
     let mut start = 0;
     for line_start in marker_candidates(bytes) {
         let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
-        if marker(&bytes[line_start..end])? {
+        let line = &bytes[line_start..end];
+        if marker(line)? {
+            // A marker line is no document's text: its comment's bytes are
+            // checked here, as `scan_doc` checks a document's.
+            if !bytes_in_subset(line) {
+                return None;
+            }
+            // The parser does not always end a block scalar at the root at
+            // a `---` line (with an indentation indicator and no content,
+            // it reports the line as wrongly indented): such a stream is
+            // the parser's.
+            if root_block_scalar(&bytes[start..line_start]) {
+                return None;
+            }
             docs.push(scan_doc(text, Span::new(start, line_start)));
             start = (end + 1).min(bytes.len());
         }
     }
     docs.push(scan_doc(text, Span::new(start, bytes.len())));
     Some(docs)
+}
+
+/// Whether a document's root node is a block scalar (`>`, `|`, perhaps
+/// after a tag and an anchor): its first line that is neither blank nor a
+/// comment starts with one.
+fn root_block_scalar(doc: &[u8]) -> bool {
+    for line in doc.split(|&b| b == b'\n') {
+        let mut rest = trim_spaces(line);
+        if rest.is_empty() || rest[0] == b'#' {
+            continue;
+        }
+        // Node properties (`!tag`, `&anchor`), each followed by a space.
+        while matches!(rest.first(), Some(b'!' | b'&')) {
+            match rest.iter().position(|&b| b == b' ') {
+                Some(space) => rest = trim_spaces(&rest[space..]),
+                None => return false,
+            }
+        }
+        return matches!(rest.first(), Some(b'>' | b'|'));
+    }
+    false
 }
 
 /// The starts of the lines [`marker`] may say more of than `Some(false)`,
