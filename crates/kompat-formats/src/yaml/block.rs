@@ -29,7 +29,8 @@ pub fn build(text: &str, span: Span) -> Option<Node> {
     if !skim::bytes_in_subset(doc.as_bytes()) {
         return None;
     }
-    let mut builder = Builder { text, bytes: text.as_bytes(), end: span.end, pos: span.start, inline: None, depth: 0 };
+    let mut builder =
+        Builder { text, bytes: text.as_bytes(), end: span.end, pos: span.start, inline: None, peeked: None, depth: 0 };
     let first = builder.peek()?;
     if first.indent != 0 || is_item(builder.content(&first)) {
         return None;
@@ -65,6 +66,8 @@ struct Builder<'a> {
     /// A line's rest read as a line of its own: the first entry of a
     /// compact mapping (`- key: value`).
     inline: Option<Line>,
+    /// The last line [`Builder::peek`] found, with its start.
+    peeked: Option<(usize, Line)>,
     depth: usize,
 }
 
@@ -97,6 +100,11 @@ impl<'a> Builder<'a> {
         if let Some(line) = self.inline {
             return Some(line);
         }
+        // A line is looked at two or three times (by a value, then by its
+        // collection): its end is found once.
+        if let Some((_, line)) = self.peeked.filter(|&(at, _)| at == self.pos) {
+            return Some(line);
+        }
         while self.pos < self.end {
             let start = self.pos;
             let end = self.line_end(start);
@@ -105,7 +113,9 @@ impl<'a> Builder<'a> {
                 self.pos = self.next_start(end);
                 continue;
             }
-            return Some(Line { at: start + indent, indent, end });
+            let line = Line { at: start + indent, indent, end };
+            self.peeked = Some((start, line));
+            return Some(line);
         }
         None
     }
