@@ -225,3 +225,21 @@ fn synthetic_tree() {
     assert!(count.built >= count.validated && count.built > 100, "{count:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Nesting: within the skim's limit a deep document is built; beyond it,
+/// left to the parser.
+#[test]
+fn deep_nesting() {
+    let maps = |levels: usize| -> String { (0..levels).map(|i| format!("{}a{i}:\n", " ".repeat(i))).collect() };
+    let items = |levels: usize| -> String {
+        let mut text = String::from("a:\n");
+        for i in 0..levels {
+            text.push_str(&format!("{}-\n", " ".repeat(2 * i + 1)));
+        }
+        text
+    };
+    assert_eq!(agree("maps 150", &maps(150)).built, 1);
+    assert_eq!(agree("maps 300", &maps(300)).built, 0);
+    assert_eq!(agree("items 100", &items(100)).built, 1);
+    assert_eq!(agree("items 300", &items(300)).built, 0);
+}
