@@ -4,14 +4,29 @@
 //! manifests' fast path against it: `read_stream` (each document skimmed,
 //! parsed only when its tree is needed) gives the parse's objects, or its
 //! error, and the documents by kind it keeps are those a second scan finds.
+//! And the block tree builder against the parser: every document the skim
+//! validates is built, and every tree built is the parser's tree of that
+//! document, spans included.
 #![no_main]
 
 use kompat_formats::manifest::{documents_of_kinds, objects_in, read_stream};
+use kompat_formats::yaml::block::{build, documents};
 use kompat_formats::yaml::{parse_documents, Node, ScalarKind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    for (span, validated) in documents(text).unwrap_or_default() {
+        let Some(built) = build(text, span) else {
+            assert!(!validated, "a validated document is not built");
+            continue;
+        };
+        let parsed = parse_documents(&text[span.start..span.end]).expect("a built document parses");
+        assert_eq!(parsed.len(), 1);
+        let mut expected = parsed.into_iter().next().expect("one document");
+        expected.shift(span.start);
+        assert_eq!(built, expected);
+    }
     let full = parse_documents(text);
     match (&full, read_stream(text)) {
         (Ok(docs), Ok(stream)) => {

@@ -360,12 +360,16 @@ fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &
         };
         match known {
             Some(read) => found.append_shifted(&read, span.start),
-            None => {
-                for mut node in yaml::parse_documents(doc).ok()? {
-                    node.shift(span.start);
-                    found.document(&node);
+            None => match yaml::block::build(text, span) {
+                // Within the skim's subset: built from its lines.
+                Some(node) => found.document(&node),
+                None => {
+                    for mut node in yaml::parse_documents(doc).ok()? {
+                        node.shift(span.start);
+                        found.document(&node);
+                    }
                 }
-            }
+            },
         }
     }
     Some(found)
@@ -465,8 +469,9 @@ impl SeenCrds {
         }
         drop(docs);
         let mut reading = Reading { seen: self, hash, done: false };
-        let Ok(nodes) = yaml::parse_documents(doc) else {
-            return None;
+        let nodes = match yaml::block::build(doc, Span::new(0, doc.len())) {
+            Some(node) => vec![node],
+            None => yaml::parse_documents(doc).ok()?,
         };
         let mut found = Found::default();
         for node in &nodes {

@@ -12,12 +12,13 @@
 //! ([`crate::skim`]) for its `apiVersion` and `kind` without building a tree,
 //! and parsed only when a reader needs its tree ([`needs_tree`], the one list
 //! of such kinds; a document naming a setting's words) or the skim is not
-//! sure of it. The objects, and what the
-//! trees of the parsed documents say, are those of a full parse.
+//! sure of it; the tree of a document the skim validated is built from its
+//! lines ([`crate::yaml::block`]), with no parser events. The objects, and
+//! what the trees of the parsed documents say, are those of a full parse.
 
 use crate::skim::{self, DocRead, Header};
 use crate::span::ParseError;
-use crate::yaml::{parse_documents, Node, ScalarKind};
+use crate::yaml::{block, parse_documents, Node, ScalarKind};
 use kompat_span::Span;
 
 /// One object of a manifest, located by its `apiVersion` value.
@@ -308,6 +309,13 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
         if let Some(object) = header.as_ref().and_then(|h| skimmed(h, &mut names)) {
             stream.skimmed = true;
             stream.docs.push(Doc::Skimmed(object));
+            continue;
+        }
+        // A document the skim validated is built from its lines; any other
+        // is parsed.
+        if let Some(doc) = header.and_then(|_| block::build(text, scan.span)) {
+            stream.docs.push(Doc::Parsed(stream.trees.len()));
+            stream.trees.push(doc);
             continue;
         }
         let start = scan.span.start;

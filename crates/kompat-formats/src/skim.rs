@@ -213,7 +213,7 @@ fn scan_doc(text: &str, span: Span) -> DocScan {
 /// No tab, carriage return or other control character, and no character
 /// YAML does not allow or reads as a line break (C1 controls, U+2028 and
 /// U+2029, the byte-order mark, U+FFFE and U+FFFF).
-fn bytes_in_subset(bytes: &[u8]) -> bool {
+pub(crate) fn bytes_in_subset(bytes: &[u8]) -> bool {
     // Printable ASCII and newlines, 64 bytes at a time; the rest byte by
     // byte.
     let plain = |b: u8| (0x20..0x7F).contains(&b) | (b == b'\n');
@@ -312,15 +312,15 @@ struct Scanner<'a> {
 }
 
 /// A scalar as written on a line: its decoded text, resolution and span.
-struct Written<'a> {
-    value: Cow<'a, str>,
+pub(crate) struct Written<'a> {
+    pub(crate) value: Cow<'a, str>,
     /// Plain (resolved by the core schema when read), or quoted (a string).
-    plain: bool,
-    span: Span,
+    pub(crate) plain: bool,
+    pub(crate) span: Span,
 }
 
 /// The value part of a line, after `key:` or `- `.
-enum Rest<'a> {
+pub(crate) enum Rest<'a> {
     /// Nothing (or a comment): a nested block follows, or null.
     Empty,
     Scalar(Written<'a>),
@@ -668,7 +668,7 @@ impl<'a> Scanner<'a> {
 /// `? ` or `: `, or holds `: ` or ends with `:`, which would be a mapping
 /// where none may be). Any other first character is the scalar's: the
 /// indicators that may not start a plain scalar may go on with one.
-fn continuation(content: &[u8]) -> Option<bool> {
+pub(crate) fn continuation(content: &[u8]) -> Option<bool> {
     if matches!(content, [b'-' | b'?' | b':'] | [b'-' | b'?' | b':', b' ', ..]) {
         return None;
     }
@@ -719,7 +719,7 @@ fn quoted_goes_on(content: &[u8], quote: u8) -> Option<bool> {
 
 /// Where a line's key ends and its `:` is: `(key length, colon index)`, for
 /// a plain key (up to `: ` or a final `:`) or a quoted one.
-fn key_end(content: &[u8]) -> Option<(usize, usize)> {
+pub(crate) fn key_end(content: &[u8]) -> Option<(usize, usize)> {
     match content.first()? {
         b'"' | b'\'' => {
             let close = quoted_end(content)?;
@@ -750,7 +750,7 @@ fn key_end(content: &[u8]) -> Option<(usize, usize)> {
 
 /// The index just past a quoted scalar's closing quote, when it closes on
 /// this line without an escape (`"..."` without `\`, `'...'` with `''`).
-fn quoted_end(content: &[u8]) -> Option<usize> {
+pub(crate) fn quoted_end(content: &[u8]) -> Option<usize> {
     let quote = content[0];
     let mut i = 1;
     while i < content.len() {
@@ -771,7 +771,7 @@ fn quoted_end(content: &[u8]) -> Option<usize> {
 }
 
 /// A key as the parser reads it.
-fn key_text<'a>(text: &'a str, at: usize, key: &[u8]) -> Option<Written<'a>> {
+pub(crate) fn key_text<'a>(text: &'a str, at: usize, key: &[u8]) -> Option<Written<'a>> {
     let first = *key.first()?;
     if first == b'"' || first == b'\'' {
         return quoted(text, at, key);
@@ -808,7 +808,7 @@ fn plain_start(s: &[u8]) -> bool {
 }
 
 /// The value after `key: ` or `- ` (not empty, not a comment), at `at`.
-fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
+pub(crate) fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a>> {
     match rest[0] {
         b'"' | b'\'' => {
             let Some(close) = quoted_end(rest) else {

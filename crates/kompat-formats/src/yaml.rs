@@ -12,6 +12,8 @@
 //! [`MAX_DEPTH`]. Plain scalars are resolved with the YAML 1.2
 //! core schema, so `1`, `1.0` and `"1"` compare as YAML says they do.
 
+pub mod block;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};

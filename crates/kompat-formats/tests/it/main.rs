@@ -4,6 +4,7 @@
 
 mod api_override_until;
 mod api_toml;
+mod block;
 mod fuzz;
 mod parse;
 mod plan;

@@ -310,7 +310,7 @@ fn small_cases() {
 }
 
 /// Every YAML and JSON file below `dir`.
-fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
@@ -323,7 +323,7 @@ fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn workspace() -> PathBuf {
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
@@ -340,7 +340,7 @@ fn every_fixture() {
     assert!(skimmed > 0, "no fixture was skimmed");
 }
 
-const MANIFEST_SEED: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: quay.io/x/web:v1\n        args:\n        - --feature-gates=A=true\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # comment\ndata:\n  a: \"1\"\n  b: 'x'\n  script: |\n    echo hi\n\n    done\n  list: []\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n  ports:\n  - name: a\n    port: 1\n  -  port: 2\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: A long description\n          that goes on, with [brackets]\n\n          and a blank line\n        properties:\n          refresh:\n            description: 'Refresh indicates if it''s\n              to be refreshed'\n            type: string\n          other:\n            description: \"Other goes on\n              over two lines\" # c\n            enum:\n            - a long\n              item\n";
+pub(crate) const MANIFEST_SEED: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: quay.io/x/web:v1\n        args:\n        - --feature-gates=A=true\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # comment\ndata:\n  a: \"1\"\n  b: 'x'\n  script: |\n    echo hi\n\n    done\n  list: []\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n  ports:\n  - name: a\n    port: 1\n  -  port: 2\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: A long description\n          that goes on, with [brackets]\n\n          and a blank line\n        properties:\n          refresh:\n            description: 'Refresh indicates if it''s\n              to be refreshed'\n            type: string\n          other:\n            description: \"Other goes on\n              over two lines\" # c\n            enum:\n            - a long\n              item\n";
 
 /// Mutated manifests: the skim agrees with the parser, or leaves the
 /// document to it.
