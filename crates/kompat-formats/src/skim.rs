@@ -199,7 +199,7 @@ fn trim_spaces(s: &[u8]) -> &[u8] {
 /// Scans one document: its header, or unsure.
 fn scan_doc(text: &str, span: Span) -> DocScan {
     let doc = &text[span.start..span.end];
-    let read = if !bytes_in_subset(doc.as_bytes()) {
+    let read = if !bytes_in_subset(doc.as_bytes()) || ends_in_spaces(doc.as_bytes()) {
         DocRead::Unsure
     } else {
         match Scanner::new(text, span).run() {
@@ -208,6 +208,15 @@ fn scan_doc(text: &str, span: Span) -> DocScan {
         }
     };
     DocScan { span, read }
+}
+
+/// Whether the last line of `doc` has spaces and nothing else, with no line
+/// break after it: after a block scalar the parser may read it as a line of
+/// the scalar (`a: |\n x\n ` is `"x\n\n"`, where `a: |\n x\n` is `"x\n"`),
+/// so such a document is the parser's.
+pub(crate) fn ends_in_spaces(doc: &[u8]) -> bool {
+    let last = memchr::memrchr(b'\n', doc).map_or(doc, |i| &doc[i + 1..]);
+    !last.is_empty() && last.iter().all(|&b| b == b' ')
 }
 
 /// No tab, carriage return or other control character, and no character

@@ -26,7 +26,7 @@ const MAX_BUILD_DEPTH: usize = 200;
 /// the subset (or empty, or not a mapping).
 pub fn build(text: &str, span: Span) -> Option<Node> {
     let doc = text.get(span.start..span.end)?;
-    if !skim::bytes_in_subset(doc.as_bytes()) {
+    if !skim::bytes_in_subset(doc.as_bytes()) || skim::ends_in_spaces(doc.as_bytes()) {
         return None;
     }
     let mut builder =

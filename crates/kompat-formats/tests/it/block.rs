@@ -68,6 +68,15 @@ fn small_cases() {
     check("a: x # c\nb: 'q'  # c\nc: \"r\"   \nd: x#y\ne: http://a:b/c\n", true);
     check("\"a\": 1\n'b': 2\n\"c d\":\n'e''f': 3\n", true);
     check("é: ü\nb: 'ß'\n", true);
+    // A last line of spaces with no line break after it: the parser's
+    // (after a block scalar it may be a line of the scalar; found by
+    // fuzzing).
+    check("a: >\n 2\n ", false);
+    check("a: |\n x\n ", false);
+    check("a: |\n x\n\n ", false);
+    check("a: x\n   ", false);
+    check("a: |\n x\n \n", true);
+    check("a: |\n x\n \nb: 1\n", true);
     // Empty values.
     check("a:\nb:   \nc:  # c\n", true);
     check("a:\n\n\n", true);
