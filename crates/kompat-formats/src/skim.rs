@@ -392,7 +392,7 @@ impl<'a> Scanner<'a> {
                 if indent <= parent {
                     return None;
                 }
-                if !quoted_goes_on(content, quote)? {
+                if quoted_close(content, quote)?.is_none() {
                     self.quoted = Some((parent, quote));
                 }
                 at = line_end + 1;
@@ -698,12 +698,27 @@ pub(crate) fn continuation(content: &[u8]) -> Option<bool> {
     Some(!ends)
 }
 
-/// A line that goes on with a quoted scalar of `quote` left open:
-/// `Some(true)` when it closes the scalar (then only spaces or a comment may
-/// follow), `Some(false)` when the scalar goes on; `None` for an escape, or
-/// anything but a comment after the closing quote.
-fn quoted_goes_on(content: &[u8], quote: u8) -> Option<bool> {
-    let mut i = 0;
+/// On a line that goes on with a quoted scalar of `quote` left open:
+/// `Some(Some(index))` of its closing quote (then only spaces or a comment
+/// may follow), `Some(None)` when the scalar goes on; `None` for an escape,
+/// or anything but a comment after the closing quote.
+pub(crate) fn quoted_close(content: &[u8], quote: u8) -> Option<Option<usize>> {
+    let close = closing_quote(content, 0, quote)?;
+    if let Some(i) = close {
+        let after = &content[i + 1..];
+        let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+        if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
+            return None;
+        }
+    }
+    Some(close)
+}
+
+/// The index of the `quote` that closes a quoted scalar in `content`, from
+/// `from` on: `Some(None)` when it does not close there; `None` for an
+/// escape (`"..."` with `\`; `''` in `'...'` is a quote, not the close).
+fn closing_quote(content: &[u8], from: usize, quote: u8) -> Option<Option<usize>> {
+    let mut i = from;
     while i < content.len() {
         let b = content[i];
         if quote == b'"' && b == b'\\' {
@@ -714,16 +729,11 @@ fn quoted_goes_on(content: &[u8], quote: u8) -> Option<bool> {
                 i += 2;
                 continue;
             }
-            let after = &content[i + 1..];
-            let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
-            if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
-                return None;
-            }
-            return Some(true);
+            return Some(Some(i));
         }
         i += 1;
     }
-    Some(false)
+    Some(None)
 }
 
 /// Where a line's key ends and its `:` is: `(key length, colon index)`, for
@@ -760,23 +770,7 @@ pub(crate) fn key_end(content: &[u8]) -> Option<(usize, usize)> {
 /// The index just past a quoted scalar's closing quote, when it closes on
 /// this line without an escape (`"..."` without `\`, `'...'` with `''`).
 pub(crate) fn quoted_end(content: &[u8]) -> Option<usize> {
-    let quote = content[0];
-    let mut i = 1;
-    while i < content.len() {
-        let b = content[i];
-        if quote == b'"' && b == b'\\' {
-            return None;
-        }
-        if b == quote {
-            if quote == b'\'' && content.get(i + 1) == Some(&b'\'') {
-                i += 2;
-                continue;
-            }
-            return Some(i + 1);
-        }
-        i += 1;
-    }
-    None
+    closing_quote(content, 1, content[0])?.map(|i| i + 1)
 }
 
 /// A key as the parser reads it.

@@ -363,7 +363,7 @@ impl<'a> Builder<'a> {
                 (0..breaks).for_each(|_| value.push('\n'));
             }
             breaks = 0;
-            match closing(content, quote)? {
+            match skim::quoted_close(content, quote)? {
                 Some(close) => {
                     push_quoted(&mut value, &content[..close], quote, self.text, line_end - line.len() + indent)?;
                     self.pos = at;
@@ -476,34 +476,6 @@ fn scalar(w: Written<'_>) -> Scalar {
 
 fn trim_end(bytes: &[u8]) -> &[u8] {
     &bytes[..bytes.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)]
-}
-
-/// On a line that goes on with a quoted scalar: `Some(Some(index))` of its
-/// closing quote (then only spaces or a comment may follow),
-/// `Some(None)` when it goes on; `None` for an escape or anything after the
-/// closing quote.
-fn closing(content: &[u8], quote: u8) -> Option<Option<usize>> {
-    let mut i = 0;
-    while i < content.len() {
-        let b = content[i];
-        if quote == b'"' && b == b'\\' {
-            return None;
-        }
-        if b == quote {
-            if quote == b'\'' && content.get(i + 1) == Some(&b'\'') {
-                i += 2;
-                continue;
-            }
-            let after = &content[i + 1..];
-            let gap = spaces(after);
-            if gap < after.len() && !(gap > 0 && after[gap] == b'#') {
-                return None;
-            }
-            return Some(Some(i));
-        }
-        i += 1;
-    }
-    Some(None)
 }
 
 /// Appends a piece of a quoted scalar written at `at` (`''` read as `'`
