@@ -6,7 +6,7 @@
 //! cases, on every YAML and JSON fixture, on mutated bundles, and on large
 //! CRDs repeated across files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kompat_crd::{parse_manifests, parse_manifests_read, parse_manifests_seen, parse_manifests_whole, SeenCrds};
 use kompat_formats::manifest::read_stream;
@@ -136,24 +136,10 @@ fn repeated_large_crds_on_threads() {
     }
 }
 
-/// Every YAML and JSON file below `dir`.
-fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files_below(&path, out);
-        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "yaml" | "yml" | "json")) {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_fixture() {
     let mut files = Vec::new();
-    files_below(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), &mut files);
+    kompat_testkit::files::yaml_files_below(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), &mut files);
     assert!(files.len() > 50, "{} fixtures", files.len());
     let seen = SeenCrds::default();
     for path in &files {

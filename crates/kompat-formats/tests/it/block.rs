@@ -9,7 +9,7 @@ use kompat_formats::yaml::block::{build, documents};
 use kompat_formats::yaml::{parse_documents, Node};
 use kompat_testkit::mutate::{self, mutate, Rng};
 
-use crate::skim::{files_below, workspace, MANIFEST_SEED};
+use crate::skim::{synthetic_tree_files, workspace, MANIFEST_SEED};
 
 /// How the builder did on a stream: documents it built, documents the skim
 /// validated.
@@ -182,8 +182,8 @@ fn many_keys() {
 #[test]
 fn every_fixture() {
     let mut files = Vec::new();
-    files_below(&workspace().join("fixtures"), &mut files);
-    files_below(&workspace().join("crates"), &mut files);
+    kompat_testkit::files::yaml_files_below(&workspace().join("fixtures"), &mut files);
+    kompat_testkit::files::yaml_files_below(&workspace().join("crates"), &mut files);
     assert!(files.len() > 50, "{} files", files.len());
     let mut built = 0;
     for path in &files {
@@ -212,18 +212,7 @@ fn mutations_agree() {
 
 #[test]
 fn synthetic_tree() {
-    let dir = std::env::temp_dir().join(format!("kompat-block-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let script = workspace().join("scripts/gen-manifest-tree");
-    let status = std::process::Command::new("python3").arg(&script).arg(&dir).arg("0.05").status();
-    let Ok(status) = status else {
-        eprintln!("python3 is not installed: the synthetic tree is not checked");
-        return;
-    };
-    assert!(status.success(), "{} failed", script.display());
-    let mut files = Vec::new();
-    files_below(&dir, &mut files);
-    assert!(files.len() > 50, "{} files", files.len());
+    let Some((dir, files)) = synthetic_tree_files("block") else { return };
     let mut count = Count::default();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));

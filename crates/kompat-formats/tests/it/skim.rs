@@ -309,20 +309,6 @@ fn small_cases() {
     assert!(skimmed >= 10, "the fast path skimmed {skimmed} cases");
 }
 
-/// Every YAML and JSON file below `dir`.
-pub(crate) fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files_below(&path, out);
-        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "yaml" | "yml" | "json")) {
-            out.push(path);
-        }
-    }
-}
-
 pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -330,7 +316,7 @@ pub(crate) fn workspace() -> PathBuf {
 #[test]
 fn every_fixture() {
     let mut files = Vec::new();
-    files_below(&workspace().join("fixtures"), &mut files);
+    kompat_testkit::files::yaml_files_below(&workspace().join("fixtures"), &mut files);
     assert!(files.len() > 50, "{} fixtures", files.len());
     let mut skimmed = 0;
     for path in &files {
@@ -361,17 +347,7 @@ fn mutations_agree() {
 /// Python is there to write it).
 #[test]
 fn synthetic_tree() {
-    let dir = tempfile_dir();
-    let script = workspace().join("scripts/gen-manifest-tree");
-    let status = std::process::Command::new("python3").arg(&script).arg(&dir).arg("0.05").status();
-    let Ok(status) = status else {
-        eprintln!("python3 is not installed: the synthetic tree is not checked");
-        return;
-    };
-    assert!(status.success(), "{} failed", script.display());
-    let mut files = Vec::new();
-    files_below(&dir, &mut files);
-    assert!(files.len() > 50, "{} files", files.len());
+    let Some((dir, files)) = synthetic_tree_files("skim") else { return };
     let mut skimmed = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
@@ -381,10 +357,23 @@ fn synthetic_tree() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn tempfile_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kompat-skim-{}", std::process::id()));
+/// The files of the manifests' synthetic tree at a small scale, written to
+/// a fresh directory of the temporary directory named after `name` (the
+/// caller removes it); `None` when Python is not there to write it.
+pub(crate) fn synthetic_tree_files(name: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let dir = std::env::temp_dir().join(format!("kompat-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir
+    let script = workspace().join("scripts/gen-manifest-tree");
+    let status = std::process::Command::new("python3").arg(&script).arg(&dir).arg("0.05").status();
+    let Ok(status) = status else {
+        eprintln!("python3 is not installed: the synthetic tree is not checked");
+        return None;
+    };
+    assert!(status.success(), "{} failed", script.display());
+    let mut files = Vec::new();
+    kompat_testkit::files::yaml_files_below(&dir, &mut files);
+    assert!(files.len() > 50, "{} files", files.len());
+    Some((dir, files))
 }
 
 /// The parser's limits hold on the fast path: an alias bomb and extreme
