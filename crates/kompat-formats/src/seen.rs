@@ -3,9 +3,10 @@
 //! six bundles each hold the same 1.8 MB of CRDs), and each copy is read
 //! once more only if it was not met twice before.
 //!
-//! A document is looked up by a hash of its text and then compared byte for
-//! byte, so only an identical text gets another's reading: a hash collision
-//! costs a reading, never a wrong one. A document met once costs its hash;
+//! A document is looked up by a hash of its length and of samples of its
+//! text, and then compared byte for byte, so only an identical text gets
+//! another's reading: texts the hash does not tell apart cost a reading,
+//! never a wrong one. A document met once costs its hash;
 //! its text (and the reading) are kept from its second meeting on, up to
 //! [`MAX_KEPT_BYTES`] in all.
 
@@ -44,7 +45,7 @@ impl<V: Clone> Seen<V> {
         if doc.len() < MIN_BYTES {
             return read();
         }
-        let hash = foldhash::fast::FixedState::with_seed(0x6b6f_6d70_6174).hash_one(doc);
+        let hash = sample_hash(doc.as_bytes());
         let keep = {
             let mut docs = self.lock();
             match docs.get(&hash) {
@@ -74,11 +75,36 @@ impl<V: Clone> Seen<V> {
     }
 }
 
+/// A hash of a large text's length and of some of its bytes: its first and
+/// last [`EDGE_BYTES`] and [`WINDOWS`] windows spread over the rest. Texts
+/// it does not tell apart are compared whole ([`Seen::read`]); hashing all
+/// of every large document would cost more than most lookups save.
+fn sample_hash(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = foldhash::fast::FixedState::with_seed(0x6b6f_6d70_6174).build_hasher();
+    hasher.write_usize(bytes.len());
+    let edge = EDGE_BYTES.min(bytes.len());
+    hasher.write(&bytes[..edge]);
+    hasher.write(&bytes[bytes.len() - edge..]);
+    let step = bytes.len() / WINDOWS;
+    for i in 0..WINDOWS {
+        let start = i * step;
+        hasher.write(&bytes[start..(start + WINDOW_BYTES).min(bytes.len())]);
+    }
+    hasher.finish()
+}
+
+/// The bytes [`sample_hash`] takes at each end of a text.
+const EDGE_BYTES: usize = 1024;
+/// How many windows of [`WINDOW_BYTES`] [`sample_hash`] takes between.
+const WINDOWS: usize = 32;
+const WINDOW_BYTES: usize = 64;
+
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
 
-    use super::{Seen, MIN_BYTES};
+    use super::{sample_hash, Seen, EDGE_BYTES, MIN_BYTES};
 
     /// The readings `Seen::read` gives for `docs` in order, and how many
     /// times it read.
@@ -117,5 +143,11 @@ mod tests {
         check(&[&a, &b, &a, &b, &a, &b], 4);
         check(&[&small, &small, &small], 3);
         check(&[&a, &one_off, &a, &one_off, &a], 4);
+        // A byte the hash does not sample: the texts are told apart when
+        // compared.
+        let mut hidden = a.clone();
+        hidden.replace_range(EDGE_BYTES + 100..EDGE_BYTES + 101, "c");
+        assert_eq!(sample_hash(a.as_bytes()), sample_hash(hidden.as_bytes()));
+        check(&[&a, &hidden, &a, &hidden, &a, &hidden], 4);
     }
 }
