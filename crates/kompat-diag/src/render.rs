@@ -19,17 +19,49 @@ fn term_config() -> Config {
 /// span shows the offending line; one located at a whole file names it on an
 /// `-->` line.
 pub fn render(diags: &[Diagnostic], color: bool) -> String {
+    // Each diagnostic renders on its own: many are rendered on every core,
+    // in runs of consecutive diagnostics whose texts are joined in order.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let run = diags.len().div_ceil(cores).max(MIN_RUN);
+    let runs: Vec<Option<Vec<u8>>> = std::thread::scope(|scope| {
+        let mut pending = Vec::new();
+        for (i, diags) in diags.chunks(run).enumerate() {
+            // The first run is this thread's, and so is any run no thread
+            // could be started for.
+            let started = (i > 0)
+                .then(|| std::thread::Builder::new().spawn_scoped(scope, move || render_run(diags, color)).ok())
+                .flatten();
+            pending.push(started.ok_or(diags));
+        }
+        pending
+            .into_iter()
+            .map(|run| match run {
+                Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(diags) => render_run(diags, color),
+            })
+            .collect()
+    });
+    match runs.into_iter().collect::<Option<Vec<_>>>() {
+        Some(runs) => String::from_utf8_lossy(&runs.concat()).into_owned(),
+        // A snippet could not be rendered: every diagnostic on one line.
+        None => diags.iter().map(|d| format!("{}\n", short_line(d))).collect(),
+    }
+}
+
+/// The fewest diagnostics a thread of [`render`] renders: fewer are not
+/// worth starting a thread for.
+const MIN_RUN: usize = 64;
+
+/// The text of a run of diagnostics, `None` when a snippet could not be
+/// rendered.
+fn render_run(diags: &[Diagnostic], color: bool) -> Option<Vec<u8>> {
     let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
     let files = FileTable::of(diags);
     let config = term_config();
     for d in diags {
-        if emit(&mut buffer, &config, &files, d).is_err() {
-            // The snippet could not be rendered: fall back to one line.
-            buffer.clear();
-            return diags.iter().map(|d| format!("{}\n", short_line(d))).collect();
-        }
+        emit(&mut buffer, &config, &files, d).ok()?;
     }
-    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    Some(buffer.into_inner())
 }
 
 fn emit(
@@ -112,5 +144,55 @@ pub fn short_line(d: &Diagnostic) -> String {
     match d.code {
         Some(code) => format!("{place}{}[{code}]: {}", d.severity.as_str(), d.message),
         None => format!("{place}{}: {}", d.severity.as_str(), d.message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use kompat_span::{LineIndex, Span};
+
+    use super::{render, MIN_RUN};
+    use crate::{Diagnostic, Location};
+
+    /// `count` diagnostics over three files, each at a line of its file, one
+    /// in five with a label in the next file and one in seven at a whole file.
+    fn diagnostics(count: usize) -> Vec<Diagnostic> {
+        let files: Vec<(String, Arc<str>)> = (0..3)
+            .map(|f| {
+                let text: String = (0..50).map(|l| format!("key{l}: value {f}/{l}\n")).collect();
+                (format!("dir/file{f}.yaml"), Arc::from(text))
+            })
+            .collect();
+        let at = |i: usize, f: usize| {
+            let (path, text) = &files[f % files.len()];
+            let lines = LineIndex::shared(text.clone());
+            let start = lines.line_starts()[i % 50];
+            Location::span(path, text.clone(), &lines, Span::new(start, start + 5))
+        };
+        (0..count)
+            .map(|i| {
+                let f = i * files.len() / count;
+                let d = Diagnostic::error(format!("finding {i}"));
+                let d = if i % 7 == 0 { d.at(Location::file(&files[f].0)) } else { d.at(at(i, f)) };
+                if i % 5 == 0 {
+                    d.with_label(at(i + 3, f + 1), "see here")
+                } else {
+                    d
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn many_diagnostics_render_as_each_alone_in_order() {
+        for count in [0, 1, MIN_RUN - 1, MIN_RUN, MIN_RUN + 1, 3 * MIN_RUN + 5, 1000] {
+            let diags = diagnostics(count);
+            for color in [false, true] {
+                let each: String = diags.iter().map(|d| render(std::slice::from_ref(d), color)).collect();
+                assert_eq!(render(&diags, color), each, "{count} diagnostics, color {color}");
+            }
+        }
     }
 }

@@ -19,6 +19,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use crate::seen::Seen;
 use crate::yaml::ScalarKind;
 use kompat_span::Span;
 
@@ -41,6 +42,23 @@ pub enum DocRead {
     Map(Header),
     /// Outside the subset: to be parsed.
     Unsure,
+}
+
+impl DocRead {
+    /// A copy with every span `by` bytes on.
+    fn moved(self, by: usize) -> DocRead {
+        let value = |v: Option<Value>| {
+            v.map(|Value { scalar }| Value {
+                scalar: scalar.map(|(text, kind, span)| (text, kind, Span::new(span.start + by, span.end + by))),
+            })
+        };
+        match self {
+            DocRead::Map(Header { api_version, kind, words }) => {
+                DocRead::Map(Header { api_version: value(api_version), kind: value(kind), words })
+            }
+            read => read,
+        }
+    }
 }
 
 /// The top-level `apiVersion` and `kind` of a mapping and whether the
@@ -119,12 +137,26 @@ pub fn scan(text: &str) -> Option<Vec<DocScan>> {
             if root_block_scalar(&bytes[start..line_start]) {
                 return None;
             }
-            docs.push(scan_doc(text, Span::new(start, line_start)));
+            docs.push(scan_doc_seen(text, Span::new(start, line_start)));
             start = (end + 1).min(bytes.len());
         }
     }
-    docs.push(scan_doc(text, Span::new(start, bytes.len())));
+    docs.push(scan_doc_seen(text, Span::new(start, bytes.len())));
     Some(docs)
+}
+
+/// [`scan_doc`], a large document's reading kept by its text
+/// ([`crate::seen`]): a copy of it (in another file, at another offset)
+/// takes the first's reading, its spans moved. A document's scan depends on
+/// its text alone (a test checks), so a large one is scanned by itself.
+fn scan_doc_seen(text: &str, span: Span) -> DocScan {
+    static SCANS: std::sync::LazyLock<Seen<DocRead>> = std::sync::LazyLock::new(Seen::new);
+    let doc = &text[span.start..span.end];
+    if doc.len() < crate::seen::MIN_BYTES {
+        return scan_doc(text, span);
+    }
+    let read = SCANS.read(doc, || scan_doc(doc, Span::new(0, doc.len())).read);
+    DocScan { span, read: read.moved(span.start) }
 }
 
 /// Whether a document's root node is a block scalar (`>`, `|`, perhaps
@@ -911,6 +943,48 @@ mod tests {
             "\n\n---\n...\n%\n",
         ] {
             check(text);
+        }
+    }
+
+    /// A document's scan depends on its text alone, as [`scan_doc_seen`]
+    /// needs: scanned by itself, its spans moved to where it is, it reads
+    /// as it does in its stream; on every YAML fixture and on mutations of
+    /// streams of several documents.
+    #[test]
+    fn a_document_scans_by_itself() {
+        #[track_caller]
+        fn check(name: &str, text: &str) {
+            let bytes = text.as_bytes();
+            let mut start = 0;
+            let mut spans = Vec::new();
+            for line_start in marker_candidates(bytes) {
+                let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+                if marker(&bytes[line_start..end]) == Some(true) {
+                    spans.push(Span::new(start, line_start));
+                    start = (end + 1).min(bytes.len());
+                }
+            }
+            spans.push(Span::new(start, bytes.len()));
+            for span in spans {
+                let doc = &text[span.start..span.end];
+                let alone = scan_doc(doc, Span::new(0, doc.len()));
+                assert_eq!(alone.read.moved(span.start), scan_doc(text, span).read, "{name} at {span:?}:\n{doc}");
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut files = Vec::new();
+        kompat_testkit::files::yaml_files_below(&root, &mut files);
+        assert!(files.len() > 50, "{} fixtures", files.len());
+        for path in &files {
+            let Ok(text) = std::fs::read_to_string(path) else { continue };
+            check(&path.display().to_string(), &text);
+        }
+        let seed = "apiVersion: v1\nkind: ConfigMap # c\nmetadata:\n  name: 'a'\ndata:\n  k: |\n    x\n---\n\
+                    apiVersion: \"apps/v1\"\nkind:\n  Deployment\nspec:\n  args:\n  - --feature-gates=A=true\n---\n\
+                    kind: List\napiVersion: v1\nitems: []\n";
+        let mut rng = kompat_testkit::mutate::Rng(0x6b6f_6d70_6174_0030);
+        for i in 0..kompat_testkit::mutate::iterations(2000) {
+            check(&format!("mutation {i}"), &kompat_testkit::mutate::mutate(seed, &mut rng));
         }
     }
 

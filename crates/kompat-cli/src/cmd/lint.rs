@@ -262,7 +262,18 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         None => kompat_cli::lint_with_suppressed(&inputs)?,
     };
     rendered::annotate(&mut linted.findings, &rendered_from);
+    // What was read is freed beside the report, not before it.
+    drop_aside((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered));
     Ok(linted)
+}
+
+/// Drops `value` on a thread of its own: a run's inputs are large trees of
+/// small allocations, and the report need not wait for them to be freed
+/// (when the process ends first, they are freed with it).
+fn drop_aside<T: Send + 'static>(value: T) {
+    // When no thread can be started, the closure, and `value` with it, is
+    // dropped here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
 }
 
 /// What the readers of manifests make of one input, on every core, before

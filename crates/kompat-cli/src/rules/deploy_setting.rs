@@ -6,7 +6,7 @@
 //! (`invalid-runtime-config`), and what kompat could not read
 //! (`unread-deployment-setting`). The scanning is `kompat_formats::deploy`'s.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use kompat_diag::declare_rule;
@@ -202,8 +202,8 @@ type Entry<'a> = (&'a GateSetting<Location>, &'a str, &'a str);
 /// as kube-apiserver does with Kubernetes' built-in APIs. Every entry that
 /// fails on its own is reported at the entry; an error only the entries
 /// together cause (`api/all=false` alone) at the first of them.
-fn runtime_config(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut groups: BTreeMap<(&std::path::Path, usize), Vec<Entry<'_>>> = BTreeMap::new();
+fn runtime_config<'a>(cx: &'a Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut groups: BTreeMap<(&std::path::Path, usize), Vec<Entry<'a>>> = BTreeMap::new();
     for setting in cx.settings.iter().filter(|s| !crate::is_other_component(s)) {
         if let SettingKind::RuntimeConfig { key, value, group } = &setting.kind {
             groups.entry((setting.location.path(), *group)).or_default().push((setting, key, value));
@@ -220,12 +220,21 @@ fn runtime_config(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
     };
     let apis = kompat_k8s::apis();
-    let check = |entries: &[Entry<'_>]| {
-        let mut config = RuntimeConfig::new();
-        for (_, key, value) in entries {
-            config.insert(key, value);
-        }
-        served_apis(apis, &ServeOptions { runtime_config: config, ..base.clone() }).err()
+    // Many files write the same entries (a kind configuration per test
+    // cluster): each list of entries is served once.
+    let mut served: HashMap<Vec<(&'a str, &'a str)>, Option<String>> = HashMap::new();
+    let mut check = |entries: &[Entry<'a>]| {
+        let pairs: Vec<(&str, &str)> = entries.iter().map(|&(_, key, value)| (key, value)).collect();
+        served
+            .entry(pairs)
+            .or_insert_with_key(|pairs| {
+                let mut config = RuntimeConfig::new();
+                for (key, value) in pairs {
+                    config.insert(key, value);
+                }
+                served_apis(apis, &ServeOptions { runtime_config: config, ..base.clone() }).err().map(|e| e.to_string())
+            })
+            .clone()
     };
     for entries in groups.values() {
         let Some(err) = check(entries) else { continue };
@@ -233,11 +242,11 @@ fn runtime_config(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         for entry in entries {
             if let Some(err) = check(std::slice::from_ref(entry)) {
                 found = true;
-                out.push(runtime_config_finding(entry, &err.to_string(), &target));
+                out.push(runtime_config_finding(entry, &err, &target));
             }
         }
         if !found {
-            out.push(runtime_config_finding(&entries[0], &err.to_string(), &target));
+            out.push(runtime_config_finding(&entries[0], &err, &target));
         }
     }
 }
@@ -347,6 +356,43 @@ runtimeConfig:
 # ^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: group version batch/v2 that has not been registered
   widgets.example.com/v1: "true"
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: unknown api groups widgets.example.com
+"##,
+        );
+    }
+
+    #[test]
+    fn runtime_config_repeated_in_many_files() {
+        // The same entries in several files are found in each; other
+        // entries are judged as themselves.
+        check(
+            r##"
+//- kompat.toml
+[kubernetes]
+version = "1.33"
+//- deploy/a.yaml
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+runtimeConfig:
+  batch/v2: "true"
+# ^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: group version batch/v2 that has not been registered
+//- deploy/b.yaml
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+runtimeConfig:
+  batch/v2: "true"
+# ^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: group version batch/v2 that has not been registered
+//- deploy/c.yaml
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+runtimeConfig:
+  api/alpha: "true"
+//- deploy/d.yaml
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+runtimeConfig:
+  api/alpha: "false"
+  batch/v2: "true"
+# ^^^^^^^^^^^^^^^^ error[invalid-runtime-config]: kube-apiserver (Kubernetes 1.33) refuses to start: group version batch/v2 that has not been registered
 "##,
         );
     }

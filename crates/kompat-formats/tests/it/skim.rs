@@ -404,3 +404,37 @@ fn hostile_inputs_are_the_parsers_errors() {
         agree(&format!("hostile {i}"), text);
     }
 }
+
+/// Large documents met again (an install bundle repeating a CRD of its
+/// project's own files) take the reading of their first copies: read in
+/// streams at other offsets, after other documents, twice in one stream,
+/// and changed in one byte, each stream reads as the parser reads it.
+#[test]
+fn repeated_large_documents() {
+    let properties: String = (0..600)
+        .map(|i| format!("          p{i}:\n            type: string\n            description: field {i}\n"))
+        .collect();
+    let crd = format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: big.example.com\n\
+         spec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        properties:\n{properties}"
+    );
+    assert!(crd.len() > 32 * 1024, "{} bytes", crd.len());
+    let small = "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n";
+    let changed = [
+        crd.replacen("kind: CustomResourceDefinition", "kind: Deployment", 1),
+        crd.replacen("field 300", "field 300: x", 1),
+        crd.replacen("p599", "p599\t", 1),
+        crd.replacen("apiextensions.k8s.io/v1", "\"apiextensions.k8s.io/v1\"", 1),
+    ];
+    let mut streams = vec![crd.clone(), format!("{small}---\n{crd}"), format!("{crd}---\n{crd}---\n{small}")];
+    for text in &changed {
+        streams.push(format!("{small}---\n{text}"));
+        streams.push(format!("{text}---\n{crd}"));
+    }
+    // Each stream three times: the later readings are the kept ones.
+    for round in 0..3 {
+        for (i, text) in streams.iter().enumerate() {
+            agree(&format!("stream {i}, round {round}"), text);
+        }
+    }
+}
