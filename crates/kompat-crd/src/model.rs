@@ -326,8 +326,8 @@ pub fn parse_manifests_read(
 pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
     let docs = yaml::parse_documents(text).map_err(|e| vec![e])?;
     let mut found = Found::default();
-    for doc in &docs {
-        found.document(doc);
+    for doc in docs {
+        found.document_owned(doc);
     }
     found.finish()
 }
@@ -362,11 +362,11 @@ fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &
             Some(read) => found.append_shifted(&read, span.start),
             None => match yaml::block::build(text, span) {
                 // Within the skim's subset: built from its lines.
-                Some(node) => found.document(&node),
+                Some(node) => found.document_owned(node),
                 None => {
                     for mut node in yaml::parse_documents(doc).ok()? {
                         node.shift(span.start);
-                        found.document(&node);
+                        found.document_owned(node);
                     }
                 }
             },
@@ -474,8 +474,8 @@ impl SeenCrds {
             None => yaml::parse_documents(doc).ok()?,
         };
         let mut found = Found::default();
-        for node in &nodes {
-            found.document(node);
+        for node in nodes {
+            found.document_owned(node);
         }
         let found = std::sync::Arc::new(found);
         reading.done = true;
@@ -492,29 +492,53 @@ struct Found {
 }
 
 impl Found {
-    /// Reads one document of a stream.
+    /// Reads one document of a stream kept by the caller: the schemas and
+    /// versions the CRDs hold are copied out of it.
     fn document(&mut self, doc: &Node) {
-        let mut pending: Vec<&Node> = vec![doc];
+        self.read(Doc::Borrowed(doc));
+    }
+
+    /// Reads one document of a stream, its tree the reader's: the schemas
+    /// and versions the CRDs hold are moved out of it, not copied.
+    fn document_owned(&mut self, doc: Node) {
+        self.read(Doc::Owned(doc));
+    }
+
+    fn read(&mut self, doc: Doc<'_>) {
+        let mut pending: Vec<Doc<'_>> = vec![doc];
         while let Some(doc) = pending.pop() {
-            if doc.is_null() {
+            let node = doc.node();
+            if node.is_null() {
                 continue;
             }
-            if doc.as_map().is_none() {
-                self.errors
-                    .push(ParseError::at(doc.span(), format!("a manifest must be a mapping, not {}", doc.describe())));
+            if node.as_map().is_none() {
+                self.errors.push(ParseError::at(
+                    node.span(),
+                    format!("a manifest must be a mapping, not {}", node.describe()),
+                ));
                 continue;
             }
-            let kind = doc.get("kind").and_then(Node::as_str);
+            let kind = node.get("kind").and_then(Node::as_str);
             if kind == Some("List") {
-                if let Some(items) = doc.get("items").and_then(Node::as_seq) {
-                    pending.extend(items.iter().rev());
+                match doc {
+                    Doc::Borrowed(node) => {
+                        if let Some(items) = node.get("items").and_then(Node::as_seq) {
+                            pending.extend(items.iter().rev().map(Doc::Borrowed));
+                        }
+                    }
+                    Doc::Owned(mut node) => {
+                        if let Some(Node::Seq(items, _)) = value_mut(&mut node, "items").map(take) {
+                            pending.extend(items.into_iter().rev().map(Doc::Owned));
+                        }
+                    }
                 }
                 continue;
             }
+            let node_doc = node;
             if kind != Some("CustomResourceDefinition") {
                 continue;
             }
-            let Some((api_node, api_version)) = doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
+            let Some((api_node, api_version)) = node_doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
                 continue;
             };
             if !api_version.starts_with("apiextensions.k8s.io/") {
@@ -527,10 +551,16 @@ impl Found {
                 ));
                 continue;
             }
-            let mut reader = Reader { errors: Vec::new() };
-            let crd = reader.crd(doc, Spanned::new(api_version.to_owned(), api_node.span()));
+            let mut reader = Reader { errors: Vec::new(), trees: Vec::new() };
+            let crd = reader.crd(node_doc, Spanned::new(api_version.to_owned(), api_node.span()));
             if reader.errors.is_empty() {
-                self.crds.extend(crd);
+                if let Some(mut crd) = crd {
+                    match doc {
+                        Doc::Borrowed(doc) => trees_cloned(&mut crd, &reader.trees, doc),
+                        Doc::Owned(doc) => trees_moved(&mut crd, &reader.trees, doc),
+                    }
+                    self.crds.push(crd);
+                }
             } else {
                 self.errors.append(&mut reader.errors);
             }
@@ -555,8 +585,91 @@ impl Found {
     }
 }
 
+/// A document the reader reads: kept by its caller, or its own.
+enum Doc<'a> {
+    Borrowed(&'a Node),
+    Owned(Node),
+}
+
+impl Doc<'_> {
+    fn node(&self) -> &Node {
+        match self {
+            Doc::Borrowed(node) => node,
+            Doc::Owned(node) => node,
+        }
+    }
+}
+
+/// Where the trees of a version the reader read are in its document: the
+/// `spec.versions` entry at `item` is the version `version` of the CRD,
+/// whose `schema.openAPIV3Schema` (when `schema`) is its schema. The
+/// reader reads the document by reference; its trees are copied or moved
+/// out after ([`trees_cloned`], [`trees_moved`]).
+struct VersionTrees {
+    version: usize,
+    item: usize,
+    schema: bool,
+}
+
+/// The value of `key` in a mapping, to change.
+fn value_mut<'a>(node: &'a mut Node, key: &str) -> Option<&'a mut Node> {
+    match node {
+        Node::Map(entries, _) => entries.iter_mut().find(|(k, _)| k.value == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// Moves a tree out, an empty sequence left in its place.
+fn take(node: &mut Node) -> Node {
+    let span = node.span();
+    std::mem::replace(node, Node::Seq(Vec::new(), span))
+}
+
+/// The entries of `spec.versions`.
+fn version_items(doc: &Node) -> Option<&[Node]> {
+    doc.get("spec")?.get("versions")?.as_seq()
+}
+
+/// Copies the trees `trees` names out of `doc` into `crd`'s versions.
+fn trees_cloned(crd: &mut Crd, trees: &[VersionTrees], doc: &Node) {
+    let Some(items) = version_items(doc) else { return };
+    for t in trees {
+        let (Some(item), Some(version)) = (items.get(t.item), crd.versions.get_mut(t.version)) else { continue };
+        version.raw = without_schema(item);
+        if t.schema {
+            version.schema = item.get("schema").and_then(|s| s.get("openAPIV3Schema")).cloned();
+        }
+    }
+}
+
+/// Moves the trees `trees` names out of `doc` into `crd`'s versions, as
+/// [`trees_cloned`] copies them.
+fn trees_moved(crd: &mut Crd, trees: &[VersionTrees], mut doc: Node) {
+    let items = value_mut(&mut doc, "spec").and_then(|spec| value_mut(spec, "versions"));
+    let Some(Node::Seq(items, _)) = items else { return };
+    for t in trees {
+        let (Some(item), Some(version)) = (items.get_mut(t.item), crd.versions.get_mut(t.version)) else { continue };
+        let mut item = take(item);
+        let mut schema = None;
+        if let Node::Map(entries, _) = &mut item {
+            for (_, value) in entries.iter_mut().filter(|(key, _)| key.value == "schema") {
+                if t.schema {
+                    schema = value_mut(value, "openAPIV3Schema").map(take);
+                }
+                *value = Node::Map(Vec::new(), value.span());
+            }
+        }
+        version.raw = item;
+        if t.schema {
+            version.schema = schema;
+        }
+    }
+}
+
 struct Reader {
     errors: Vec<ParseError>,
+    /// The trees of the versions read, to copy or move out of the document.
+    trees: Vec<VersionTrees>,
 }
 
 impl Reader {
@@ -656,7 +769,10 @@ impl Reader {
         match spec.get("versions") {
             Some(Node::Seq(items, span)) => {
                 for (i, item) in items.iter().enumerate() {
-                    versions.extend(self.version(item, i, v1, spec));
+                    if let Some((version, schema)) = self.version(item, i, v1, spec) {
+                        self.trees.push(VersionTrees { version: versions.len(), item: i, schema });
+                        versions.push(version);
+                    }
                 }
                 if items.is_empty() && v1 {
                     self.error(*span, "`spec.versions` must have at least one version".to_owned());
@@ -729,7 +845,10 @@ impl Reader {
         })
     }
 
-    fn version(&mut self, item: &Node, i: usize, v1: bool, spec: &Node) -> Option<CrdVersion> {
+    /// A version, but for its trees (an empty mapping for its `raw`; its
+    /// `schema` when it is the CRD-wide one of a v1beta1 CRD), and whether
+    /// its schema is its `schema.openAPIV3Schema`.
+    fn version(&mut self, item: &Node, i: usize, v1: bool, spec: &Node) -> Option<(CrdVersion, bool)> {
         let path = |key: &str| format!("spec.versions[{i}].{key}");
         if item.as_map().is_none() {
             self.error(item.span(), format!("`spec.versions[{i}]` must be a mapping, not {}", item.describe()));
@@ -749,9 +868,13 @@ impl Reader {
         let storage = flag("storage");
         let deprecated = self.opt_bool(item, "deprecated", &path("deprecated"));
         let deprecation_warning = self.opt_string(item, "deprecationWarning", &path("deprecationWarning"));
+        let mut own_schema = false;
         let schema = match self.map(item, "schema", &path("schema")) {
             Some(schema) => match schema.get("openAPIV3Schema") {
-                Some(node) if node.as_map().is_some() => Some(node.clone()),
+                Some(node) if node.as_map().is_some() => {
+                    own_schema = true;
+                    None
+                }
                 Some(node) if !node.is_null() => {
                     let message =
                         format!("`{}` must be a mapping, not {}", path("schema.openAPIV3Schema"), node.describe());
@@ -764,7 +887,8 @@ impl Reader {
             None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned(),
             None => None,
         };
-        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: without_schema(item) })
+        let raw = Node::Map(Vec::new(), item.span());
+        Some((CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw }, own_schema))
     }
 }
 
@@ -821,6 +945,49 @@ mod tests {
             }
         }
         assert!(crds > 5, "{crds} CRDs read");
+    }
+
+    /// The CRDs (and errors) read from a tree the reader owns, its trees
+    /// moved out, are those read from a tree it borrows, its trees copied,
+    /// for every document of the CRD fixtures (malformed ones included) and
+    /// of small cases the fixtures lack.
+    #[test]
+    fn owned_read_is_the_borrowed_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/crd");
+        let mut files = Vec::new();
+        kompat_testkit::files::yaml_files_below(&dir, &mut files);
+        let mut texts: Vec<String> = files.iter().filter_map(|path| std::fs::read_to_string(path).ok()).collect();
+        assert!(texts.len() > 20, "{} fixtures", texts.len());
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\nspec:\n  group: b\n  names: {kind: A, plural: a}\n  scope: Cluster\n  versions:\n";
+        let version = |name: &str, schema: &str| {
+            format!("  - name: {name}\n    served: true\n    storage: {}\n{schema}", name == "v1")
+        };
+        texts.push(format!("{crd}{}", version("v1", "    schema:\n      openAPIV3Schema: {type: object}\n")));
+        texts.push(format!("{crd}{}", version("v1", "    schema:\n      other: 1\n")));
+        texts.push(format!("{crd}{}", version("v1", "    schema: {openAPIV3Schema: [a]}\n")));
+        texts.push(format!(
+            "{crd}{}  - 3\n{}",
+            version("v1beta1", "    schema:\n      openAPIV3Schema: {type: string}\n"),
+            version("v1", "    schema: {openAPIV3Schema: {type: object}}\n    x: y\n")
+        ));
+        texts.push(format!(
+            "kind: List\nitems:\n- {}\n- 7\n",
+            format!("{crd}{}", version("v1", "    schema:\n      openAPIV3Schema: {type: object}\n"))
+                .replace('\n', "\n  ")
+        ));
+        let mut crds = 0;
+        for text in &texts {
+            let Ok(docs) = super::yaml::parse_documents(text) else { continue };
+            let (mut borrowed, mut owned) = (super::Found::default(), super::Found::default());
+            for doc in docs {
+                borrowed.document(&doc);
+                owned.document_owned(doc);
+            }
+            assert_eq!(owned.crds, borrowed.crds, "{text}");
+            assert_eq!(owned.errors, borrowed.errors, "{text}");
+            crds += owned.crds.len();
+        }
+        assert!(crds > 20, "{crds} CRDs read");
     }
 
     /// The release order of version names, as the conversion chain and the
