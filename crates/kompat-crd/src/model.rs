@@ -310,20 +310,25 @@ impl Crd {
 /// [`parse_manifests_whole`]'s (with `KOMPAT_FULL_PARSE` set in the
 /// environment that is what runs, for the fast path's test).
 pub fn parse_manifests(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
-    parse_manifests_in(text, None)
+    parse_manifests_in(text, None, None)
 }
 
 /// [`parse_manifests`], each large CRD document read once per `seen`: a
 /// CRD that several files repeat (an install bundle and the CRD's own
 /// file) is parsed the first time, and copied the next.
 pub fn parse_manifests_seen(text: &str, seen: &SeenCrds) -> Result<Vec<Crd>, Vec<ParseError>> {
-    parse_manifests_in(text, Some(seen))
+    parse_manifests_in(text, None, Some(seen))
 }
 
-fn parse_manifests_in(text: &str, seen: Option<&SeenCrds>) -> Result<Vec<Crd>, Vec<ParseError>> {
+/// [`parse_manifests_seen`], `text` being `shared` when that is given.
+fn parse_manifests_in(
+    text: &str,
+    shared: Option<&std::sync::Arc<str>>,
+    seen: Option<&SeenCrds>,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
     if !kompat_formats::manifest::full_parse() {
         let spans = manifest::documents_of_kinds(text, wanted);
-        if let Some(found) = spans.and_then(|spans| crds_skimmed(text, spans, seen, &[])) {
+        if let Some(found) = spans.and_then(|spans| crds_skimmed(text, shared, spans, seen, &[])) {
             return found.finish();
         }
     }
@@ -340,7 +345,28 @@ pub fn parse_manifests_read(
     stream: Option<&manifest::Stream>,
     seen: &SeenCrds,
 ) -> Result<Vec<Crd>, Vec<ParseError>> {
-    let Some(stream) = stream else { return parse_manifests_seen(text, seen) };
+    parse_manifests_read_in(text, None, stream, seen)
+}
+
+/// [`parse_manifests_read`] of a text the caller keeps for as long as
+/// `seen`: the large CRD documents `seen` keeps are kept as this text
+/// (its `Arc`) rather than as copies.
+pub fn parse_manifests_read_shared(
+    text: &std::sync::Arc<str>,
+    stream: Option<&manifest::Stream>,
+    seen: &SeenCrds,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
+    parse_manifests_read_in(text, Some(text), stream, seen)
+}
+
+/// [`parse_manifests_read`], `text` being `shared` when it is given.
+fn parse_manifests_read_in(
+    text: &str,
+    shared: Option<&std::sync::Arc<str>>,
+    stream: Option<&manifest::Stream>,
+    seen: &SeenCrds,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
+    let Some(stream) = stream else { return parse_manifests_in(text, shared, Some(seen)) };
     if stream.is_whole() {
         let mut found = Found::default();
         stream.trees().iter().for_each(|tree| found.document(tree));
@@ -348,7 +374,7 @@ pub fn parse_manifests_read(
     }
     // The documents by kind, as the stream's read kept them.
     let spans = stream.documents_of_kinds(wanted).or_else(|| manifest::documents_of_kinds(text, wanted));
-    match spans.and_then(|spans| crds_skimmed(text, spans, Some(seen), stream.trees())) {
+    match spans.and_then(|spans| crds_skimmed(text, shared, spans, Some(seen), stream.trees())) {
         Some(found) => found.finish(),
         None => parse_manifests_whole(text),
     }
@@ -375,7 +401,13 @@ fn wanted(kind: &str) -> bool {
 /// those the skim could not read: [`manifest::documents_of_kinds`]); `None`
 /// when some document does not parse by itself (the whole stream is parsed
 /// then, for the error a full parse gives).
-fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
+fn crds_skimmed(
+    text: &str,
+    shared: Option<&std::sync::Arc<str>>,
+    spans: Vec<Span>,
+    seen: Option<&SeenCrds>,
+    parsed: &[Node],
+) -> Option<Found> {
     let mut found = Found::default();
     for span in spans {
         // Parsed already: the trees that start in the document's text.
@@ -387,7 +419,7 @@ fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &
         }
         let doc = &text[span.start..span.end];
         if let Some(seen) = seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
-            if let Some(read) = seen.read(text, span)? {
+            if let Some(read) = seen.read(text, shared, span)? {
                 found.append_shifted(&read.found, offset(span.start, read.at));
                 continue;
             }
@@ -439,9 +471,16 @@ type DocHash = std::hash::BuildHasherDefault<std::collections::hash_map::Default
 enum Met {
     /// Being read by a thread.
     Reading,
-    Read(Box<str>, std::sync::Arc<Read>),
+    Read(Kept, std::sync::Arc<Read>),
     /// It does not parse by itself.
     Unreadable,
+}
+
+/// The text of a document kept: a copy, or the text it is in (which its
+/// caller keeps anyway: [`parse_manifests_read_shared`]) and its span.
+struct Kept {
+    text: std::sync::Arc<str>,
+    span: Span,
 }
 
 /// A document as read where it was first met.
@@ -482,12 +521,18 @@ impl SeenCrds {
         self.read.notify_all();
     }
 
-    /// What the document at `span` of `text` holds, as read where it was
+    /// What the document at `span` of `text` (which is `shared` when that
+    /// is given) holds, as read where it was
     /// first met (read now, here, when this is the first time):
     /// `Some(None)` when it is to be parsed where it is (another document of
     /// the same hash was met first), `None` when it does not parse by
     /// itself.
-    fn read(&self, text: &str, span: Span) -> Option<Option<std::sync::Arc<Read>>> {
+    fn read(
+        &self,
+        text: &str,
+        shared: Option<&std::sync::Arc<str>>,
+        span: Span,
+    ) -> Option<Option<std::sync::Arc<Read>>> {
         use std::collections::hash_map::Entry;
         use std::hash::BuildHasher;
         let doc = text.get(span.start..span.end)?;
@@ -500,7 +545,9 @@ impl SeenCrds {
                     break;
                 }
                 Entry::Occupied(entry) => match entry.get() {
-                    Met::Read(met, read) if **met == *doc => return Some(Some(read.clone())),
+                    Met::Read(met, read) if met.text.get(met.span.start..met.span.end) == Some(doc) => {
+                        return Some(Some(read.clone()))
+                    }
                     // Another text of the same hash: parsed where it is.
                     Met::Read(..) => return Some(None),
                     Met::Unreadable => return Some(None),
@@ -513,7 +560,11 @@ impl SeenCrds {
         let found = read_document(text, span)?;
         let read = std::sync::Arc::new(Read { found, at: span.start });
         reading.done = true;
-        self.finish(hash, Met::Read(doc.into(), read.clone()));
+        let kept = match shared {
+            Some(text) => Kept { text: text.clone(), span },
+            None => Kept { text: doc.into(), span: Span::new(0, doc.len()) },
+        };
+        self.finish(hash, Met::Read(kept, read.clone()));
         Some(Some(read))
     }
 }
