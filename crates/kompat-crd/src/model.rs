@@ -1019,6 +1019,7 @@ pub(crate) fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::release_order;
+    use kompat_span::Span;
 
     /// A CRD shifted (its trees shared) is the CRD read from its document
     /// placed that many bytes on, and shifted back it is the CRD read where
@@ -1060,6 +1061,40 @@ mod tests {
             crds += read.len();
         }
         assert!(crds > 5, "{crds} CRDs read");
+    }
+
+    /// A large CRD met again (through `SeenCrds`) shares the trees of its
+    /// first read, at its own offset, and reads as it is where it is;
+    /// read without `SeenCrds`, each copy has trees of its own.
+    #[test]
+    fn repeated_crds_share_their_trees() {
+        let properties: String =
+            (0..400).map(|i| format!("              field{i}:\n                type: string\n")).collect();
+        let crd = format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: as.b\nspec:\n  group: b\n  names: {{kind: A, plural: as}}\n  scope: Cluster\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n{properties}"
+        );
+        assert!(crd.len() >= super::SeenCrds::MIN_BYTES, "{} bytes", crd.len());
+        let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n---\n";
+        let texts = [crd.clone(), format!("{other}{crd}"), format!("{other}{other}{crd}")];
+        let seen = super::SeenCrds::default();
+        let read: Vec<Vec<super::Crd>> =
+            texts.iter().map(|text| super::parse_manifests_seen(text, &seen).unwrap_or_default()).collect();
+        let alone: Vec<Vec<super::Crd>> =
+            texts.iter().map(|text| super::parse_manifests(text).unwrap_or_default()).collect();
+        let schema = |crds: &[super::Crd]| crds.first().and_then(|crd| crd.versions.first()?.schema.clone());
+        let first = schema(&read[0]).unwrap_or_else(|| super::Tree::new(super::Node::Seq(Vec::new(), Span::new(0, 0))));
+        for (i, text) in texts.iter().enumerate() {
+            assert_eq!(read[i], alone[i], "text {i}");
+            assert_eq!(read[i], super::parse_manifests_whole(text).unwrap_or_default(), "text {i}");
+            let (Some(shared), Some(own)) = (schema(&read[i]), schema(&alone[i])) else {
+                panic!("text {i}: no schema")
+            };
+            assert!(std::sync::Arc::ptr_eq(&shared.shared, &first.shared), "text {i}: not shared");
+            assert_eq!(shared.by, (i * other.len()) as isize, "text {i}");
+            assert!(i == 0 || !std::sync::Arc::ptr_eq(&own.shared, &first.shared), "text {i}: shared without `seen`");
+            assert_eq!(shared.span(), own.span(), "text {i}");
+            assert!(text[shared.span().start..].starts_with("type: object"), "text {i}");
+        }
     }
 
     /// The CRDs (and errors) read from a tree the reader owns, its trees
