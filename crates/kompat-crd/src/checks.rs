@@ -185,7 +185,7 @@ fn pruned_fields(crd: &Crd, out: &mut Vec<Finding>) {
     // A version neither served nor stored holds no objects and is never
     // read or written: it prunes nothing.
     let with_schema: Vec<(&CrdVersion, &Node)> =
-        crd.versions.iter().filter(|v| crd.is_live(v)).filter_map(|v| Some((v, v.schema.as_ref()?))).collect();
+        crd.versions.iter().filter(|v| crd.is_live(v)).filter_map(|v| Some((v, v.schema.as_ref()?.node()))).collect();
     for (i, (version, schema)) in with_schema.iter().enumerate() {
         let name = &version.name.value;
         let others: Vec<(&str, &Node)> = with_schema

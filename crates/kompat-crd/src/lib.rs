@@ -28,8 +28,8 @@ mod upgrade;
 pub use checks::{check_conversions, check_crd};
 pub use conversions::{orphan_conversions, parse_conversions, Change, ChangeKind, Channel, Conversion, Conversions};
 pub use model::{
-    parse_manifests, parse_manifests_read, parse_manifests_seen, parse_manifests_whole, Crd, CrdVersion, SeenCrds,
-    Spanned,
+    parse_manifests, parse_manifests_read, parse_manifests_read_shared, parse_manifests_seen, parse_manifests_whole,
+    Crd, CrdVersion, SeenCrds, Spanned, Tree,
 };
 pub use plan::{migration_plan, quoted_list, Action, MigrationPlan, MigrationState, MigrationStep, PlanError};
 pub use rules::CrdRule;

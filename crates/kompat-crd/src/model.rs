@@ -67,31 +67,98 @@ pub struct CrdVersion {
     pub deprecated: Option<Spanned<bool>>,
     pub deprecation_warning: Option<Spanned<String>>,
     /// `schema.openAPIV3Schema`.
-    pub schema: Option<Node>,
+    pub schema: Option<Tree>,
     /// The whole entry, for the comparison of the parts not modelled here;
     /// but for the value of its `schema`, which is `schema` (an empty
     /// mapping at its span stands for it: the schema is kept once).
-    pub raw: Node,
+    pub raw: Tree,
+}
+
+/// One of a CRD's trees (a version's schema or entry), shared by the
+/// copies of a CRD that several files (or documents) repeat: each copy
+/// holds the tree read once with how far its own document is from the one
+/// it was read from. [`Tree::span`] is where the copy is; the tree itself
+/// ([`Tree::node`], or `*tree`) is copied with its spans there the first
+/// time a copy reads it, which most copies never do (only the checks of
+/// CRDs with several versions, and upgrades, read schemas).
+#[derive(Clone)]
+pub struct Tree {
+    shared: std::sync::Arc<Node>,
+    /// This copy's offset from the shared tree's spans, in bytes.
+    by: isize,
+    /// The tree with its spans where this copy is, when `by` is not 0 and
+    /// it was read.
+    here: std::sync::OnceLock<Node>,
+}
+
+impl Tree {
+    pub fn new(node: Node) -> Tree {
+        Tree { shared: std::sync::Arc::new(node), by: 0, here: std::sync::OnceLock::new() }
+    }
+
+    /// The tree, its spans where this copy is.
+    pub fn node(&self) -> &Node {
+        if self.by == 0 {
+            return &self.shared;
+        }
+        self.here.get_or_init(|| shifted_node(&self.shared, self.by))
+    }
+
+    /// The span of the tree's root where this copy is, without copying it.
+    pub fn span(&self) -> Span {
+        shifted_span(self.shared.span(), self.by)
+    }
+
+    /// The same tree `by` bytes on (back when negative): shared, not
+    /// copied.
+    fn shifted(&self, by: isize) -> Tree {
+        Tree { shared: self.shared.clone(), by: self.by + by, here: std::sync::OnceLock::new() }
+    }
+}
+
+impl std::ops::Deref for Tree {
+    type Target = Node;
+
+    fn deref(&self) -> &Node {
+        self.node()
+    }
+}
+
+impl PartialEq for Tree {
+    fn eq(&self, other: &Tree) -> bool {
+        (std::sync::Arc::ptr_eq(&self.shared, &other.shared) && self.by == other.by) || self.node() == other.node()
+    }
+}
+
+impl std::fmt::Debug for Tree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.node().fmt(f)
+    }
+}
+
+/// `span` moved `by` bytes (a copy's offset from where its tree was read:
+/// the result is a span of the copy's text, never before its start).
+fn shifted_span(span: Span, by: isize) -> Span {
+    Span::new(span.start.saturating_add_signed(by), span.end.saturating_add_signed(by))
+}
+
+/// A copy of `node` with every span moved `by` bytes.
+fn shifted_node(node: &Node, by: isize) -> Node {
+    let scalar =
+        |s: &yaml::Scalar| yaml::Scalar { value: s.value.clone(), kind: s.kind, span: shifted_span(s.span, by) };
+    match node {
+        Node::Scalar(s) => Node::Scalar(scalar(s)),
+        Node::Seq(items, span) => {
+            Node::Seq(items.iter().map(|item| shifted_node(item, by)).collect(), shifted_span(*span, by))
+        }
+        Node::Map(entries, span) => Node::Map(
+            entries.iter().map(|(key, value)| (scalar(key), shifted_node(value, by))).collect(),
+            shifted_span(*span, by),
+        ),
+    }
 }
 
 impl CrdVersion {
-    /// A copy with every span `by` bytes on, its trees copied by
-    /// [`Node::shifted`].
-    fn shifted(&self, by: usize) -> CrdVersion {
-        let moved = |s: &Spanned<bool>| Spanned::new(s.value, Span::new(s.span.start + by, s.span.end + by));
-        let CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw } = self;
-        let text = |s: &Spanned<String>| Spanned::new(s.value.clone(), Span::new(s.span.start + by, s.span.end + by));
-        CrdVersion {
-            name: text(name),
-            served: moved(served),
-            storage: moved(storage),
-            deprecated: deprecated.as_ref().map(moved),
-            deprecation_warning: deprecation_warning.as_ref().map(text),
-            schema: schema.as_ref().map(|schema| schema.shifted(by)),
-            raw: raw.shifted(by),
-        }
-    }
-
     pub fn span(&self) -> Span {
         self.raw.span()
     }
@@ -102,10 +169,11 @@ impl CrdVersion {
 }
 
 impl Crd {
-    /// Moves every span `by` bytes on: a CRD read from a document on its
-    /// own, placed in a text that holds the document there.
-    fn shift(&mut self, by: usize) {
-        let moved = |span: &mut Span| *span = Span::new(span.start + by, span.end + by);
+    /// Moves every span `by` bytes (back when negative): a CRD read from
+    /// a document, placed in a text that holds the same document there.
+    /// Its trees are shared, not copied.
+    fn shift(&mut self, by: isize) {
+        let moved = |span: &mut Span| *span = shifted_span(*span, by);
         let Crd {
             api_version,
             name,
@@ -150,53 +218,17 @@ impl Crd {
                 moved(&mut w.span);
             }
             if let Some(schema) = schema {
-                schema.shift(by);
+                *schema = schema.shifted(by);
             }
-            raw.shift(by);
+            *raw = raw.shifted(by);
         }
     }
 
-    /// A copy with every span `by` bytes on ([`Crd::shift`] of a clone): the
-    /// schemas, most of a CRD, are copied with their spans moved in one
-    /// walk, not cloned and walked again.
-    fn shifted(&self, by: usize) -> Crd {
-        let Crd {
-            api_version,
-            name,
-            annotations,
-            group,
-            kind,
-            plural,
-            singular,
-            list_kind,
-            scope,
-            versions,
-            versions_span,
-            conversion_strategy,
-            preserve_unknown_fields,
-            stored_versions,
-            span,
-        } = self;
-        let mut copy = Crd {
-            api_version: api_version.clone(),
-            name: name.clone(),
-            annotations: annotations.clone(),
-            group: group.clone(),
-            kind: kind.clone(),
-            plural: plural.clone(),
-            singular: singular.clone(),
-            list_kind: list_kind.clone(),
-            scope: scope.clone(),
-            versions: Vec::new(),
-            versions_span: *versions_span,
-            conversion_strategy: conversion_strategy.clone(),
-            preserve_unknown_fields: preserve_unknown_fields.clone(),
-            stored_versions: stored_versions.clone(),
-            span: *span,
-        };
-        // Without its versions, shifting is a few spans.
+    /// A copy with every span `by` bytes on (back when negative), its
+    /// trees shared.
+    fn shifted(&self, by: isize) -> Crd {
+        let mut copy = self.clone();
         copy.shift(by);
-        copy.versions = versions.iter().map(|version| version.shifted(by)).collect();
         copy
     }
 
@@ -278,20 +310,25 @@ impl Crd {
 /// [`parse_manifests_whole`]'s (with `KOMPAT_FULL_PARSE` set in the
 /// environment that is what runs, for the fast path's test).
 pub fn parse_manifests(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
-    parse_manifests_in(text, None)
+    parse_manifests_in(text, None, None)
 }
 
 /// [`parse_manifests`], each large CRD document read once per `seen`: a
 /// CRD that several files repeat (an install bundle and the CRD's own
 /// file) is parsed the first time, and copied the next.
 pub fn parse_manifests_seen(text: &str, seen: &SeenCrds) -> Result<Vec<Crd>, Vec<ParseError>> {
-    parse_manifests_in(text, Some(seen))
+    parse_manifests_in(text, None, Some(seen))
 }
 
-fn parse_manifests_in(text: &str, seen: Option<&SeenCrds>) -> Result<Vec<Crd>, Vec<ParseError>> {
+/// [`parse_manifests_seen`], `text` being `shared` when that is given.
+fn parse_manifests_in(
+    text: &str,
+    shared: Option<&std::sync::Arc<str>>,
+    seen: Option<&SeenCrds>,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
     if !kompat_formats::manifest::full_parse() {
         let spans = manifest::documents_of_kinds(text, wanted);
-        if let Some(found) = spans.and_then(|spans| crds_skimmed(text, spans, seen, &[])) {
+        if let Some(found) = spans.and_then(|spans| crds_skimmed(text, shared, spans, seen, &[])) {
             return found.finish();
         }
     }
@@ -308,7 +345,28 @@ pub fn parse_manifests_read(
     stream: Option<&manifest::Stream>,
     seen: &SeenCrds,
 ) -> Result<Vec<Crd>, Vec<ParseError>> {
-    let Some(stream) = stream else { return parse_manifests_seen(text, seen) };
+    parse_manifests_read_in(text, None, stream, seen)
+}
+
+/// [`parse_manifests_read`] of a text the caller keeps for as long as
+/// `seen`: the large CRD documents `seen` keeps are kept as this text
+/// (its `Arc`) rather than as copies.
+pub fn parse_manifests_read_shared(
+    text: &std::sync::Arc<str>,
+    stream: Option<&manifest::Stream>,
+    seen: &SeenCrds,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
+    parse_manifests_read_in(text, Some(text), stream, seen)
+}
+
+/// [`parse_manifests_read`], `text` being `shared` when it is given.
+fn parse_manifests_read_in(
+    text: &str,
+    shared: Option<&std::sync::Arc<str>>,
+    stream: Option<&manifest::Stream>,
+    seen: &SeenCrds,
+) -> Result<Vec<Crd>, Vec<ParseError>> {
+    let Some(stream) = stream else { return parse_manifests_in(text, shared, Some(seen)) };
     if stream.is_whole() {
         let mut found = Found::default();
         stream.trees().iter().for_each(|tree| found.document(tree));
@@ -316,7 +374,7 @@ pub fn parse_manifests_read(
     }
     // The documents by kind, as the stream's read kept them.
     let spans = stream.documents_of_kinds(wanted).or_else(|| manifest::documents_of_kinds(text, wanted));
-    match spans.and_then(|spans| crds_skimmed(text, spans, Some(seen), stream.trees())) {
+    match spans.and_then(|spans| crds_skimmed(text, shared, spans, Some(seen), stream.trees())) {
         Some(found) => found.finish(),
         None => parse_manifests_whole(text),
     }
@@ -326,8 +384,8 @@ pub fn parse_manifests_read(
 pub fn parse_manifests_whole(text: &str) -> Result<Vec<Crd>, Vec<ParseError>> {
     let docs = yaml::parse_documents(text).map_err(|e| vec![e])?;
     let mut found = Found::default();
-    for doc in &docs {
-        found.document(doc);
+    for doc in docs {
+        found.document_owned(doc);
     }
     found.finish()
 }
@@ -343,7 +401,13 @@ fn wanted(kind: &str) -> bool {
 /// those the skim could not read: [`manifest::documents_of_kinds`]); `None`
 /// when some document does not parse by itself (the whole stream is parsed
 /// then, for the error a full parse gives).
-fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &[Node]) -> Option<Found> {
+fn crds_skimmed(
+    text: &str,
+    shared: Option<&std::sync::Arc<str>>,
+    spans: Vec<Span>,
+    seen: Option<&SeenCrds>,
+    parsed: &[Node],
+) -> Option<Found> {
     let mut found = Found::default();
     for span in spans {
         // Parsed already: the trees that start in the document's text.
@@ -354,54 +418,77 @@ fn crds_skimmed(text: &str, spans: Vec<Span>, seen: Option<&SeenCrds>, parsed: &
             continue;
         }
         let doc = &text[span.start..span.end];
-        let known = match seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
-            Some(seen) => seen.known(doc)?,
-            None => None,
-        };
-        match known {
-            Some(read) => found.append_shifted(&read, span.start),
-            None => match yaml::block::build(text, span) {
-                // Within the skim's subset: built from its lines.
-                Some(node) => found.document(&node),
-                None => {
-                    for mut node in yaml::parse_documents(doc).ok()? {
-                        node.shift(span.start);
-                        found.document(&node);
-                    }
-                }
-            },
+        if let Some(seen) = seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
+            if let Some(read) = seen.read(text, shared, span)? {
+                found.append_shifted(&read.found, offset(span.start, read.at));
+                continue;
+            }
+        }
+        found.append_owned(read_document(text, span)?);
+    }
+    Some(found)
+}
+
+/// The CRDs (and errors) of the document at `span` of `text`, their spans
+/// in `text`; `None` when it does not parse by itself.
+fn read_document(text: &str, span: Span) -> Option<Found> {
+    let mut found = Found::default();
+    match yaml::block::build(text, span) {
+        // Within the skim's subset: built from its lines.
+        Some(node) => found.document_owned(node),
+        None => {
+            for mut node in yaml::parse_documents(text.get(span.start..span.end)?).ok()? {
+                node.shift(span.start);
+                found.document_owned(node);
+            }
         }
     }
     Some(found)
 }
 
-/// The large CRD documents met so far ([`parse_manifests_seen`]): the hash
-/// of each met once, and the text and CRDs (their spans from the
-/// document's start) of each met again, read then and copied from then on.
-/// A document met once costs no copy. Shared by threads: a thread that
-/// meets a document another is reading waits for that read rather than
-/// reading it too.
+/// How far a document at `to` is from one at `from`, in bytes.
+fn offset(to: usize, from: usize) -> isize {
+    // Offsets in texts, which no allocation makes longer than `isize::MAX`.
+    (to as isize).wrapping_sub(from as isize)
+}
+
+/// The large CRD documents met so far ([`parse_manifests_seen`]): for each,
+/// its text and its CRDs as read where it was first met, which every later
+/// meeting copies, sharing their trees ([`Tree`]). Each is read once.
+/// Shared by threads: a thread that meets a document another is reading
+/// waits for that read rather than reading it too.
 #[derive(Default)]
 pub struct SeenCrds {
-    docs: std::sync::Mutex<std::collections::HashMap<u64, Met>>,
+    docs: std::sync::Mutex<std::collections::HashMap<u64, Met, DocHash>>,
     /// Signalled when a document being read ([`Met::Reading`]) is read.
     read: std::sync::Condvar,
 }
 
+/// The hasher of [`SeenCrds`]: the documents are long (16 KB at least),
+/// and a lookup compares the whole text anyway, so the hash need only be
+/// fast (foldhash's, several times SipHash's speed on long inputs).
+type DocHash = foldhash::fast::FixedState;
+
 enum Met {
-    Once,
-    /// Met again, and being read by a thread.
+    /// Being read by a thread.
     Reading,
-    Again(Box<str>, std::sync::Arc<Found>),
-    /// Met again, and it does not parse by itself.
+    Read(Kept, std::sync::Arc<Read>),
+    /// It does not parse by itself.
     Unreadable,
 }
 
-/// What [`SeenCrds::known`] does after looking a document up.
-enum Next {
-    Answer(Option<Option<std::sync::Arc<Found>>>),
-    Wait,
-    Read,
+/// The text of a document kept: a copy, or the text it is in (which its
+/// caller keeps anyway: [`parse_manifests_read_shared`]) and its span.
+struct Kept {
+    text: std::sync::Arc<str>,
+    span: Span,
+}
+
+/// A document as read where it was first met.
+struct Read {
+    found: Found,
+    /// Where it starts in the text it was read from.
+    at: usize,
 }
 
 /// Marks a document whose read did not finish (the reader unwound) as
@@ -425,7 +512,7 @@ impl SeenCrds {
     /// would cost about as much.
     const MIN_BYTES: usize = 16 * 1024;
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Met>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Met, DocHash>> {
         self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -435,52 +522,51 @@ impl SeenCrds {
         self.read.notify_all();
     }
 
-    /// What document `doc` holds when it was met before (read now if it
-    /// was met once), else `Some(None)`: to be parsed where it is. `None`
-    /// when it does not parse by itself.
-    fn known(&self, doc: &str) -> Option<Option<std::sync::Arc<Found>>> {
+    /// What the document at `span` of `text` (which is `shared` when that
+    /// is given) holds, as read where it was
+    /// first met (read now, here, when this is the first time):
+    /// `Some(None)` when it is to be parsed where it is (another document of
+    /// the same hash was met first), `None` when it does not parse by
+    /// itself.
+    fn read(
+        &self,
+        text: &str,
+        shared: Option<&std::sync::Arc<str>>,
+        span: Span,
+    ) -> Option<Option<std::sync::Arc<Read>>> {
         use std::collections::hash_map::Entry;
-        use std::hash::{BuildHasher, BuildHasherDefault};
-        let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(doc);
+        use std::hash::BuildHasher;
+        let doc = text.get(span.start..span.end)?;
+        let hash = DocHash::default().hash_one(doc);
         let mut docs = self.lock();
         loop {
-            let next = match docs.entry(hash) {
+            match docs.entry(hash) {
                 Entry::Vacant(entry) => {
-                    entry.insert(Met::Once);
-                    Next::Answer(Some(None))
+                    entry.insert(Met::Reading);
+                    break;
                 }
-                Entry::Occupied(mut entry) => match entry.get() {
-                    Met::Again(text, read) if **text == *doc => Next::Answer(Some(Some(read.clone()))),
-                    // Another text of the same hash (not kept), or one
-                    // that does not parse: parsed where it is.
-                    Met::Again(..) | Met::Unreadable => Next::Answer(Some(None)),
-                    Met::Reading => Next::Wait,
-                    Met::Once => {
-                        entry.insert(Met::Reading);
-                        Next::Read
+                Entry::Occupied(entry) => match entry.get() {
+                    Met::Read(met, read) if met.text.get(met.span.start..met.span.end) == Some(doc) => {
+                        return Some(Some(read.clone()))
                     }
+                    // Another text of the same hash: parsed where it is.
+                    Met::Read(..) => return Some(None),
+                    Met::Unreadable => return Some(None),
+                    Met::Reading => docs = self.read.wait(docs).unwrap_or_else(std::sync::PoisonError::into_inner),
                 },
-            };
-            match next {
-                Next::Answer(answer) => return answer,
-                Next::Wait => docs = self.read.wait(docs).unwrap_or_else(std::sync::PoisonError::into_inner),
-                Next::Read => break,
             }
         }
         drop(docs);
         let mut reading = Reading { seen: self, hash, done: false };
-        let nodes = match yaml::block::build(doc, Span::new(0, doc.len())) {
-            Some(node) => vec![node],
-            None => yaml::parse_documents(doc).ok()?,
-        };
-        let mut found = Found::default();
-        for node in &nodes {
-            found.document(node);
-        }
-        let found = std::sync::Arc::new(found);
+        let found = read_document(text, span)?;
+        let read = std::sync::Arc::new(Read { found, at: span.start });
         reading.done = true;
-        self.finish(hash, Met::Again(doc.into(), found.clone()));
-        Some(Some(found))
+        let kept = match shared {
+            Some(text) => Kept { text: text.clone(), span },
+            None => Kept { text: doc.into(), span: Span::new(0, doc.len()) },
+        };
+        self.finish(hash, Met::Read(kept, read.clone()));
+        Some(Some(read))
     }
 }
 
@@ -492,29 +578,53 @@ struct Found {
 }
 
 impl Found {
-    /// Reads one document of a stream.
+    /// Reads one document of a stream kept by the caller: the schemas and
+    /// versions the CRDs hold are copied out of it.
     fn document(&mut self, doc: &Node) {
-        let mut pending: Vec<&Node> = vec![doc];
+        self.read(Doc::Borrowed(doc));
+    }
+
+    /// Reads one document of a stream, its tree the reader's: the schemas
+    /// and versions the CRDs hold are moved out of it, not copied.
+    fn document_owned(&mut self, doc: Node) {
+        self.read(Doc::Owned(doc));
+    }
+
+    fn read(&mut self, doc: Doc<'_>) {
+        let mut pending: Vec<Doc<'_>> = vec![doc];
         while let Some(doc) = pending.pop() {
-            if doc.is_null() {
+            let node = doc.node();
+            if node.is_null() {
                 continue;
             }
-            if doc.as_map().is_none() {
-                self.errors
-                    .push(ParseError::at(doc.span(), format!("a manifest must be a mapping, not {}", doc.describe())));
+            if node.as_map().is_none() {
+                self.errors.push(ParseError::at(
+                    node.span(),
+                    format!("a manifest must be a mapping, not {}", node.describe()),
+                ));
                 continue;
             }
-            let kind = doc.get("kind").and_then(Node::as_str);
+            let kind = node.get("kind").and_then(Node::as_str);
             if kind == Some("List") {
-                if let Some(items) = doc.get("items").and_then(Node::as_seq) {
-                    pending.extend(items.iter().rev());
+                match doc {
+                    Doc::Borrowed(node) => {
+                        if let Some(items) = node.get("items").and_then(Node::as_seq) {
+                            pending.extend(items.iter().rev().map(Doc::Borrowed));
+                        }
+                    }
+                    Doc::Owned(mut node) => {
+                        if let Some(Node::Seq(items, _)) = value_mut(&mut node, "items").map(take) {
+                            pending.extend(items.into_iter().rev().map(Doc::Owned));
+                        }
+                    }
                 }
                 continue;
             }
+            let node_doc = node;
             if kind != Some("CustomResourceDefinition") {
                 continue;
             }
-            let Some((api_node, api_version)) = doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
+            let Some((api_node, api_version)) = node_doc.get("apiVersion").and_then(|n| Some((n, n.as_str()?))) else {
                 continue;
             };
             if !api_version.starts_with("apiextensions.k8s.io/") {
@@ -527,23 +637,38 @@ impl Found {
                 ));
                 continue;
             }
-            let mut reader = Reader { errors: Vec::new() };
-            let crd = reader.crd(doc, Spanned::new(api_version.to_owned(), api_node.span()));
+            let mut reader = Reader { errors: Vec::new(), trees: Vec::new() };
+            let crd = reader.crd(node_doc, Spanned::new(api_version.to_owned(), api_node.span()));
             if reader.errors.is_empty() {
-                self.crds.extend(crd);
+                if let Some(mut crd) = crd {
+                    match doc {
+                        Doc::Borrowed(doc) => trees_cloned(&mut crd, &reader.trees, doc),
+                        Doc::Owned(doc) => trees_moved(&mut crd, &reader.trees, doc),
+                    }
+                    self.crds.push(crd);
+                }
             } else {
                 self.errors.append(&mut reader.errors);
             }
         }
     }
 
-    /// Appends what another document holds, its spans moved `by` bytes on.
-    fn append_shifted(&mut self, other: &Found, by: usize) {
+    /// Appends what another read gave.
+    fn append_owned(&mut self, mut other: Found) {
+        self.crds.append(&mut other.crds);
+        self.errors.append(&mut other.errors);
+    }
+
+    /// Appends what another document holds, its spans moved `by` bytes
+    /// (back when negative), its trees shared.
+    fn append_shifted(&mut self, other: &Found, by: isize) {
         self.crds.extend(other.crds.iter().map(|crd| crd.shifted(by)));
-        self.errors.extend(other.errors.iter().map(|err| ParseError {
-            span: err.span.map(|s| Span::new(s.start + by, s.end + by)),
-            message: err.message.clone(),
-        }));
+        self.errors.extend(
+            other
+                .errors
+                .iter()
+                .map(|err| ParseError { span: err.span.map(|s| shifted_span(s, by)), message: err.message.clone() }),
+        );
     }
 
     fn finish(self) -> Result<Vec<Crd>, Vec<ParseError>> {
@@ -555,8 +680,91 @@ impl Found {
     }
 }
 
+/// A document the reader reads: kept by its caller, or its own.
+enum Doc<'a> {
+    Borrowed(&'a Node),
+    Owned(Node),
+}
+
+impl Doc<'_> {
+    fn node(&self) -> &Node {
+        match self {
+            Doc::Borrowed(node) => node,
+            Doc::Owned(node) => node,
+        }
+    }
+}
+
+/// Where the trees of a version the reader read are in its document: the
+/// `spec.versions` entry at `item` is the version `version` of the CRD,
+/// whose `schema.openAPIV3Schema` (when `schema`) is its schema. The
+/// reader reads the document by reference; its trees are copied or moved
+/// out after ([`trees_cloned`], [`trees_moved`]).
+struct VersionTrees {
+    version: usize,
+    item: usize,
+    schema: bool,
+}
+
+/// The value of `key` in a mapping, to change.
+fn value_mut<'a>(node: &'a mut Node, key: &str) -> Option<&'a mut Node> {
+    match node {
+        Node::Map(entries, _) => entries.iter_mut().find(|(k, _)| k.value == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// Moves a tree out, an empty sequence left in its place.
+fn take(node: &mut Node) -> Node {
+    let span = node.span();
+    std::mem::replace(node, Node::Seq(Vec::new(), span))
+}
+
+/// The entries of `spec.versions`.
+fn version_items(doc: &Node) -> Option<&[Node]> {
+    doc.get("spec")?.get("versions")?.as_seq()
+}
+
+/// Copies the trees `trees` names out of `doc` into `crd`'s versions.
+fn trees_cloned(crd: &mut Crd, trees: &[VersionTrees], doc: &Node) {
+    let Some(items) = version_items(doc) else { return };
+    for t in trees {
+        let (Some(item), Some(version)) = (items.get(t.item), crd.versions.get_mut(t.version)) else { continue };
+        version.raw = Tree::new(without_schema(item));
+        if t.schema {
+            version.schema = item.get("schema").and_then(|s| s.get("openAPIV3Schema")).cloned().map(Tree::new);
+        }
+    }
+}
+
+/// Moves the trees `trees` names out of `doc` into `crd`'s versions, as
+/// [`trees_cloned`] copies them.
+fn trees_moved(crd: &mut Crd, trees: &[VersionTrees], mut doc: Node) {
+    let items = value_mut(&mut doc, "spec").and_then(|spec| value_mut(spec, "versions"));
+    let Some(Node::Seq(items, _)) = items else { return };
+    for t in trees {
+        let (Some(item), Some(version)) = (items.get_mut(t.item), crd.versions.get_mut(t.version)) else { continue };
+        let mut item = take(item);
+        let mut schema = None;
+        if let Node::Map(entries, _) = &mut item {
+            for (_, value) in entries.iter_mut().filter(|(key, _)| key.value == "schema") {
+                if t.schema {
+                    schema = value_mut(value, "openAPIV3Schema").map(take);
+                }
+                *value = Node::Map(Vec::new(), value.span());
+            }
+        }
+        version.raw = Tree::new(item);
+        if t.schema {
+            version.schema = schema.map(Tree::new);
+        }
+    }
+}
+
 struct Reader {
     errors: Vec<ParseError>,
+    /// The trees of the versions read, to copy or move out of the document.
+    trees: Vec<VersionTrees>,
 }
 
 impl Reader {
@@ -656,7 +864,10 @@ impl Reader {
         match spec.get("versions") {
             Some(Node::Seq(items, span)) => {
                 for (i, item) in items.iter().enumerate() {
-                    versions.extend(self.version(item, i, v1, spec));
+                    if let Some((version, schema)) = self.version(item, i, v1, spec) {
+                        self.trees.push(VersionTrees { version: versions.len(), item: i, schema });
+                        versions.push(version);
+                    }
                 }
                 if items.is_empty() && v1 {
                     self.error(*span, "`spec.versions` must have at least one version".to_owned());
@@ -669,7 +880,7 @@ impl Reader {
             _ => {
                 // apiextensions.k8s.io/v1beta1: a single `spec.version`.
                 if let Some(name) = self.opt_string(spec, "version", "spec.version") {
-                    let schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned();
+                    let schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned().map(Tree::new);
                     let t = Spanned::new(true, name.span);
                     versions.push(CrdVersion {
                         name,
@@ -678,7 +889,7 @@ impl Reader {
                         deprecated: None,
                         deprecation_warning: None,
                         schema,
-                        raw: spec.clone(),
+                        raw: Tree::new(spec.clone()),
                     });
                 }
             }
@@ -729,7 +940,10 @@ impl Reader {
         })
     }
 
-    fn version(&mut self, item: &Node, i: usize, v1: bool, spec: &Node) -> Option<CrdVersion> {
+    /// A version, but for its trees (an empty mapping for its `raw`; its
+    /// `schema` when it is the CRD-wide one of a v1beta1 CRD), and whether
+    /// its schema is its `schema.openAPIV3Schema`.
+    fn version(&mut self, item: &Node, i: usize, v1: bool, spec: &Node) -> Option<(CrdVersion, bool)> {
         let path = |key: &str| format!("spec.versions[{i}].{key}");
         if item.as_map().is_none() {
             self.error(item.span(), format!("`spec.versions[{i}]` must be a mapping, not {}", item.describe()));
@@ -749,9 +963,13 @@ impl Reader {
         let storage = flag("storage");
         let deprecated = self.opt_bool(item, "deprecated", &path("deprecated"));
         let deprecation_warning = self.opt_string(item, "deprecationWarning", &path("deprecationWarning"));
+        let mut own_schema = false;
         let schema = match self.map(item, "schema", &path("schema")) {
             Some(schema) => match schema.get("openAPIV3Schema") {
-                Some(node) if node.as_map().is_some() => Some(node.clone()),
+                Some(node) if node.as_map().is_some() => {
+                    own_schema = true;
+                    None
+                }
                 Some(node) if !node.is_null() => {
                     let message =
                         format!("`{}` must be a mapping, not {}", path("schema.openAPIV3Schema"), node.describe());
@@ -761,10 +979,11 @@ impl Reader {
                 _ => None,
             },
             // v1beta1 CRDs may have a CRD-wide schema.
-            None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned(),
+            None if !v1 => spec.get("validation").and_then(|v| v.get("openAPIV3Schema")).cloned().map(Tree::new),
             None => None,
         };
-        Some(CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw: without_schema(item) })
+        let raw = Tree::new(Node::Map(Vec::new(), item.span()));
+        Some((CrdVersion { name, served, storage, deprecated, deprecation_warning, schema, raw }, own_schema))
     }
 }
 
@@ -800,27 +1019,125 @@ pub(crate) fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::release_order;
+    use kompat_span::Span;
 
-    /// A copy of a CRD with its spans moved is the CRD cloned and shifted,
-    /// for every CRD of the single-CRD fixtures.
+    /// A CRD shifted (its trees shared) is the CRD read from its document
+    /// placed that many bytes on, and shifted back it is the CRD read where
+    /// it was: every span, those of its trees included, for every CRD of
+    /// the single-CRD fixtures.
     #[test]
-    fn shifted_is_a_shifted_clone() {
+    fn shifted_is_read_there() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/crd/single");
         let mut files: Vec<_> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
         files.sort();
         let mut crds = 0;
         for path in files {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            for crd in super::parse_manifests_whole(&text).unwrap_or_default() {
-                for by in [0, 7, 1 << 20] {
-                    let mut expected = crd.clone();
-                    expected.shift(by);
-                    assert_eq!(crd.shifted(by), expected, "{} by {by}", path.display());
+            let read = super::parse_manifests_whole(&text).unwrap_or_default();
+            for by in [0, 7, 1 << 12] {
+                let there = super::parse_manifests_whole(&format!("{}{text}", "\n".repeat(by))).unwrap_or_default();
+                assert_eq!(read.len(), there.len(), "{}", path.display());
+                for (crd, there) in read.iter().zip(&there) {
+                    let shifted = crd.shifted(by as isize);
+                    // Compared tree by tree, not by the trees' sharing.
+                    let trees = |crd: &super::Crd| -> Vec<Option<super::Node>> {
+                        let versions = crd.versions.iter();
+                        versions
+                            .flat_map(|v| [v.schema.as_ref().map(|t| t.node().clone()), Some(v.raw.node().clone())])
+                            .collect()
+                    };
+                    assert_eq!(shifted, *there, "{} by {by}", path.display());
+                    assert_eq!(trees(&shifted), trees(there), "{} by {by}", path.display());
+                    assert_eq!(there.shifted(-(by as isize)), *crd, "{} back by {by}", path.display());
+                    assert_eq!(trees(&there.shifted(-(by as isize))), trees(crd), "{} back by {by}", path.display());
+                    let spans = shifted.versions.iter().map(|v| (v.span(), v.schema.as_ref().map(super::Tree::span)));
+                    let expected = there
+                        .versions
+                        .iter()
+                        .map(|v| (v.raw.node().span(), v.schema.as_ref().map(|t| t.node().span())));
+                    assert!(spans.eq(expected), "{} by {by}", path.display());
                 }
-                crds += 1;
             }
+            crds += read.len();
         }
         assert!(crds > 5, "{crds} CRDs read");
+    }
+
+    /// A large CRD met again (through `SeenCrds`) shares the trees of its
+    /// first read, at its own offset, and reads as it is where it is;
+    /// read without `SeenCrds`, each copy has trees of its own.
+    #[test]
+    fn repeated_crds_share_their_trees() {
+        let properties: String =
+            (0..400).map(|i| format!("              field{i}:\n                type: string\n")).collect();
+        let crd = format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: as.b\nspec:\n  group: b\n  names: {{kind: A, plural: as}}\n  scope: Cluster\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n{properties}"
+        );
+        assert!(crd.len() >= super::SeenCrds::MIN_BYTES, "{} bytes", crd.len());
+        let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n---\n";
+        let texts = [crd.clone(), format!("{other}{crd}"), format!("{other}{other}{crd}")];
+        let seen = super::SeenCrds::default();
+        let read: Vec<Vec<super::Crd>> =
+            texts.iter().map(|text| super::parse_manifests_seen(text, &seen).unwrap_or_default()).collect();
+        let alone: Vec<Vec<super::Crd>> =
+            texts.iter().map(|text| super::parse_manifests(text).unwrap_or_default()).collect();
+        let schema = |crds: &[super::Crd]| crds.first().and_then(|crd| crd.versions.first()?.schema.clone());
+        let first = schema(&read[0]).unwrap_or_else(|| super::Tree::new(super::Node::Seq(Vec::new(), Span::new(0, 0))));
+        for (i, text) in texts.iter().enumerate() {
+            assert_eq!(read[i], alone[i], "text {i}");
+            assert_eq!(read[i], super::parse_manifests_whole(text).unwrap_or_default(), "text {i}");
+            let (Some(shared), Some(own)) = (schema(&read[i]), schema(&alone[i])) else {
+                panic!("text {i}: no schema")
+            };
+            assert!(std::sync::Arc::ptr_eq(&shared.shared, &first.shared), "text {i}: not shared");
+            assert_eq!(shared.by, (i * other.len()) as isize, "text {i}");
+            assert!(i == 0 || !std::sync::Arc::ptr_eq(&own.shared, &first.shared), "text {i}: shared without `seen`");
+            assert_eq!(shared.span(), own.span(), "text {i}");
+            assert!(text[shared.span().start..].starts_with("type: object"), "text {i}");
+        }
+    }
+
+    /// The CRDs (and errors) read from a tree the reader owns, its trees
+    /// moved out, are those read from a tree it borrows, its trees copied,
+    /// for every document of the CRD fixtures (malformed ones included) and
+    /// of small cases the fixtures lack.
+    #[test]
+    fn owned_read_is_the_borrowed_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/crd");
+        let mut files = Vec::new();
+        kompat_testkit::files::yaml_files_below(&dir, &mut files);
+        let mut texts: Vec<String> = files.iter().filter_map(|path| std::fs::read_to_string(path).ok()).collect();
+        assert!(texts.len() > 20, "{} fixtures", texts.len());
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\nspec:\n  group: b\n  names: {kind: A, plural: a}\n  scope: Cluster\n  versions:\n";
+        let version = |name: &str, schema: &str| {
+            format!("  - name: {name}\n    served: true\n    storage: {}\n{schema}", name == "v1")
+        };
+        texts.push(format!("{crd}{}", version("v1", "    schema:\n      openAPIV3Schema: {type: object}\n")));
+        texts.push(format!("{crd}{}", version("v1", "    schema:\n      other: 1\n")));
+        texts.push(format!("{crd}{}", version("v1", "    schema: {openAPIV3Schema: [a]}\n")));
+        texts.push(format!(
+            "{crd}{}  - 3\n{}",
+            version("v1beta1", "    schema:\n      openAPIV3Schema: {type: string}\n"),
+            version("v1", "    schema: {openAPIV3Schema: {type: object}}\n    x: y\n")
+        ));
+        texts.push(format!(
+            "kind: List\nitems:\n- {}\n- 7\n",
+            format!("{crd}{}", version("v1", "    schema:\n      openAPIV3Schema: {type: object}\n"))
+                .replace('\n', "\n  ")
+        ));
+        let mut crds = 0;
+        for text in &texts {
+            let Ok(docs) = super::yaml::parse_documents(text) else { continue };
+            let (mut borrowed, mut owned) = (super::Found::default(), super::Found::default());
+            for doc in docs {
+                borrowed.document(&doc);
+                owned.document_owned(doc);
+            }
+            assert_eq!(owned.crds, borrowed.crds, "{text}");
+            assert_eq!(owned.errors, borrowed.errors, "{text}");
+            crds += owned.crds.len();
+        }
+        assert!(crds > 20, "{crds} CRDs read");
     }
 
     /// The release order of version names, as the conversion chain and the

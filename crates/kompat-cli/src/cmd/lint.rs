@@ -359,8 +359,9 @@ fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> Read
         Kind::CrdManifest => {
             let partial_ok = input.in_overlay && input.is_well_formed();
             // The documents parsed for the objects are not parsed again.
-            let crds =
-                input.source().map(|source| kompat_crd::parse_manifests_read(&source.text, input.stream(), seen));
+            let crds = input
+                .source()
+                .map(|source| kompat_crd::parse_manifests_read_shared(&source.text, input.stream(), seen));
             read.crd_source = input.into_source().zip(crds).map(|(source, crds)| (source, (partial_ok, crds)));
         }
         Kind::Deployment => {}

@@ -8,7 +8,10 @@
 
 use std::path::Path;
 
-use kompat_crd::{parse_manifests, parse_manifests_read, parse_manifests_seen, parse_manifests_whole, SeenCrds};
+use kompat_crd::{
+    parse_manifests, parse_manifests_read, parse_manifests_read_shared, parse_manifests_seen, parse_manifests_whole,
+    SeenCrds,
+};
 use kompat_formats::manifest::read_stream;
 use kompat_testkit::mutate::{self, mutate, Rng};
 
@@ -25,6 +28,10 @@ fn agree(name: &str, text: &str, seen: &SeenCrds) {
     // when it parsed that), as `kompat lint` reads CRD manifests.
     let stream = read_stream(text).ok();
     assert_eq!(parse_manifests_read(text, stream.as_ref(), seen), whole, "{name}, after read_stream:\n{text}");
+    let shared: std::sync::Arc<str> = text.into();
+    let read = parse_manifests_read_shared(&shared, stream.as_ref(), seen);
+    assert_eq!(read, whole, "{name}, its text shared, after read_stream:\n{text}");
+    assert_eq!(parse_manifests_read_shared(&shared, None, seen), whole, "{name}, its text shared:\n{text}");
 }
 
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n  annotations:\n    a: b\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v2\n    served: false\n    storage: false\n    deprecated: true\n";
@@ -100,6 +107,17 @@ fn repeated_large_crds() {
     for (i, text) in files.iter().enumerate() {
         agree(&format!("file {i}, again"), text, &seen);
     }
+    // Met first in a shared text (kept as that text), then in others.
+    let seen = SeenCrds::default();
+    for round in 0..2 {
+        for (i, text) in files.iter().enumerate() {
+            let shared: std::sync::Arc<str> = text.as_str().into();
+            let stream = read_stream(text).ok();
+            let read = parse_manifests_read_shared(&shared, stream.as_ref(), &seen);
+            assert_eq!(read, parse_manifests_whole(text), "file {i}, its text shared, round {round}");
+            agree(&format!("file {i}, after its text shared, round {round}"), text, &seen);
+        }
+    }
 }
 
 /// The same large CRDs read by many threads at once through one
@@ -117,16 +135,22 @@ fn repeated_large_crds_on_threads() {
         format!("{unparsable}---\n{a}"),
     ];
     let expected: Vec<_> = files.iter().map(|text| parse_manifests_whole(text)).collect();
+    let shared: Vec<std::sync::Arc<str>> = files.iter().map(|text| text.as_str().into()).collect();
     for _ in 0..4 {
         let seen = SeenCrds::default();
         std::thread::scope(|scope| {
             for thread in 0..6 {
-                let (files, expected, seen) = (&files, &expected, &seen);
+                let (files, shared, expected, seen) = (&files, &shared, &expected, &seen);
                 scope.spawn(move || {
                     for round in 0..3 {
                         for i in (0..files.len()).map(|i| (i + thread + round) % files.len()) {
                             let stream = read_stream(&files[i]).ok();
-                            let read = parse_manifests_read(&files[i], stream.as_ref(), seen);
+                            // Half the threads with the files' texts shared.
+                            let read = if thread % 2 == 0 {
+                                parse_manifests_read_shared(&shared[i], stream.as_ref(), seen)
+                            } else {
+                                parse_manifests_read(&files[i], stream.as_ref(), seen)
+                            };
                             assert_eq!(read, expected[i], "file {i}, thread {thread}, round {round}");
                         }
                     }

@@ -29,8 +29,18 @@ pub fn build(text: &str, span: Span) -> Option<Node> {
     if !skim::bytes_in_subset(doc.as_bytes()) || skim::ends_in_spaces(doc.as_bytes()) {
         return None;
     }
-    let mut builder =
-        Builder { text, bytes: text.as_bytes(), end: span.end, pos: span.start, inline: None, peeked: None, depth: 0 };
+    let mut builder = Builder {
+        text,
+        bytes: text.as_bytes(),
+        end: span.end,
+        pos: span.start,
+        inline: None,
+        peeked: None,
+        depth: 0,
+        entries: Vec::new(),
+        items: Vec::new(),
+        lines: Vec::new(),
+    };
     let first = builder.peek()?;
     if first.indent != 0 || is_item(builder.content(&first)) {
         return None;
@@ -69,6 +79,15 @@ struct Builder<'a> {
     /// The last line [`Builder::peek`] found, with its start.
     peeked: Option<(usize, Line)>,
     depth: usize,
+    /// The entries of the mappings being read, innermost last: each
+    /// mapping's are copied out at their exact number when it ends (no
+    /// `Vec` of a tree grows entry by entry).
+    entries: Vec<(Scalar, Node)>,
+    /// The items of the sequences being read, as `entries`.
+    items: Vec<Node>,
+    /// The lines of the scalar being read over several lines: for each,
+    /// the line breaks before it and its text's start and end.
+    lines: Vec<(usize, usize, usize)>,
 }
 
 fn is_item(content: &[u8]) -> bool {
@@ -143,7 +162,7 @@ impl<'a> Builder<'a> {
     /// The block mapping at `indent`, its first line next.
     fn map(&mut self, indent: usize) -> Option<Node> {
         self.enter()?;
-        let mut entries: Vec<(Scalar, Node)> = Vec::new();
+        let base = self.entries.len();
         let mut many: Option<HashSet<String>> = None;
         while let Some(line) = self.peek() {
             if line.indent < indent {
@@ -163,7 +182,7 @@ impl<'a> Builder<'a> {
             }
             let again = match &mut many {
                 Some(keys) => !keys.insert(key.value.to_string()),
-                None => entries.iter().any(|(k, _)| k.value == key.value),
+                None => self.entries[base..].iter().any(|(k, _)| k.value == key.value),
             };
             if again {
                 return None;
@@ -171,13 +190,14 @@ impl<'a> Builder<'a> {
             let key = scalar(key);
             let after = colon + 1;
             let value = self.value(&line, after, indent, Some(key.span.end))?;
-            entries.push((key, value));
-            if many.is_none() && entries.len() > 16 {
+            self.entries.push((key, value));
+            if many.is_none() && self.entries.len() - base > 16 {
                 // Many keys: a set of them instead of a scan per key.
-                many = Some(entries.iter().map(|(k, _)| k.value.clone()).collect());
+                many = Some(self.entries[base..].iter().map(|(k, _)| k.value.clone()).collect());
             }
         }
         self.depth -= 1;
+        let entries: Vec<(Scalar, Node)> = self.entries.drain(base..).collect();
         let first = entries.first()?.0.span.start;
         let last = entries.last()?.1.span().end;
         Some(Node::Map(entries, Span::new(first, last)))
@@ -187,7 +207,7 @@ impl<'a> Builder<'a> {
     /// when it is a mapping value at its key's indentation.
     fn seq(&mut self, indent: usize, indentless: bool) -> Option<Node> {
         self.enter()?;
-        let mut items: Vec<Node> = Vec::new();
+        let base = self.items.len();
         let mut start = None;
         while let Some(line) = self.peek() {
             if line.indent < indent {
@@ -219,12 +239,15 @@ impl<'a> Builder<'a> {
                 // `- key: value`: a mapping at the key's column.
                 let column = indent + 1 + gap;
                 self.inline = Some(Line { at: rest_at, indent: column, end: line.end });
-                items.push(self.map(column)?);
+                let item = self.map(column)?;
+                self.items.push(item);
                 continue;
             }
-            items.push(self.value(&line, 1, indent, None)?);
+            let item = self.value(&line, 1, indent, None)?;
+            self.items.push(item);
         }
         self.depth -= 1;
+        let items: Vec<Node> = self.items.drain(base..).collect();
         let last = items.last()?.span().end;
         Some(Node::Seq(items, Span::new(start?, last)))
     }
@@ -268,7 +291,7 @@ impl<'a> Builder<'a> {
                 // a comment after it included), as the parser's does.
                 self.consume(line);
                 Some(Node::Scalar(Scalar {
-                    value: w.value.into_owned(),
+                    value: exact(w.value),
                     kind: ScalarKind::String,
                     span: Span::new(w.span.start, line.end),
                 }))
@@ -292,7 +315,7 @@ impl<'a> Builder<'a> {
     /// A plain scalar whose first line is read (`first`): the lines after
     /// it indented beyond `parent` go on with it, folded.
     fn plain_lines(&mut self, first: Written<'a>, parent: usize) -> Option<Node> {
-        let mut value: Option<String> = None;
+        self.lines.clear();
         let mut end = first.span.end;
         let mut breaks = 0;
         let mut at = self.pos;
@@ -315,14 +338,8 @@ impl<'a> Builder<'a> {
                 written = content.windows(2).position(|pair| pair == b" #").map_or(written, |i| i + 1);
             }
             let written = &content[..content[..written].iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
-            let text = self.text.get(at + indent..at + indent + written.len())?;
-            let value = value.get_or_insert_with(|| first.value.to_string());
-            if breaks == 0 {
-                value.push(' ');
-            } else {
-                (0..breaks).for_each(|_| value.push('\n'));
-            }
-            value.push_str(text);
+            self.text.get(at + indent..at + indent + written.len())?;
+            self.lines.push((breaks, at + indent, at + indent + written.len()));
             end = at + indent + written.len();
             breaks = 0;
             at = self.next_start(line_end);
@@ -331,7 +348,21 @@ impl<'a> Builder<'a> {
                 break;
             }
         }
-        let value = value.unwrap_or_else(|| first.value.into_owned());
+        let value = if self.lines.is_empty() {
+            exact(first.value)
+        } else {
+            // Folded: a space between lines, or a line break per blank line.
+            let gaps = |breaks: usize| breaks.max(1);
+            let len = first.value.len() + self.lines.iter().map(|&(b, from, to)| gaps(b) + to - from).sum::<usize>();
+            let mut value = String::with_capacity(len);
+            value.push_str(&first.value);
+            for &(breaks, from, to) in &self.lines {
+                let gap = if breaks == 0 { " " } else { "\n" };
+                (0..gaps(breaks)).for_each(|_| value.push_str(gap));
+                value.push_str(self.text.get(from..to)?);
+            }
+            value
+        };
         let kind = resolve_plain(&value);
         Some(Node::Scalar(Scalar { value, kind, span: Span::new(first.span.start, end) }))
     }
@@ -368,7 +399,7 @@ impl<'a> Builder<'a> {
                     push_quoted(&mut value, &content[..close], quote, self.text, line_end - line.len() + indent)?;
                     self.pos = at;
                     let span = Span::new(start, line_end);
-                    return Some(Node::Scalar(Scalar { value, kind: ScalarKind::String, span }));
+                    return Some(Node::Scalar(Scalar { value: exact(value.into()), kind: ScalarKind::String, span }));
                 }
                 None => push_quoted(&mut value, trim_end(content), quote, self.text, line_end - line.len() + indent)?,
             }
@@ -382,9 +413,9 @@ impl<'a> Builder<'a> {
     fn block_scalar(&mut self, header_at: usize, header: &[u8], parent: usize) -> Option<Node> {
         let folded = header[0] == b'>';
         let chomp = header.get(1).copied().filter(|&b| b == b'-' || b == b'+');
-        let mut lines: Vec<(usize, usize)> = Vec::new();
-        // Blank lines before each text line, and after the last.
-        let mut blanks: Vec<usize> = Vec::new();
+        // Each text line with the blank lines before it; those after the
+        // last in `breaks`.
+        self.lines.clear();
         let mut breaks = 0;
         let mut text_indent: Option<usize> = None;
         let mut longest_blank = 0;
@@ -419,8 +450,7 @@ impl<'a> Builder<'a> {
             }
             let t = text_indent?;
             start.get_or_insert(at + t);
-            lines.push((at + t, line_end));
-            blanks.push(breaks);
+            self.lines.push((breaks, at + t, line_end));
             breaks = 0;
             at = self.next_start(line_end);
         }
@@ -439,39 +469,55 @@ impl<'a> Builder<'a> {
             return None;
         }
         self.pos = at;
-        let mut value = String::new();
-        let mut prev_normal = false;
-        for (i, (&(from, to), &before)) in lines.iter().zip(&blanks).enumerate() {
-            let text = self.text.get(from..to)?;
-            let normal = !text.starts_with(' ');
-            if i == 0 {
-                (0..before).for_each(|_| value.push('\n'));
-            } else if folded && prev_normal && normal && before == 0 {
-                value.push(' ');
-            } else if folded && prev_normal && normal {
-                (0..before).for_each(|_| value.push('\n'));
-            } else {
-                (0..=before).for_each(|_| value.push('\n'));
-            }
-            value.push_str(text);
-            prev_normal = normal;
-        }
         // The parser ends the text with a line break even where the
         // document ends without one.
-        match chomp {
-            Some(b'-') => {}
-            Some(_) => (0..=breaks).for_each(|_| value.push('\n')),
-            None => value.push('\n'),
-        }
+        let last = match chomp {
+            Some(b'-') => 0,
+            Some(_) => breaks + 1,
+            None => 1,
+        };
+        // Measured, then written at its length.
+        let mut len = last;
+        block_text(self.text, &self.lines, folded, |piece| len += piece.len())?;
+        let mut value = String::with_capacity(len);
+        block_text(self.text, &self.lines, folded, |piece| value.push_str(piece))?;
+        (0..last).for_each(|_| value.push('\n'));
         let span = Span::new(start?, end);
         Some(Node::Scalar(Scalar { value, kind: ScalarKind::String, span }))
     }
 }
 
+/// The text of a block scalar's lines (each with the blank lines before
+/// it, its start and end), piece by piece, folded when `folded`; `None`
+/// when a line is not text.
+fn block_text(text: &str, lines: &[(usize, usize, usize)], folded: bool, mut piece: impl FnMut(&str)) -> Option<()> {
+    let mut prev_normal = false;
+    for (i, &(before, from, to)) in lines.iter().enumerate() {
+        let line = text.get(from..to)?;
+        let normal = !line.starts_with(' ');
+        let breaks = if i == 0 || (folded && prev_normal && normal) { before } else { before + 1 };
+        if i > 0 && folded && prev_normal && normal && before == 0 {
+            piece(" ");
+        }
+        (0..breaks).for_each(|_| piece("\n"));
+        piece(line);
+        prev_normal = normal;
+    }
+    Some(())
+}
+
+/// A scalar's text at its length: copied when the skim borrowed it,
+/// trimmed when it built it (escapes read, `''` made `'`).
+fn exact(value: std::borrow::Cow<'_, str>) -> String {
+    let mut value = value.into_owned();
+    value.shrink_to_fit();
+    value
+}
+
 /// A scalar read by the skim's readers, as the tree holds it.
 fn scalar(w: Written<'_>) -> Scalar {
     let kind = if w.plain { resolve_plain(&w.value) } else { ScalarKind::String };
-    Scalar { value: w.value.into_owned(), kind, span: w.span }
+    Scalar { value: exact(w.value), kind, span: w.span }
 }
 
 fn trim_end(bytes: &[u8]) -> &[u8] {

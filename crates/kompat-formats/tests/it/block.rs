@@ -45,8 +45,32 @@ fn agree(name: &str, text: &str) -> Count {
         let mut expected = parsed.into_iter().next().unwrap_or_else(|| Node::Seq(Vec::new(), span));
         expected.shift(span.start);
         assert_eq!(built, expected, "{name}: the trees differ:\n{doc}");
+        assert_exact(name, &built);
     }
     count
+}
+
+/// Every `Vec` and `String` of a built tree is allocated at its length:
+/// no spare capacity outlives the build.
+#[track_caller]
+fn assert_exact(name: &str, node: &Node) {
+    let text = |s: &kompat_formats::yaml::Scalar| {
+        assert_eq!(s.value.capacity(), s.value.len(), "{name}: spare capacity in {:?} at {:?}", s.value, s.span);
+    };
+    match node {
+        Node::Scalar(s) => text(s),
+        Node::Seq(items, span) => {
+            assert_eq!(items.capacity(), items.len(), "{name}: spare capacity in the sequence at {span:?}");
+            items.iter().for_each(|item| assert_exact(name, item));
+        }
+        Node::Map(entries, span) => {
+            assert_eq!(entries.capacity(), entries.len(), "{name}: spare capacity in the mapping at {span:?}");
+            for (key, value) in entries {
+                text(key);
+                assert_exact(name, value);
+            }
+        }
+    }
 }
 
 /// Small cases: `check(input, built)`, whether the builder reads the one
