@@ -342,19 +342,35 @@ const KEPT_BUFFER_BYTES: usize = 1 << 20;
 /// its `\n` or `\r\n`), if any. A text no longer than the limit has none, so
 /// almost every file costs nothing here.
 fn long_line(text: &[u8]) -> Option<usize> {
-    if text.len() <= MAX_LINE_BYTES {
-        return None;
-    }
+    first_line_longer(text, MAX_LINE_BYTES)
+}
+
+/// The start of the first line of `text` longer than `max` bytes (not
+/// counting its `\n` or the `\r`s before it). A step looks at the `max + 1`
+/// bytes from a line's start: a line break among them ends every line that
+/// starts there, and the last one starts the next step; without one, the
+/// line is measured. So a text costs a step per `max` bytes, not a search
+/// per line.
+fn first_line_longer(text: &[u8], max: usize) -> Option<usize> {
     let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', text).chain([text.len()]) {
-        let mut line = &text[start..end];
-        while let [rest @ .., b'\r' | b'\n'] = line {
-            line = rest;
+    while text.len() - start > max {
+        match memchr::memrchr(b'\n', &text[start..=start + max]) {
+            Some(i) => start += i + 1,
+            None => {
+                let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
+                let mut line = &text[start..end];
+                while let [rest @ .., b'\r'] = line {
+                    line = rest;
+                }
+                if line.len() > max {
+                    return Some(start);
+                }
+                if end == text.len() {
+                    return None;
+                }
+                start = end + 1;
+            }
         }
-        if line.len() > MAX_LINE_BYTES {
-            return Some(start);
-        }
-        start = end + 1;
     }
     None
 }
@@ -529,6 +545,46 @@ mod tests {
 
     fn messages(err: Error) -> Vec<String> {
         err.to_string().lines().map(str::to_owned).collect()
+    }
+
+    /// Every text of up to nine bytes of `a`, `\r` and `\n`, and every
+    /// limit up to four: the first long line is the first line (split at
+    /// `\n`, its trailing `\r`s not counted) longer than the limit.
+    #[test]
+    fn first_line_longer_is_the_first_long_line() {
+        fn by_lines(text: &[u8], max: usize) -> Option<usize> {
+            let mut start = 0;
+            for line in text.split(|&b| b == b'\n') {
+                let kept = line.len() - line.iter().rev().take_while(|&&b| b == b'\r').count();
+                if kept > max {
+                    return Some(start);
+                }
+                start += line.len() + 1;
+            }
+            None
+        }
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=9 {
+            let shorter: Vec<Vec<u8>> = texts.iter().filter(|t| t.len() == len - 1).cloned().collect();
+            for text in shorter {
+                for b in [b'a', b'\r', b'\n'] {
+                    let mut longer = text.clone();
+                    longer.push(b);
+                    texts.push(longer);
+                }
+            }
+        }
+        assert_eq!(texts.len(), (0..=9).map(|n| 3usize.pow(n)).sum::<usize>());
+        for text in &texts {
+            for max in 0..=4 {
+                assert_eq!(
+                    first_line_longer(text, max),
+                    by_lines(text, max),
+                    "{:?} max {max}",
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
     }
 
     #[test]
