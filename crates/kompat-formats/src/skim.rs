@@ -24,21 +24,21 @@ use kompat_span::Span;
 
 /// One document of a stream, as the scan read it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DocScan {
+pub struct DocScan<'a> {
     /// The document's text (after its `---` line, up to the next one), to
     /// parse on its own when the scan could not read it.
     pub span: Span,
-    pub read: DocRead,
+    pub read: DocRead<'a>,
 }
 
 /// What the scan made of a document.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DocRead {
+pub enum DocRead<'a> {
     /// Comments and blank lines only.
     Empty,
     /// A mapping, valid YAML, with its top-level `apiVersion` and `kind`
     /// when they are scalars written on their key's line.
-    Map(Header),
+    Map(Header<'a>),
     /// Outside the subset: to be parsed.
     Unsure,
 }
@@ -46,9 +46,9 @@ pub enum DocRead {
 /// The top-level `apiVersion` and `kind` of a mapping and whether the
 /// document names any of the words only a tree reads ([`TREE_WORDS`]).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Header {
-    pub api_version: Option<Value>,
-    pub kind: Option<Value>,
+pub struct Header<'a> {
+    pub api_version: Option<Value<'a>>,
+    pub kind: Option<Value<'a>>,
     /// The document names one of [`TREE_WORDS`].
     pub words: bool,
 }
@@ -56,8 +56,9 @@ pub struct Header {
 /// A top-level value: a scalar written on its key's line (its text, how it
 /// resolves, where it is written), or anything else (`None` there).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Value {
-    pub scalar: Option<(String, ScalarKind, Span)>,
+pub struct Value<'a> {
+    /// Borrowed from the text but for a single-quoted scalar with `''`.
+    pub scalar: Option<(Cow<'a, str>, ScalarKind, Span)>,
 }
 
 /// Words whose settings only a YAML tree gives (the deployment scanner's
@@ -93,7 +94,7 @@ const MAX_SCAN_DEPTH: usize = 200;
 /// Scans every document of `text`; `None` when the stream itself is beyond
 /// the scan (a directive, a byte-order mark, a `---` line with content, a
 /// `...` line).
-pub fn scan(text: &str) -> Option<Vec<DocScan>> {
+pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
     let bytes = text.as_bytes();
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return None;
@@ -197,7 +198,7 @@ fn trim_spaces(s: &[u8]) -> &[u8] {
 }
 
 /// Scans one document: its header, or unsure.
-fn scan_doc(text: &str, span: Span) -> DocScan {
+fn scan_doc(text: &str, span: Span) -> DocScan<'_> {
     let doc = &text[span.start..span.end];
     let read = if !bytes_in_subset(doc.as_bytes()) || ends_in_spaces(doc.as_bytes()) {
         DocRead::Unsure
@@ -309,7 +310,7 @@ struct Scanner<'a> {
     /// document's many small mappings allocate a few vectors, not one each.
     spare: Vec<Vec<Cow<'a, str>>>,
     pending: Pending,
-    header: Header,
+    header: Header<'a>,
     /// A plain scalar that may go on over the next lines: the indentation
     /// they must go beyond, and whether it is a header value (`apiVersion`
     /// or `kind`, read from its first line only, so left to the parser when
@@ -360,7 +361,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The document read, or `None` when it is beyond the subset.
-    fn run(mut self) -> Option<DocRead> {
+    fn run(mut self) -> Option<DocRead<'a>> {
         let bytes = self.text.as_bytes();
         let mut at = self.span.start;
         let end = self.span.end;
@@ -630,17 +631,17 @@ impl<'a> Scanner<'a> {
         let rest = &after[spaces..];
         let rest_at = at + colon + 1 + spaces;
         let read = if rest.is_empty() || rest[0] == b'#' { Rest::Empty } else { value(self.text, rest_at, rest)? };
-        let field = |scalar: Option<(String, ScalarKind, Span)>| Some(Value { scalar });
+        let field = |scalar: Option<(Cow<'a, str>, ScalarKind, Span)>| Some(Value { scalar });
         let (set, opens_block) = match read {
             Rest::Empty => {
                 self.pending = Pending::KeyValue(indent);
                 // Null unless a nested block follows (then not a scalar).
-                (field(Some((String::new(), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
+                (field(Some((Cow::Borrowed(""), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
             }
             Rest::Scalar(w) if which.is_some() => {
                 self.may_go_on(&w, indent, true);
                 let kind = if w.plain { crate::yaml::resolve_plain(&w.value) } else { ScalarKind::String };
-                (field(Some((w.value.into_owned(), kind, w.span))), false)
+                (field(Some((w.value, kind, w.span))), false)
             }
             Rest::Scalar(w) => {
                 self.may_go_on(&w, indent, false);
