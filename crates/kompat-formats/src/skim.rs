@@ -93,10 +93,10 @@ const MAX_SCAN_DEPTH: usize = 200;
 
 /// Scans every document of `text`; `None` when the stream itself is beyond
 /// the scan (a directive, a byte-order mark, a `---` line with content, a
-/// `...` line).
+/// `...` line, a carriage return alone).
 pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
     let bytes = text.as_bytes();
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) || bare_carriage_return(bytes) {
         return None;
     }
     // The text between `---` lines, each scanned: what comes before the
@@ -126,6 +126,13 @@ pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
     }
     docs.push(scan_doc(text, Span::new(start, bytes.len())));
     Some(docs)
+}
+
+/// Whether `bytes` has a carriage return that is not the first half of a
+/// `\r\n`: a line break of its own, after which the scan (reading lines
+/// by `\n`) would not see a directive or a document marker.
+fn bare_carriage_return(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
 /// Whether a document's root node is a block scalar (`>`, `|`, perhaps
