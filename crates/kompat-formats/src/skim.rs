@@ -136,22 +136,25 @@ fn bare_carriage_return(bytes: &[u8]) -> bool {
 }
 
 /// Whether a document's root node is a block scalar (`>`, `|`, perhaps
-/// after a tag and an anchor): its first line that is neither blank nor a
-/// comment starts with one.
+/// after a tag and an anchor, on its line or on lines before it): its first
+/// line that is neither blank nor a comment once its node properties are
+/// read starts with one.
 fn root_block_scalar(doc: &[u8]) -> bool {
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r');
+    let skip_blanks = |s: &[u8]| -> usize { s.iter().position(|&b| !blank(b)).unwrap_or(s.len()) };
     for line in doc.split(|&b| b == b'\n') {
-        let mut rest = trim_spaces(line);
+        let mut rest = &line[skip_blanks(line)..];
+        // Node properties (`!tag`, `&anchor`), each ended by a blank or the
+        // line's end: alone on their line, the node is on a later one.
+        while matches!(rest.first(), Some(b'!' | b'&')) {
+            let end = rest.iter().position(|&b| blank(b)).unwrap_or(rest.len());
+            rest = &rest[end..];
+            rest = &rest[skip_blanks(rest)..];
+        }
         if rest.is_empty() || rest[0] == b'#' {
             continue;
         }
-        // Node properties (`!tag`, `&anchor`), each followed by a space.
-        while matches!(rest.first(), Some(b'!' | b'&')) {
-            match rest.iter().position(|&b| b == b' ') {
-                Some(space) => rest = trim_spaces(&rest[space..]),
-                None => return false,
-            }
-        }
-        return matches!(rest.first(), Some(b'>' | b'|'));
+        return matches!(rest[0], b'>' | b'|');
     }
     false
 }

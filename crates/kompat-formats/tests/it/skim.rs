@@ -85,6 +85,12 @@ fn small_cases() {
         "- >1\n---\n",
         "a: |2\n---\nb: 1\n",
         "!t\n---\n",
+        // Node properties alone on their line, the block scalar on the next
+        // (found by fuzzing).
+        "# A \n                      &&\n>3   \n---\n/ |                 gc@:\u{8}>3   \n\n",
+        "&a\n>3\n---\nb: 1\n",
+        "!t # c\n\n|2\n---\n",
+        "&a\t|1\n---\n",
         "apiVersion: \"v1\"\nkind: 'Service'\n",
         "kind: ConfigMap\napiVersion: v1   # core\ndata:\n  a: \"1\"\n  b: 'it''s'\n",
         "apiVersion: v1\nkind: ConfigMap\ndata:\n  script: |\n    #!/bin/sh\n    echo: hi # not a comment\n\n    done\n  other: >-\n    folded\nmetadata: {}\n",
