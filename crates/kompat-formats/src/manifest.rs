@@ -165,18 +165,18 @@ impl Kinds {
 
     /// Records a document; false when its offsets (or the names) do not
     /// fit (then the stream keeps no kinds).
-    fn push(&mut self, span: Span, read: &DocRead) -> bool {
+    fn push(&mut self, span: Span, read: &DocRead<'_>) -> bool {
         let kind = match read {
             DocRead::Empty => return true,
             DocRead::Unsure => Kinds::UNSURE,
             DocRead::Map(header) => match &header.kind {
                 Some(skim::Value { scalar: Some((kind, ScalarKind::String, _)) }) => {
                     let next = self.names.len();
-                    match self.names.get(kind.as_str()) {
+                    match self.names.get(kind.as_ref()) {
                         Some(&index) => index,
                         None => match u32::try_from(next) {
                             Ok(index) if index < Kinds::OTHER => {
-                                self.names.insert(kind.as_str().into(), index);
+                                self.names.insert(kind.as_ref().into(), index);
                                 index
                             }
                             _ => return false,
@@ -292,7 +292,7 @@ pub fn read_stream(text: &str) -> Result<Stream, ParseError> {
 /// [`read_stream`] when every document could be skimmed or parsed on its own;
 /// `None` when a document does not parse by itself (the whole text is
 /// parsed then, for the error a full parse gives).
-fn from_scans(text: &str, scans: Vec<skim::DocScan>) -> Option<Stream> {
+fn from_scans(text: &str, scans: Vec<skim::DocScan<'_>>) -> Option<Stream> {
     let mut stream = Stream::default();
     stream.docs.reserve_exact(scans.len());
     let mut names = Names::default();
@@ -363,30 +363,33 @@ pub fn full_parse() -> bool {
 
 /// A skimmed mapping's object (or `Some(None)`: no object), unless its tree
 /// is needed.
-fn skimmed(header: &Header, names: &mut Names) -> Option<Option<ManifestObject>> {
+fn skimmed(header: &Header<'_>, names: &mut Names) -> Option<Option<ManifestObject>> {
     if header.words {
         return None;
     }
-    let string = |v: &Option<skim::Value>| match v {
-        Some(skim::Value { scalar: Some((text, ScalarKind::String, span)) }) if !text.is_empty() => {
-            Some((text.clone(), *span))
+    // The header's text, borrowed: the object's names are the shared ones.
+    fn string<'v>(v: &'v Option<skim::Value<'_>>) -> Option<(&'v str, Span)> {
+        match v {
+            Some(skim::Value { scalar: Some((text, ScalarKind::String, span)) }) if !text.is_empty() => {
+                Some((text.as_ref(), *span))
+            }
+            _ => None,
         }
-        _ => None,
-    };
+    }
     let (Some((api_version, span)), Some((kind, _))) = (string(&header.api_version), string(&header.kind)) else {
         return Some(None);
     };
     let (group, version) = match api_version.split_once('/') {
         Some((group, version)) => (group, version),
-        None => ("", api_version.as_str()),
+        None => ("", api_version),
     };
-    if needs_tree(group, &kind) {
+    if needs_tree(group, kind) {
         return None;
     }
     Some(Some(ManifestObject {
         group: names.get(group),
         version: names.get(version),
-        kind: names.get(&kind),
+        kind: names.get(kind),
         location: span,
     }))
 }

@@ -25,38 +25,45 @@ use kompat_span::Span;
 
 /// One document of a stream, as the scan read it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DocScan {
+pub struct DocScan<'a> {
     /// The document's text (after its `---` line, up to the next one), to
     /// parse on its own when the scan could not read it.
     pub span: Span,
-    pub read: DocRead,
+    pub read: DocRead<'a>,
 }
 
 /// What the scan made of a document.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DocRead {
+pub enum DocRead<'a> {
     /// Comments and blank lines only.
     Empty,
     /// A mapping, valid YAML, with its top-level `apiVersion` and `kind`
     /// when they are scalars written on their key's line.
-    Map(Header),
+    Map(Header<'a>),
     /// Outside the subset: to be parsed.
     Unsure,
 }
 
-impl DocRead {
+impl<'a> DocRead<'a> {
     /// A copy with every span `by` bytes on.
-    fn moved(self, by: usize) -> DocRead {
-        let value = |v: Option<Value>| {
-            v.map(|Value { scalar }| Value {
-                scalar: scalar.map(|(text, kind, span)| (text, kind, Span::new(span.start + by, span.end + by))),
-            })
-        };
+    fn moved(self, by: usize) -> DocRead<'a> {
+        self.map(|(text, kind, span)| (text, kind, Span::new(span.start + by, span.end + by)))
+    }
+
+    /// A copy that owns its strings.
+    fn into_owned(self) -> DocRead<'static> {
+        self.map(|(text, kind, span)| (Cow::Owned(text.into_owned()), kind, span))
+    }
+
+    /// A copy with `f` applied to each scalar of the header.
+    fn map<'b>(self, f: impl Fn((Cow<'a, str>, ScalarKind, Span)) -> (Cow<'b, str>, ScalarKind, Span)) -> DocRead<'b> {
+        let value = |v: Option<Value<'a>>| v.map(|Value { scalar }| Value { scalar: scalar.map(&f) });
         match self {
             DocRead::Map(Header { api_version, kind, words }) => {
                 DocRead::Map(Header { api_version: value(api_version), kind: value(kind), words })
             }
-            read => read,
+            DocRead::Empty => DocRead::Empty,
+            DocRead::Unsure => DocRead::Unsure,
         }
     }
 }
@@ -64,9 +71,9 @@ impl DocRead {
 /// The top-level `apiVersion` and `kind` of a mapping and whether the
 /// document names any of the words only a tree reads ([`TREE_WORDS`]).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Header {
-    pub api_version: Option<Value>,
-    pub kind: Option<Value>,
+pub struct Header<'a> {
+    pub api_version: Option<Value<'a>>,
+    pub kind: Option<Value<'a>>,
     /// The document names one of [`TREE_WORDS`].
     pub words: bool,
 }
@@ -74,8 +81,9 @@ pub struct Header {
 /// A top-level value: a scalar written on its key's line (its text, how it
 /// resolves, where it is written), or anything else (`None` there).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Value {
-    pub scalar: Option<(String, ScalarKind, Span)>,
+pub struct Value<'a> {
+    /// Borrowed from the text but for a single-quoted scalar with `''`.
+    pub scalar: Option<(Cow<'a, str>, ScalarKind, Span)>,
 }
 
 /// Words whose settings only a YAML tree gives (the deployment scanner's
@@ -110,10 +118,10 @@ const MAX_SCAN_DEPTH: usize = 200;
 
 /// Scans every document of `text`; `None` when the stream itself is beyond
 /// the scan (a directive, a byte-order mark, a `---` line with content, a
-/// `...` line).
-pub fn scan(text: &str) -> Option<Vec<DocScan>> {
+/// `...` line, a carriage return alone).
+pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
     let bytes = text.as_bytes();
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) || bare_carriage_return(bytes) {
         return None;
     }
     // The text between `---` lines, each scanned: what comes before the
@@ -148,34 +156,45 @@ pub fn scan(text: &str) -> Option<Vec<DocScan>> {
 /// [`scan_doc`], a large document's reading kept by its text
 /// ([`crate::seen`]): a copy of it (in another file, at another offset)
 /// takes the first's reading, its spans moved. A document's scan depends on
-/// its text alone (a test checks), so a large one is scanned by itself.
-fn scan_doc_seen(text: &str, span: Span) -> DocScan {
-    static SCANS: std::sync::LazyLock<Seen<DocRead>> = std::sync::LazyLock::new(Seen::new);
+/// its text alone (a test checks), so a large one is scanned by itself; the
+/// kept reading owns its few strings.
+fn scan_doc_seen(text: &str, span: Span) -> DocScan<'_> {
+    static SCANS: std::sync::LazyLock<Seen<DocRead<'static>>> = std::sync::LazyLock::new(Seen::new);
     let doc = &text[span.start..span.end];
     if doc.len() < crate::seen::MIN_BYTES {
         return scan_doc(text, span);
     }
-    let read = SCANS.read(doc, || scan_doc(doc, Span::new(0, doc.len())).read);
+    let read = SCANS.read(doc, || scan_doc(doc, Span::new(0, doc.len())).read.into_owned());
     DocScan { span, read: read.moved(span.start) }
 }
 
+/// Whether `bytes` has a carriage return that is not the first half of a
+/// `\r\n`: a line break of its own, after which the scan (reading lines
+/// by `\n`) would not see a directive or a document marker.
+fn bare_carriage_return(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
+}
+
 /// Whether a document's root node is a block scalar (`>`, `|`, perhaps
-/// after a tag and an anchor): its first line that is neither blank nor a
-/// comment starts with one.
+/// after a tag and an anchor, on its line or on lines before it): its first
+/// line that is neither blank nor a comment once its node properties are
+/// read starts with one.
 fn root_block_scalar(doc: &[u8]) -> bool {
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r');
+    let skip_blanks = |s: &[u8]| -> usize { s.iter().position(|&b| !blank(b)).unwrap_or(s.len()) };
     for line in doc.split(|&b| b == b'\n') {
-        let mut rest = trim_spaces(line);
+        let mut rest = &line[skip_blanks(line)..];
+        // Node properties (`!tag`, `&anchor`), each ended by a blank or the
+        // line's end: alone on their line, the node is on a later one.
+        while matches!(rest.first(), Some(b'!' | b'&')) {
+            let end = rest.iter().position(|&b| blank(b)).unwrap_or(rest.len());
+            rest = &rest[end..];
+            rest = &rest[skip_blanks(rest)..];
+        }
         if rest.is_empty() || rest[0] == b'#' {
             continue;
         }
-        // Node properties (`!tag`, `&anchor`), each followed by a space.
-        while matches!(rest.first(), Some(b'!' | b'&')) {
-            match rest.iter().position(|&b| b == b' ') {
-                Some(space) => rest = trim_spaces(&rest[space..]),
-                None => return false,
-            }
-        }
-        return matches!(rest.first(), Some(b'>' | b'|'));
+        return matches!(rest[0], b'>' | b'|');
     }
     false
 }
@@ -223,13 +242,13 @@ fn marker(line: &[u8]) -> Option<bool> {
 }
 
 fn trim_spaces(s: &[u8]) -> &[u8] {
-    let start = s.iter().position(|&b| b != b' ').unwrap_or(s.len());
+    let start = spaces_at_start(s);
     let end = s.iter().rposition(|&b| b != b' ').map_or(start, |i| i + 1);
     &s[start..end.max(start)]
 }
 
 /// Scans one document: its header, or unsure.
-fn scan_doc(text: &str, span: Span) -> DocScan {
+fn scan_doc(text: &str, span: Span) -> DocScan<'_> {
     let doc = &text[span.start..span.end];
     let read = if !bytes_in_subset(doc.as_bytes()) || ends_in_spaces(doc.as_bytes()) {
         DocRead::Unsure
@@ -341,7 +360,7 @@ struct Scanner<'a> {
     /// document's many small mappings allocate a few vectors, not one each.
     spare: Vec<Vec<Cow<'a, str>>>,
     pending: Pending,
-    header: Header,
+    header: Header<'a>,
     /// A plain scalar that may go on over the next lines: the indentation
     /// they must go beyond, and whether it is a header value (`apiVersion`
     /// or `kind`, read from its first line only, so left to the parser when
@@ -358,6 +377,9 @@ pub(crate) struct Written<'a> {
     /// Plain (resolved by the core schema when read), or quoted (a string).
     pub(crate) plain: bool,
     pub(crate) span: Span,
+    /// A plain scalar's line goes on with a comment after it (false for a
+    /// quoted scalar or a key).
+    pub(crate) comment: bool,
 }
 
 /// The value part of a line, after `key:` or `- `.
@@ -389,7 +411,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The document read, or `None` when it is beyond the subset.
-    fn run(mut self) -> Option<DocRead> {
+    fn run(mut self) -> Option<DocRead<'a>> {
         let bytes = self.text.as_bytes();
         let mut at = self.span.start;
         let end = self.span.end;
@@ -398,7 +420,7 @@ impl<'a> Scanner<'a> {
         while at < end {
             let line_end = memchr::memchr(b'\n', &bytes[at..end]).map_or(end, |i| at + i);
             let line = &bytes[at..line_end];
-            let indent = line.iter().position(|&b| b != b' ').unwrap_or(line.len());
+            let indent = spaces_at_start(line);
             let content = &line[indent..];
             if let Some(parent) = block {
                 if content.is_empty() {
@@ -495,7 +517,7 @@ impl<'a> Scanner<'a> {
         while at < end {
             let line_end = memchr::memchr(b'\n', &bytes[at..end]).map_or(end, |i| at + i);
             let line = &bytes[at..line_end];
-            let indent = line.iter().position(|&b| b != b' ').unwrap_or(line.len());
+            let indent = spaces_at_start(line);
             if indent == line.len() {
                 at = line_end + 1;
                 continue;
@@ -586,7 +608,7 @@ impl<'a> Scanner<'a> {
     /// `- ...` in the sequence at `indent`.
     fn item_line(&mut self, at: usize, indent: usize, content: &'a [u8]) -> Option<bool> {
         let after = &content[1..];
-        let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+        let spaces = spaces_at_start(after);
         let rest = &after[spaces..];
         if rest.is_empty() || rest[0] == b'#' {
             self.pending = Pending::ItemValue(indent);
@@ -613,7 +635,7 @@ impl<'a> Scanner<'a> {
             }
             Rest::Block => Some(true),
             Rest::Scalar(w) => {
-                self.may_go_on(&w, rest, indent, false);
+                self.may_go_on(&w, indent, false);
                 Some(false)
             }
             Rest::EmptyFlow => Some(false),
@@ -624,11 +646,11 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// After a plain scalar written as `rest` on a line of the collection at
-    /// `parent`: the lines after it that are indented more are its
+    /// After a scalar `w` on a line of the collection at `parent`: when it
+    /// is plain, the lines after it that are indented more are its
     /// continuation, unless a comment ends it on this line.
-    fn may_go_on(&mut self, w: &Written<'_>, rest: &[u8], parent: usize, header: bool) {
-        if w.plain && !rest.windows(2).any(|pair| pair == b" #") {
+    fn may_go_on(&mut self, w: &Written<'_>, parent: usize, header: bool) {
+        if w.plain && !w.comment {
             self.plain = Some((parent, header));
         }
     }
@@ -655,24 +677,24 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let after = &content[colon + 1..];
-        let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+        let spaces = spaces_at_start(after);
         let rest = &after[spaces..];
         let rest_at = at + colon + 1 + spaces;
         let read = if rest.is_empty() || rest[0] == b'#' { Rest::Empty } else { value(self.text, rest_at, rest)? };
-        let field = |scalar: Option<(String, ScalarKind, Span)>| Some(Value { scalar });
+        let field = |scalar: Option<(Cow<'a, str>, ScalarKind, Span)>| Some(Value { scalar });
         let (set, opens_block) = match read {
             Rest::Empty => {
                 self.pending = Pending::KeyValue(indent);
                 // Null unless a nested block follows (then not a scalar).
-                (field(Some((String::new(), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
+                (field(Some((Cow::Borrowed(""), ScalarKind::Null, Span::new(rest_at, rest_at)))), false)
             }
             Rest::Scalar(w) if which.is_some() => {
-                self.may_go_on(&w, rest, indent, true);
+                self.may_go_on(&w, indent, true);
                 let kind = if w.plain { crate::yaml::resolve_plain(&w.value) } else { ScalarKind::String };
-                (field(Some((w.value.into_owned(), kind, w.span))), false)
+                (field(Some((w.value, kind, w.span))), false)
             }
             Rest::Scalar(w) => {
-                self.may_go_on(&w, rest, indent, false);
+                self.may_go_on(&w, indent, false);
                 (None, false)
             }
             // A block scalar's text is not read here: the parser reads it.
@@ -713,21 +735,35 @@ pub(crate) fn continuation(content: &[u8]) -> Option<bool> {
     if matches!(content, [b'-' | b'?' | b':'] | [b'-' | b'?' | b':', b' ', ..]) {
         return None;
     }
-    let mut end = content.len();
-    let mut ends = false;
-    for i in 1..content.len() {
-        if content[i] == b'#' && content[i - 1] == b' ' {
-            end = i;
-            ends = true;
-            break;
+    let (_, comment) = plain_written(content)?;
+    Some(!comment)
+}
+
+/// A plain scalar's text on its line, `s` from its first character: the
+/// length written (up to a comment, ` #`, without the spaces before it or
+/// at the end) and whether a comment follows; `None` when what is written
+/// holds `: ` or ends with `:` (a mapping where none may be). One search
+/// for `:` and `#`, eight bytes at a time: a `:` before the comment that
+/// ends the line or is followed by a space is one of those two.
+#[inline]
+fn plain_written(s: &[u8]) -> Option<(usize, bool)> {
+    let mut end = s.len();
+    let mut comment = false;
+    let mut from = 0;
+    while let Some(i) = find_either(s, from, b':', b'#') {
+        if s[i] == b'#' {
+            if i > 0 && s[i - 1] == b' ' {
+                end = i;
+                comment = true;
+                break;
+            }
+        } else if s.get(i + 1).is_none_or(|&b| b == b' ') {
+            return None;
         }
+        from = i + 1;
     }
-    let written = &content[..end];
-    let written = &written[..written.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
-    if written.ends_with(b":") || written.windows(2).any(|w| w == b": ") {
-        return None;
-    }
-    Some(!ends)
+    let written = s[..end].iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
+    Some((written, comment))
 }
 
 /// On a line that goes on with a quoted scalar of `quote` left open:
@@ -738,7 +774,7 @@ pub(crate) fn quoted_close(content: &[u8], quote: u8) -> Option<Option<usize>> {
     let close = closing_quote(content, 0, quote)?;
     if let Some(i) = close {
         let after = &content[i + 1..];
-        let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+        let spaces = spaces_at_start(after);
         if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
             return None;
         }
@@ -749,27 +785,27 @@ pub(crate) fn quoted_close(content: &[u8], quote: u8) -> Option<Option<usize>> {
 /// The index of the `quote` that closes a quoted scalar in `content`, from
 /// `from` on: `Some(None)` when it does not close there; `None` for an
 /// escape (`"..."` with `\`; `''` in `'...'` is a quote, not the close).
+#[inline]
 fn closing_quote(content: &[u8], from: usize, quote: u8) -> Option<Option<usize>> {
+    // The quote, and for `"` the backslash: searched eight bytes at a time.
+    let other = if quote == b'"' { b'\\' } else { quote };
     let mut i = from;
-    while i < content.len() {
-        let b = content[i];
-        if quote == b'"' && b == b'\\' {
+    while let Some(at) = find_either(content, i, quote, other) {
+        if content[at] != quote {
             return None;
         }
-        if b == quote {
-            if quote == b'\'' && content.get(i + 1) == Some(&b'\'') {
-                i += 2;
-                continue;
-            }
-            return Some(Some(i));
+        if quote == b'\'' && content.get(at + 1) == Some(&b'\'') {
+            i = at + 2;
+            continue;
         }
-        i += 1;
+        return Some(Some(at));
     }
     Some(None)
 }
 
 /// Where a line's key ends and its `:` is: `(key length, colon index)`, for
 /// a plain key (up to `: ` or a final `:`) or a quoted one.
+#[inline]
 pub(crate) fn key_end(content: &[u8]) -> Option<(usize, usize)> {
     match content.first()? {
         b'"' | b'\'' => {
@@ -784,15 +820,18 @@ pub(crate) fn key_end(content: &[u8]) -> Option<(usize, usize)> {
             }
         }
         _ => {
-            let mut i = 0;
-            while i < content.len() {
-                if content[i] == b':' && (i + 1 == content.len() || content[i + 1] == b' ') {
-                    return Some((i, i));
-                }
-                if content[i] == b'#' && i > 0 && content[i - 1] == b' ' {
+            // The first `: ` (or final `:`), unless a comment comes first:
+            // `:` and `#` searched eight bytes at a time.
+            let mut from = 0;
+            while let Some(i) = find_either(content, from, b':', b'#') {
+                if content[i] == b':' {
+                    if content.get(i + 1).is_none_or(|&b| b == b' ') {
+                        return Some((i, i));
+                    }
+                } else if i > 0 && content[i - 1] == b' ' {
                     return None;
                 }
-                i += 1;
+                from = i + 1;
             }
             None
         }
@@ -801,11 +840,13 @@ pub(crate) fn key_end(content: &[u8]) -> Option<(usize, usize)> {
 
 /// The index just past a quoted scalar's closing quote, when it closes on
 /// this line without an escape (`"..."` without `\`, `'...'` with `''`).
+#[inline]
 pub(crate) fn quoted_end(content: &[u8]) -> Option<usize> {
     closing_quote(content, 1, content[0])?.map(|i| i + 1)
 }
 
 /// A key as the parser reads it.
+#[inline]
 pub(crate) fn key_text<'a>(text: &'a str, at: usize, key: &[u8]) -> Option<Written<'a>> {
     let first = *key.first()?;
     if first == b'"' || first == b'\'' {
@@ -816,10 +857,11 @@ pub(crate) fn key_text<'a>(text: &'a str, at: usize, key: &[u8]) -> Option<Writt
         return None;
     }
     let value = text.get(at..at + key.len())?;
-    Some(Written { value: Cow::Borrowed(value), plain: true, span: Span::new(at, at + key.len()) })
+    Some(Written { value: Cow::Borrowed(value), plain: true, span: Span::new(at, at + key.len()), comment: false })
 }
 
 /// A quoted scalar (the whole of `written`, quotes included).
+#[inline]
 fn quoted<'a>(text: &'a str, at: usize, written: &[u8]) -> Option<Written<'a>> {
     let inner = text.get(at + 1..at + written.len() - 1)?;
     let value = if written[0] == b'\'' && inner.contains("''") {
@@ -827,11 +869,12 @@ fn quoted<'a>(text: &'a str, at: usize, written: &[u8]) -> Option<Written<'a>> {
     } else {
         Cow::Borrowed(inner)
     };
-    Some(Written { value, plain: false, span: Span::new(at, at + written.len()) })
+    Some(Written { value, plain: false, span: Span::new(at, at + written.len()), comment: false })
 }
 
 /// Whether a plain scalar may start with these bytes (YAML's indicators
 /// may not start one, but for `-`, `?` and `:` before a non-space).
+#[inline]
 fn plain_start(s: &[u8]) -> bool {
     match s.first() {
         None => false,
@@ -853,7 +896,7 @@ pub(crate) fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a
                 return (!escape).then_some(Rest::OpenQuote(rest[0]));
             };
             let after = &rest[close..];
-            let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+            let spaces = spaces_at_start(after);
             if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
                 return None;
             }
@@ -862,7 +905,7 @@ pub(crate) fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a
         b'|' | b'>' => {
             let header = &rest[1..];
             let header = header.strip_prefix(b"-").or_else(|| header.strip_prefix(b"+")).unwrap_or(header);
-            let spaces = header.iter().position(|&b| b != b' ').unwrap_or(header.len());
+            let spaces = spaces_at_start(header);
             if spaces < header.len() && !(spaces > 0 && header[spaces] == b'#') {
                 return None;
             }
@@ -874,7 +917,7 @@ pub(crate) fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a
                 return None;
             }
             let after = &rest[2..];
-            let spaces = after.iter().position(|&b| b != b' ').unwrap_or(after.len());
+            let spaces = spaces_at_start(after);
             if spaces < after.len() && !(spaces > 0 && after[spaces] == b'#') {
                 return None;
             }
@@ -884,28 +927,79 @@ pub(crate) fn value<'a>(text: &'a str, at: usize, rest: &[u8]) -> Option<Rest<'a
             if !plain_start(rest) {
                 return None;
             }
-            // Up to a comment, without trailing spaces.
-            let mut end = rest.len();
-            for i in 1..rest.len() {
-                if rest[i] == b'#' && rest[i - 1] == b' ' {
-                    end = i;
-                    break;
-                }
-            }
-            let written = &rest[..end];
-            let written = &written[..written.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
-            // `: ` or a final `:` would be a mapping where none may be.
-            if written.ends_with(b":") || written.windows(2).any(|w| w == b": ") {
-                return None;
-            }
-            let value = text.get(at..at + written.len())?;
+            // Up to a comment, without trailing spaces; `: ` or a final `:`
+            // would be a mapping where none may be.
+            let (written, comment) = plain_written(rest)?;
+            let value = text.get(at..at + written)?;
             Some(Rest::Scalar(Written {
                 value: Cow::Borrowed(value),
                 plain: true,
-                span: Span::new(at, at + written.len()),
+                span: Span::new(at, at + written),
+                comment,
             }))
         }
     }
+}
+
+/// The bytes of a word with each byte's high bit, and with each byte 1.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The eight bytes of `s` from `at` (which has eight bytes), the first in
+/// the low byte.
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut bytes = [0; 8];
+    bytes.copy_from_slice(&s[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// The high bit of every byte of `x` equal to `b`, and no other bit
+/// (exact: no carry from one byte into the next).
+#[inline(always)]
+fn equal_bytes(x: u64, b: u8) -> u64 {
+    let x = x ^ (ONES * u64::from(b));
+    let low = !HIGH;
+    !(((x & low) + low) | x | low)
+}
+
+/// The index of the first byte of `s` from `from` on whose bit is set in
+/// `select` of its word (a mask of high bits, [`equal_bytes`]), eight bytes
+/// at a time: the words from `from`, then the last eight bytes of `s` for
+/// what is left (the bytes before `from` masked off), or a test per byte
+/// when `s` is shorter than a word. No test per byte: a line's key or
+/// value is searched whole.
+#[inline(always)]
+fn find_word(s: &[u8], from: usize, select: impl Fn(u64) -> u64, byte: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut at = from;
+    while at + 8 <= s.len() {
+        let found = select(word(s, at));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    if at >= s.len() {
+        return None;
+    }
+    if s.len() < 8 {
+        return s[at..].iter().position(|&b| byte(b)).map(|i| at + i);
+    }
+    let last = s.len() - 8;
+    let found = select(word(s, last)) & (u64::MAX << (8 * (at - last)));
+    (found != 0).then(|| last + (found.trailing_zeros() / 8) as usize)
+}
+
+/// The index of the first `a` or `b` in `s` from `from` on.
+#[inline]
+pub(crate) fn find_either(s: &[u8], from: usize, a: u8, b: u8) -> Option<usize> {
+    find_word(s, from, |x| equal_bytes(x, a) | equal_bytes(x, b), |c| c == a || c == b)
+}
+
+/// How many spaces `s` starts with.
+#[inline]
+pub(crate) fn spaces_at_start(s: &[u8]) -> usize {
+    find_word(s, 0, |x| !equal_bytes(x, b' ') & HIGH, |c| c != b' ').unwrap_or(s.len())
 }
 
 #[cfg(test)]
@@ -1021,6 +1115,122 @@ mod tests {
             "a\\b",
         ] {
             check(doc);
+        }
+    }
+
+    /// Every string of up to `len` bytes of `alphabet`, each also after a
+    /// run of other bytes long enough to put it across a word's boundary.
+    fn strings(alphabet: &[u8], len: usize) -> Vec<Vec<u8>> {
+        let mut all: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last = all.clone();
+        for _ in 0..len {
+            last = last.iter().flat_map(|s| alphabet.iter().map(move |&b| [s.as_slice(), &[b]].concat())).collect();
+            all.extend(last.iter().cloned());
+        }
+        let mut out = Vec::new();
+        for s in &all {
+            for pad in [0, 3, 8, 13] {
+                out.push([vec![b'a'; pad], s.clone()].concat());
+                out.push([vec![b' '; pad], s.clone()].concat());
+                out.push([s.clone(), vec![b'b'; pad]].concat());
+            }
+        }
+        out
+    }
+
+    const ALPHABET: &[u8] = b" :#a\"\\'";
+
+    /// The searches a word at a time find what a test per byte finds.
+    #[test]
+    fn word_searches_are_byte_searches() {
+        for s in strings(ALPHABET, 5) {
+            assert_eq!(spaces_at_start(&s), s.iter().position(|&b| b != b' ').unwrap_or(s.len()), "{s:?}");
+            for (a, b) in [(b':', b'#'), (b'"', b'\\'), (b'\'', b'\''), (b' ', b' ')] {
+                for from in [0, 1, 7, 8, 9, s.len(), s.len() + 1] {
+                    let expected = s.iter().enumerate().skip(from).find(|&(_, &c)| c == a || c == b).map(|(i, _)| i);
+                    assert_eq!(find_either(&s, from, a, b), expected, "{s:?} {from}");
+                }
+            }
+        }
+        // Bytes with the high bit set, and zeros, are no match.
+        let s = [0x80, 0xBA, 0xA3, 0, 0xFF, 0x7F, 0x3A, 0x23, 0x20];
+        assert_eq!(find_either(&s, 0, b':', b'#'), Some(6));
+        assert_eq!(find_either(&s[..6], 0, b':', b'#'), None);
+        assert_eq!(spaces_at_start(&s), 0);
+    }
+
+    /// The readers of a line's key, plain value, continuation and quoted
+    /// scalar decide as their per-byte forms did.
+    #[test]
+    fn line_readers_are_the_per_byte_readers() {
+        fn closing_quote_per_byte(content: &[u8], from: usize, quote: u8) -> Option<Option<usize>> {
+            let mut i = from;
+            while i < content.len() {
+                let b = content[i];
+                if quote == b'"' && b == b'\\' {
+                    return None;
+                }
+                if b == quote {
+                    if quote == b'\'' && content.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    return Some(Some(i));
+                }
+                i += 1;
+            }
+            Some(None)
+        }
+        fn key_end_per_byte(content: &[u8]) -> Option<(usize, usize)> {
+            match content.first()? {
+                b'"' | b'\'' => {
+                    let close = closing_quote_per_byte(content, 1, content[0])??.checked_add(1)?;
+                    match (content.get(close), content.get(close + 1)) {
+                        (Some(b':'), None | Some(b' ')) => Some((close, close)),
+                        _ => None,
+                    }
+                }
+                _ => {
+                    for i in 0..content.len() {
+                        if content[i] == b':' && (i + 1 == content.len() || content[i + 1] == b' ') {
+                            return Some((i, i));
+                        }
+                        if content[i] == b'#' && i > 0 && content[i - 1] == b' ' {
+                            return None;
+                        }
+                    }
+                    None
+                }
+            }
+        }
+        fn plain_per_byte(s: &[u8]) -> Option<(usize, bool)> {
+            let mut end = s.len();
+            let mut ends = false;
+            for i in 1..s.len() {
+                if s[i] == b'#' && s[i - 1] == b' ' {
+                    end = i;
+                    ends = true;
+                    break;
+                }
+            }
+            let written = &s[..end];
+            let written = &written[..written.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
+            if written.ends_with(b":") || written.windows(2).any(|w| w == b": ") {
+                return None;
+            }
+            Some((written.len(), ends))
+        }
+        for s in strings(ALPHABET, 5) {
+            assert_eq!(key_end(&s), key_end_per_byte(&s), "{s:?}");
+            assert_eq!(plain_written(&s), plain_per_byte(&s), "{s:?}");
+            let dash = matches!(s.as_slice(), [b'-' | b'?' | b':'] | [b'-' | b'?' | b':', b' ', ..]);
+            let expected = if dash { None } else { plain_per_byte(&s).map(|(_, ends)| !ends) };
+            assert_eq!(continuation(&s), expected, "{s:?}");
+            for quote in [b'"', b'\''] {
+                for from in [0, 1, 2] {
+                    assert_eq!(closing_quote(&s, from, quote), closing_quote_per_byte(&s, from, quote), "{s:?}");
+                }
+            }
         }
     }
 }

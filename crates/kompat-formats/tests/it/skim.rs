@@ -64,6 +64,13 @@ fn small_cases() {
         "!t &x&\n--- #x.\u{2}-\u{1}\0X-- #x.",
         "--- # c\u{7f}\nb: 2\n",
         "a: 1\n--- # \u{85}\n",
+        // A carriage return alone is a line break, which the scan (reading
+        // lines by `\n`) does not see a directive or marker after (found
+        // by fuzzing): the parser's error, not two documents.
+        "a\r\r\r\r\n---\n \r%w`\r---\n \r\r:\r",
+        "a: 1\n---\nb: 2\r%YAML 1.2\n---\nc: 3\n",
+        "a: 1\n---\nb: 2\r---\rc: 3\n",
+        "a: 1\r\n---\r\nb: 2\r\n",
         // A block scalar at the root, then a `---` line: the parser does
         // not always end the scalar there (found by fuzzing).
         ">3 #\u{1a}x\n---\naq\n---\n-q\n",
@@ -78,6 +85,12 @@ fn small_cases() {
         "- >1\n---\n",
         "a: |2\n---\nb: 1\n",
         "!t\n---\n",
+        // Node properties alone on their line, the block scalar on the next
+        // (found by fuzzing).
+        "# A \n                      &&\n>3   \n---\n/ |                 gc@:\u{8}>3   \n\n",
+        "&a\n>3\n---\nb: 1\n",
+        "!t # c\n\n|2\n---\n",
+        "&a\t|1\n---\n",
         "apiVersion: \"v1\"\nkind: 'Service'\n",
         "kind: ConfigMap\napiVersion: v1   # core\ndata:\n  a: \"1\"\n  b: 'it''s'\n",
         "apiVersion: v1\nkind: ConfigMap\ndata:\n  script: |\n    #!/bin/sh\n    echo: hi # not a comment\n\n    done\n  other: >-\n    folded\nmetadata: {}\n",
