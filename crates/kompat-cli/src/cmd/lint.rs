@@ -51,7 +51,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     }
     // Reference inputs first: a file they share with `decls` is theirs.
     let exclude = super::exclude(config.as_ref(), &args.exclude)?;
-    let mut seen = Seen::default();
+    let mut seen = Seen::of(&inputs, &reference_paths);
     let mut decl_inputs = Vec::new();
     let mut go_sources = Vec::new();
     let mut reference = Vec::new();
@@ -441,15 +441,28 @@ struct Seen {
     /// The canonical path of each directory files were seen in: the files
     /// of a tree share few directories.
     dirs: std::collections::HashMap<PathBuf, PathBuf>,
+    /// Every file is named once or found by one walk of one path: a walk
+    /// yields each file once and follows no symbolic link, so no path needs
+    /// resolving (a tree of a directory per file would cost an `lstat` per
+    /// file otherwise).
+    one_path: bool,
 }
 
 impl Seen {
+    /// What is seen of `inputs` and `references`, the paths given.
+    fn of(inputs: &[PathBuf], references: &[PathBuf]) -> Seen {
+        Seen { one_path: inputs.len() + references.len() == 1, ..Seen::default() }
+    }
+
     /// True the first time `path`'s file is seen. Standard input is always
     /// new. `found` says the path was found by walking a directory, which
     /// follows no symbolic link: it is not one.
     fn first(&mut self, path: &Path, found: bool) -> bool {
         if path.as_os_str() == kompat_project::STDIN_NAME {
             return true;
+        }
+        if self.one_path && found {
+            return self.files.insert(path.to_owned());
         }
         let key = self.canonical(path, found).unwrap_or_else(|| path.to_owned());
         self.files.insert(key)
