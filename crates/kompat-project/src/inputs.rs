@@ -425,7 +425,7 @@ fn classify_dir(
     // (the order of a sorted walk: a directory's entries by name), read in
     // that other order.
     let mut files = found.files;
-    files.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    files.sort_by_cached_key(|(path, _)| path_order_key(path));
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_cached_key(|&i| read_order(&files[i].0, files[i].1));
     let early = EarlyNames::new();
@@ -470,6 +470,33 @@ fn read_order(path: &Path, kind: Kind) -> (bool, bool, usize) {
     let has = |word: &[u8]| stem.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
     let named = has(b"feature") || has(b"gate");
     (kind != Kind::Rust, !named, path.components().count())
+}
+
+/// A key whose byte order is the order of paths (`Path`'s, component by
+/// component): each component after a 0 byte, which no component holds,
+/// and a byte telling its kind in `Component`'s order. Sorting thousands of
+/// paths by it compares bytes instead of splitting both paths into
+/// components at every comparison.
+fn path_order_key(path: &Path) -> Vec<u8> {
+    use std::path::Component;
+    let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
+    for component in path.components() {
+        key.push(0);
+        match component {
+            Component::Prefix(prefix) => {
+                key.push(1);
+                key.extend_from_slice(prefix.as_os_str().as_encoded_bytes());
+            }
+            Component::RootDir => key.push(2),
+            Component::CurDir => key.push(3),
+            Component::ParentDir => key.push(4),
+            Component::Normal(name) => {
+                key.push(5);
+                key.extend_from_slice(name.as_encoded_bytes());
+            }
+        }
+    }
+    key
 }
 
 /// What a walk of a directory found.
@@ -780,6 +807,61 @@ pub fn is_skipped_dir(root: &Path, file: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Paths ordered by [`path_order_key`] are in `Path`'s order, pair by
+    /// pair: separators, prefixes of names, `.` and `..`, roots, doubled
+    /// and trailing separators, names with bytes below and above `/`.
+    #[test]
+    fn path_order_key_orders_as_paths_do() {
+        let paths = [
+            "",
+            ".",
+            "..",
+            "/",
+            "//",
+            "a",
+            "a/",
+            "a//b",
+            "a/./b",
+            "a/../b",
+            "./a",
+            "../a",
+            "/a",
+            "/a/b",
+            "a/b",
+            "a-b",
+            "a.b",
+            "a0",
+            "ab",
+            "ab/c",
+            "a/b/c",
+            "a/bc",
+            "a b",
+            "a\\b",
+            "é",
+            "a/é",
+            "A",
+            "a/B",
+            "a/b/",
+            "./",
+            "b",
+            "b/a",
+            "./a/b",
+            "a/.",
+            "a/..",
+            "/..",
+            "x/y/z.yaml",
+            "x/y-z.yaml",
+            "x/y/z-a.yaml",
+            "x/yz.yaml",
+        ];
+        for a in paths {
+            for b in paths {
+                let (a, b) = (Path::new(a), Path::new(b));
+                assert_eq!(path_order_key(a).cmp(&path_order_key(b)), a.cmp(b), "{a:?} against {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn tool_files_are_parsed_only_when_they_may_name_a_kompat_key() {

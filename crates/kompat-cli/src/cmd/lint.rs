@@ -33,6 +33,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
 /// line's paths, `--decls` and `--reference` added (a file named twice is
 /// read once, as a reference input if it is one anywhere).
 fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
+    warm_tables();
     let config = if args.no_config { None } else { Config::discover(args.config.as_deref())? };
     // Positional paths and --decls are both inputs; CRD manifests are told
     // apart by their content.
@@ -265,6 +266,19 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // What was read is freed beside the report, not before it.
     drop_aside((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered));
     Ok(linted)
+}
+
+/// Builds Kubernetes' built-in tables (APIs, gates, removed gates) on a
+/// thread of their own while the inputs are walked and read: the rules need
+/// them after the reads, when nothing else runs. A rule that comes first
+/// waits for the build under way (or builds them itself when no thread
+/// can be started).
+fn warm_tables() {
+    let _ = std::thread::Builder::new().spawn(|| {
+        kompat_k8s::apis();
+        kompat_k8s::features();
+        kompat_k8s::removed_features();
+    });
 }
 
 /// Drops `value` on a thread of its own: a run's inputs are large trees of

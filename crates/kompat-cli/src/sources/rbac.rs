@@ -12,7 +12,7 @@
 //! once and no longer does is removed; a group-resource the table never had
 //! (a custom resource, a subresource's typo) is not judged.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use kompat_diag::Location;
 use kompat_engine::api::{Api, ApiSet};
@@ -81,6 +81,9 @@ pub struct RemovedGrant<'a> {
 pub fn removed_grants(roles: &[Role<Location>], at: Version) -> Vec<RemovedGrant<'_>> {
     let set = kompat_k8s::apis();
     let mut out = Vec::new();
+    // Roles grant the same few group-resources over and over: each one's
+    // removal is looked up once.
+    let mut removals: HashMap<(&str, &str), Option<Removal>> = HashMap::new();
     for role in roles {
         for rule in &role.rules {
             let mut seen = BTreeSet::new();
@@ -96,7 +99,8 @@ pub fn removed_grants(roles: &[Role<Location>], at: Version) -> Vec<RemovedGrant
                     if base == "*" || !seen.insert((group.as_str(), resource.value.as_str())) {
                         continue;
                     }
-                    let Some(removal) = removal(set, group, base, at) else { continue };
+                    let found = removals.entry((group.as_str(), base)).or_insert_with(|| removal(set, group, base, at));
+                    let Some(removal) = found.clone() else { continue };
                     let with_sub = |r: &GroupResource| GroupResource {
                         group: r.group.clone(),
                         resource: sub.map_or_else(|| r.resource.clone(), |sub| format!("{}/{sub}", r.resource)),
