@@ -101,7 +101,7 @@ impl Tree {
         if self.by == 0 {
             return &self.shared;
         }
-        self.here.get_or_init(|| shifted_node(&self.shared, self.by))
+        self.here.get_or_init(|| self.shared.shifted(self.by))
     }
 
     /// The span of the tree's root where this copy is, without copying it.
@@ -140,22 +140,6 @@ impl std::fmt::Debug for Tree {
 /// the result is a span of the copy's text, never before its start).
 fn shifted_span(span: Span, by: isize) -> Span {
     Span::new(span.start.saturating_add_signed(by), span.end.saturating_add_signed(by))
-}
-
-/// A copy of `node` with every span moved `by` bytes.
-fn shifted_node(node: &Node, by: isize) -> Node {
-    let scalar =
-        |s: &yaml::Scalar| yaml::Scalar { value: s.value.clone(), kind: s.kind, span: shifted_span(s.span, by) };
-    match node {
-        Node::Scalar(s) => Node::Scalar(scalar(s)),
-        Node::Seq(items, span) => {
-            Node::Seq(items.iter().map(|item| shifted_node(item, by)).collect(), shifted_span(*span, by))
-        }
-        Node::Map(entries, span) => Node::Map(
-            entries.iter().map(|(key, value)| (scalar(key), shifted_node(value, by))).collect(),
-            shifted_span(*span, by),
-        ),
-    }
 }
 
 impl CrdVersion {

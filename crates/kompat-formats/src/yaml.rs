@@ -75,11 +75,12 @@ impl Node {
         }
     }
 
-    /// A copy of the tree with every span `by` bytes on: [`Node::shift`] of
-    /// a clone, in one walk instead of two (a CRD's schema repeated in
-    /// another file is copied this way).
-    pub fn shifted(&self, by: usize) -> Node {
-        let moved = |span: Span| Span::new(span.start + by, span.end + by);
+    /// A copy of the tree with every span `by` bytes on (back when
+    /// negative, never before the text's start): [`Node::shift`] of a
+    /// clone, in one walk instead of two (a CRD's schema shared by its
+    /// copies in other files is copied this way where one is read).
+    pub fn shifted(&self, by: isize) -> Node {
+        let moved = |span: Span| Span::new(span.start.saturating_add_signed(by), span.end.saturating_add_signed(by));
         let scalar = |s: &Scalar| Scalar { value: s.value.clone(), kind: s.kind, span: moved(s.span) };
         match self {
             Node::Scalar(s) => Node::Scalar(scalar(s)),
@@ -859,7 +860,8 @@ mod tests {
             for doc in parse(text) {
                 let mut expected = doc.clone();
                 expected.shift(by);
-                assert_eq!(doc.shifted(by), expected, "by {by}");
+                assert_eq!(doc.shifted(by as isize), expected, "by {by}");
+                assert_eq!(expected.shifted(-(by as isize)), doc, "back by {by}");
             }
         }
     }
