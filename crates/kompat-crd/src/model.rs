@@ -443,15 +443,10 @@ fn offset(to: usize, from: usize) -> isize {
 /// waits for that read rather than reading it too.
 #[derive(Default)]
 pub struct SeenCrds {
-    docs: std::sync::Mutex<std::collections::HashMap<u64, Met, DocHash>>,
+    docs: std::sync::Mutex<std::collections::HashMap<u64, Met>>,
     /// Signalled when a document being read ([`Met::Reading`]) is read.
     read: std::sync::Condvar,
 }
-
-/// The hasher of [`SeenCrds`]: the documents are long (16 KB at least),
-/// and a lookup compares the whole text anyway, so the hash need only be
-/// fast (foldhash's, several times SipHash's speed on long inputs).
-type DocHash = foldhash::fast::FixedState;
 
 enum Met {
     /// Being read by a thread.
@@ -493,10 +488,10 @@ impl Drop for Reading<'_> {
 
 impl SeenCrds {
     /// Documents smaller than this are parsed each time: looking them up
-    /// would cost about as much.
-    const MIN_BYTES: usize = 16 * 1024;
+    /// would cost about as much (the skim's threshold for the same lookup).
+    const MIN_BYTES: usize = kompat_formats::seen::MIN_BYTES;
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Met, DocHash>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Met>> {
         self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -519,9 +514,10 @@ impl SeenCrds {
         span: Span,
     ) -> Option<Option<std::sync::Arc<Read>>> {
         use std::collections::hash_map::Entry;
-        use std::hash::BuildHasher;
         let doc = text.get(span.start..span.end)?;
-        let hash = DocHash::default().hash_one(doc);
+        // The skim's hash of a large document: a lookup compares the whole
+        // text anyway.
+        let hash = kompat_formats::seen::sample_hash(doc.as_bytes());
         let mut docs = self.lock();
         loop {
             match docs.entry(hash) {

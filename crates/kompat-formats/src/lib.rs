@@ -18,7 +18,7 @@ pub mod manifest;
 pub mod plan;
 pub mod rbac;
 mod render;
-mod seen;
+pub mod seen;
 mod skim;
 pub mod span;
 mod toml_fast;

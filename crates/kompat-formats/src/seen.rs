@@ -8,7 +8,9 @@
 //! another's reading: texts the hash does not tell apart cost a reading,
 //! never a wrong one. A document met once costs its hash;
 //! its text (and the reading) are kept from its second meeting on, up to
-//! [`MAX_KEPT_BYTES`] in all.
+//! `MAX_KEPT_BYTES` in all. The CRD reader's memo of large CRDs
+//! (`kompat_crd::SeenCrds`) looks its documents up with the same threshold
+//! ([`MIN_BYTES`]) and hash ([`sample_hash`]).
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -17,7 +19,7 @@ use std::sync::Mutex;
 
 /// Documents smaller than this are read each time: looking them up would
 /// cost about as much.
-pub(crate) const MIN_BYTES: usize = 16 * 1024;
+pub const MIN_BYTES: usize = 16 * 1024;
 
 /// The most text a [`Seen`] keeps: beyond it, documents met again are read
 /// again.
@@ -76,10 +78,10 @@ impl<V: Clone> Seen<V> {
 }
 
 /// A hash of a large text's length and of some of its bytes: its first and
-/// last [`EDGE_BYTES`] and [`WINDOWS`] windows spread over the rest. Texts
-/// it does not tell apart are compared whole ([`Seen::read`]); hashing all
+/// last `EDGE_BYTES` and `WINDOWS` windows spread over the rest. Texts
+/// it does not tell apart are compared whole (`Seen::read`); hashing all
 /// of every large document would cost more than most lookups save.
-fn sample_hash(bytes: &[u8]) -> u64 {
+pub fn sample_hash(bytes: &[u8]) -> u64 {
     use std::hash::Hasher;
     let mut hasher = foldhash::fast::FixedState::with_seed(0x6b6f_6d70_6174).build_hasher();
     hasher.write_usize(bytes.len());
