@@ -42,7 +42,9 @@ pub fn render(diags: &[Diagnostic], color: bool) -> String {
             .collect()
     });
     match runs.into_iter().collect::<Option<Vec<_>>>() {
-        Some(runs) => String::from_utf8_lossy(&runs.concat()).into_owned(),
+        // Joined once; rendered text is UTF-8 but for a lossy source's bytes.
+        Some(runs) => String::from_utf8(runs.concat())
+            .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned()),
         // A snippet could not be rendered: every diagnostic on one line.
         None => diags.iter().map(|d| format!("{}\n", short_line(d))).collect(),
     }
