@@ -12,7 +12,7 @@
 //! and values, so the subsets are the same, and is only as lenient as
 //! they are: a document it reads is one the skim validated.
 
-use crate::skim::{self, Rest, Written};
+use crate::skim::{self, spaces_at_start as spaces, Rest, Written};
 use crate::yaml::{resolve_plain, Node, Scalar, ScalarKind};
 use kompat_span::Span;
 use std::collections::HashSet;
@@ -92,10 +92,6 @@ struct Builder<'a> {
 
 fn is_item(content: &[u8]) -> bool {
     content.starts_with(b"- ") || content == b"-"
-}
-
-fn spaces(bytes: &[u8]) -> usize {
-    bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len())
 }
 
 impl<'a> Builder<'a> {
@@ -337,7 +333,7 @@ impl<'a> Builder<'a> {
             if !goes_on {
                 written = content.windows(2).position(|pair| pair == b" #").map_or(written, |i| i + 1);
             }
-            let written = &content[..content[..written].iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)];
+            let written = trim_end(&content[..written]);
             self.text.get(at + indent..at + indent + written.len())?;
             self.lines.push((breaks, at + indent, at + indent + written.len()));
             end = at + indent + written.len();
