@@ -7,6 +7,7 @@
 //! **Architecture Invariant:** a leaf crate: no dependencies, so the
 //! diagnostics use it without any text format.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// A byte range in a source text.
@@ -47,6 +48,9 @@ struct Indexed {
     text: Arc<str>,
     /// Byte offset of the start of every line, found on first use.
     starts: OnceLock<Vec<usize>>,
+    /// The line [`LineIndex::line_of`] found last, where it starts the next
+    /// search (any line will do: it is a hint).
+    last: AtomicUsize,
 }
 
 impl LineIndex {
@@ -57,7 +61,7 @@ impl LineIndex {
     /// The index of a text already shared, without copying it. Finds no
     /// line yet: that is done on first use.
     pub fn shared(text: Arc<str>) -> LineIndex {
-        LineIndex(Arc::new(Indexed { text, starts: OnceLock::new() }))
+        LineIndex(Arc::new(Indexed { text, starts: OnceLock::new(), last: AtomicUsize::new(0) }))
     }
 
     /// The byte offset of the start of every line: 0, then one past each
@@ -106,8 +110,33 @@ impl LineIndex {
 
     /// The 0-based line that holds `offset` (the last line for an offset
     /// past the text's end, as codespan-reporting's `line_index`).
+    ///
+    /// Lines are mostly asked in order (findings are sorted, then written
+    /// out in turn, several to a file): the search starts from the line
+    /// found last, by any clone, and gallops forward from it, a few steps
+    /// to a line close after it rather than a search of the whole file.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.line_starts().partition_point(|&s| s <= offset) - 1
+        let starts = self.line_starts();
+        let last = self.0.last.load(Ordering::Relaxed).min(starts.len() - 1);
+        let line = if starts[last] <= offset {
+            // `starts[low] <= offset`, and the line is before `high`.
+            let (mut low, mut step) = (last, 1);
+            let high = loop {
+                let high = low.saturating_add(step);
+                match starts.get(high) {
+                    Some(&start) if start <= offset => (low, step) = (high, step.saturating_mul(2)),
+                    _ => break high.min(starts.len()),
+                }
+            };
+            low + starts[low..high].partition_point(|&s| s <= offset) - 1
+        } else {
+            // Before the last line found, which is not the first.
+            starts[..last].partition_point(|&s| s <= offset) - 1
+        };
+        if line != last {
+            self.0.last.store(line, Ordering::Relaxed);
+        }
+        line
     }
 
     /// The 1-based line and column of `offset` (clamped to the text).
@@ -302,5 +331,33 @@ mod tests {
         let (a, b, c) = (LineIndex::new("x\ny"), LineIndex::new("x\ny"), LineIndex::new("x\nz"));
         b.line_starts();
         assert_eq!((a == b, a == c, a == a.clone(), a.shares(&b)), (true, false, true, false));
+    }
+
+    /// `line_of` every offset of `text` (and past it), asked in order, in
+    /// reverse and scattered, of one index: the line a search of all the
+    /// line starts finds, wherever the search before left off.
+    #[track_caller]
+    fn check_line_of(text: &str) {
+        let index = LineIndex::new(text);
+        let plain = plain_starts(text);
+        let n = text.len() + 3;
+        let scattered = (0..n).map(|i| i * 7919 % n);
+        for offset in (0..n).chain((0..n).rev()).chain(scattered) {
+            let expected = plain.partition_point(|&s| s <= offset) - 1;
+            assert_eq!(index.line_of(offset), expected, "{text:?} at {offset}");
+        }
+    }
+
+    #[test]
+    fn line_of_wherever_the_last_search_ended() {
+        check_line_of("");
+        check_line_of("\n");
+        check_line_of("abc");
+        check_line_of("\n\n\n\n\n\n\n\n\n");
+        check_line_of("a\n\nb\n");
+        check_line_of("ab\r\ncd\r\nef\r\ngh");
+        check_line_of("ééééé\nßß\n\u{b}\t\u{7f}");
+        check_line_of(&"x\n".repeat(100));
+        check_line_of(&"kind: Pod\n\n---\n".repeat(37));
     }
 }
