@@ -3,7 +3,7 @@
 //! human format is [`kompat_diag::render`], the one renderer for people.
 
 use kompat_cli::{Suppressed, SuppressionKind};
-use kompat_diag::{Diagnostic, Rule, Severity};
+use kompat_diag::{Diagnostic, Location, Rule, Severity};
 use kompat_project::{Error, Result};
 use serde::Serialize;
 
@@ -58,13 +58,15 @@ pub fn summary(diags: &[Diagnostic]) -> Summary {
 }
 
 fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
+    // Found once (a location finds its line in its file's index).
+    let at = d.location.as_ref().and_then(Location::line_col);
     JsonDiagnostic {
         code: code_of(d),
         severity: d.severity.as_str(),
         message: &d.message,
         file: d.location.as_ref().map(|l| l.path().display().to_string()),
-        line: d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l),
-        column: d.location.as_ref().and_then(|l| l.line_col()).map(|(_, c)| c),
+        line: at.map(|(l, _)| l),
+        column: at.map(|(_, c)| c),
         subject: d.subject.as_deref(),
     }
 }

@@ -108,11 +108,15 @@ impl Diagnostic {
     /// of them), and a run whose findings are in order already (one file's)
     /// moves nothing.
     pub fn sort(diags: &mut [Diagnostic]) {
-        if diags.is_sorted_by(|a, b| Diagnostic::order(a, b).is_le()) {
+        // Each line and column found once (in its file's line index), not
+        // at every comparison.
+        let places: Vec<(usize, usize)> = diags.iter().map(Diagnostic::line_col).collect();
+        let cmp = |a: usize, b: usize| Diagnostic::order((&diags[a], places[a]), (&diags[b], places[b]));
+        if (1..diags.len()).all(|i| cmp(i - 1, i).is_le()) {
             return;
         }
         let mut order: Vec<usize> = (0..diags.len()).collect();
-        order.sort_by(|&a, &b| Diagnostic::order(&diags[a], &diags[b]));
+        order.sort_by(|&a, &b| cmp(a, b));
         // `order[i]` is the index of the diagnostic that goes to `i`: each
         // cycle of the permutation is followed once, by swaps.
         for start in 0..order.len() {
@@ -129,15 +133,24 @@ impl Diagnostic {
         }
     }
 
-    fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
-        a.sort_key().cmp(&b.sort_key()).then_with(|| a.message.cmp(&b.message))
+    /// Two diagnostics, each with its line and column, in [`Diagnostic::sort`]'s
+    /// order.
+    fn order((a, at_a): (&Diagnostic, (usize, usize)), (b, at_b): (&Diagnostic, (usize, usize))) -> std::cmp::Ordering {
+        a.sort_key(at_a).cmp(&b.sort_key(at_b)).then_with(|| a.message.cmp(&b.message))
+    }
+
+    /// The line and column of the location, `(0, 0)` for none or a whole
+    /// file.
+    fn line_col(&self) -> (usize, usize) {
+        self.location.as_ref().and_then(Location::line_col).unwrap_or((0, 0))
     }
 
     /// The file as every output shows it (`Path::display`, without the copy
-    /// for a UTF-8 path), the line and column, and the code.
-    fn sort_key(&self) -> (bool, std::borrow::Cow<'_, str>, (usize, usize), &'static str) {
+    /// for a UTF-8 path), the line and column (`at`, as
+    /// [`Diagnostic::line_col`] finds them), and the code.
+    fn sort_key(&self, at: (usize, usize)) -> (bool, std::borrow::Cow<'_, str>, (usize, usize), &'static str) {
         match &self.location {
-            Some(loc) => (false, loc.path().to_string_lossy(), loc.line_col().unwrap_or((0, 0)), self.code()),
+            Some(loc) => (false, loc.path().to_string_lossy(), at, self.code()),
             None => (true, std::borrow::Cow::Borrowed(""), (0, 0), self.code()),
         }
     }

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
 
 use codespan_reporting::files::{Error, Files};
 use kompat_span::LineIndex;
@@ -13,12 +15,16 @@ use crate::{Diagnostic, Location};
 /// path), with codespan ids for their locations.
 #[derive(Default)]
 pub struct FileTable {
-    /// By id: each file's name and text with its line starts (as
-    /// codespan-reporting's `SimpleFile` has them, found with memchr).
+    /// By id: each file's name and its text's line index (the locations'
+    /// own, shared with them: the lines of a file are found once).
     files: Vec<(String, LineIndex)>,
-    /// Each added file's name → its codespan id: one hash lookup per
-    /// location, not a scan of every file added before.
+    /// Each added file's name → its codespan id: one hash lookup per file
+    /// path met, not a scan of every file added before.
     ids: HashMap<String, usize>,
+    /// The address of each path met (as the locations in one file share
+    /// it) → the path, held so that the address stays its own, and its
+    /// file's id: a file's name is written once, not once per location.
+    paths: HashMap<usize, (Arc<Path>, usize)>,
 }
 
 impl FileTable {
@@ -35,22 +41,35 @@ impl FileTable {
 
     /// The id of `location`'s file, adding it when it has a text.
     pub fn id(&mut self, location: &Location) -> Option<usize> {
-        let text = location.text()?;
-        let name = location.path().display().to_string();
-        if let Some(&id) = self.ids.get(&name) {
+        let lines = location.lines()?;
+        let path = location.shared_path();
+        if let Some(id) = self.by_address(path) {
             return Some(id);
         }
-        let id = self.files.len();
-        self.files.push((name.clone(), LineIndex::shared(text.clone())));
-        self.ids.insert(name, id);
+        let name = path.display().to_string();
+        let id = match self.ids.get(&name) {
+            Some(&id) => id,
+            None => {
+                let id = self.files.len();
+                self.files.push((name.clone(), lines.clone()));
+                self.ids.insert(name, id);
+                id
+            }
+        };
+        self.paths.insert(address(path), (path.clone(), id));
         Some(id)
     }
 
     /// The id of `location`'s file, when it was added.
     pub fn get(&self, location: &Location) -> Option<usize> {
         location.text()?;
-        let name = location.path().display().to_string();
-        self.ids.get(&name).copied()
+        let path = location.shared_path();
+        self.by_address(path).or_else(|| self.ids.get(&path.display().to_string()).copied())
+    }
+
+    /// The id of the file of a path met before (the same `Arc`).
+    fn by_address(&self, path: &Arc<Path>) -> Option<usize> {
+        self.paths.get(&address(path)).map(|&(_, id)| id)
     }
 
     fn file(&self, id: usize) -> Result<&(String, LineIndex), Error> {
@@ -68,6 +87,12 @@ impl FileTable {
             None => Err(Error::LineTooLarge { given: line, max: starts.len() - 1 }),
         }
     }
+}
+
+/// Where a shared path is held: the same for its clones only (a path met
+/// in the table is held by it, so no other is ever at that address).
+fn address(path: &Arc<Path>) -> usize {
+    Arc::as_ptr(path).cast::<u8>().addr()
 }
 
 impl<'a> Files<'a> for FileTable {

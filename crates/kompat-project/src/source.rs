@@ -21,8 +21,9 @@ use kompat_diag::{Diagnostic, Location};
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
-    /// Built the first time a location in the file is needed: most files
-    /// of a linted tree are never located in.
+    /// Made the first time a location in the file is needed, and shared by
+    /// every location in it; its lines are found only when a line or column
+    /// is asked (most files of a linted tree have no finding).
     lines: OnceLock<LineIndex>,
     /// `path`, shared by every location in the file (a manifest of many
     /// objects has as many locations, and findings).
@@ -116,15 +117,16 @@ impl SourceFile {
         SourceFile::held(path, Arc::from(text))
     }
 
-    /// The file's line index, built on first use.
+    /// The file's line index (its lines are found on first use).
     pub fn lines(&self) -> &LineIndex {
         self.lines.get_or_init(|| LineIndex::shared(self.text.clone()))
     }
 
-    /// A location in this file for a byte span.
+    /// A location in this file for a byte span: it shares the file's path
+    /// and line index, and finds no line.
     pub fn locate(&self, start: usize, end: usize) -> Location {
         let path = self.shared_path.get_or_init(|| Arc::from(self.path.as_path())).clone();
-        Location::span_shared(path, self.text.clone(), self.lines(), kompat_span::Span::new(start, end))
+        Location::indexed(path, self.lines(), kompat_span::Span::new(start, end))
     }
 
     /// A location for the file as a whole.
@@ -658,6 +660,28 @@ mod tests {
             }
             Err(err) => (format!("error: {}", Error { diagnostics: err }), 0),
         }
+    }
+
+    /// Locating in a file finds no line; the first line asked finds them
+    /// once, for every location in the file.
+    #[test]
+    fn a_file_is_indexed_once_and_only_when_asked() {
+        let text = "kind: Pod\nmetadata:\n  name: é\n---\n".repeat(100);
+        let file = SourceFile::new(PathBuf::from("m.yaml"), text.clone());
+        let at = (0..text.len()).step_by(3).filter(|&o| text.is_char_boundary(o));
+        let locs: Vec<Location> = at.map(|o| file.locate(o, o + 2)).collect();
+        assert!(!file.lines().is_built());
+        let mut starts = None;
+        for loc in &locs {
+            let Some(lines) = loc.lines() else { panic!("no text at {}", loc.display()) };
+            assert!(lines.shares(file.lines()), "{}", loc.display());
+            let (line, col) = loc.line_col().unwrap_or_default();
+            assert_eq!(file.lines().offset(line, col), loc.range().map_or(0, |r| r.start));
+            let at = lines.line_starts().as_ptr();
+            assert_eq!(*starts.get_or_insert(at), at, "built again at {}", loc.display());
+        }
+        assert_eq!(locs[1].line_col(), Some((1, 4)));
+        assert_eq!(locs.last().and_then(Location::line_col).map(|(line, _)| line), Some(400));
     }
 
     /// UTF-8 as it is, UTF-16 after either byte order mark, nothing else.

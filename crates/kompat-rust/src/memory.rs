@@ -39,7 +39,7 @@ impl Source for Text {
     }
 
     fn locate(&self, start: usize, end: usize) -> Location {
-        Location::span(self.path.clone(), self.text.clone(), self.lines(), Span::new(start, end))
+        Location::indexed(Arc::from(self.path.as_path()), self.lines(), Span::new(start, end))
     }
 }
 
