@@ -811,7 +811,7 @@ impl Reader {
         if let Some(entries) = self.map(metadata, "annotations", "metadata.annotations").and_then(Node::as_map) {
             for (k, v) in entries {
                 if let Some(value) = v.as_str() {
-                    annotations.insert(k.value.clone(), Spanned::new(value.to_owned(), v.span()));
+                    annotations.insert(k.value.to_string(), Spanned::new(value.to_owned(), v.span()));
                 }
             }
         }

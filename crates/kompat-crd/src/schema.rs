@@ -148,7 +148,7 @@ pub fn children(node: &Node) -> Vec<(Seg, &Node, Option<&Scalar>)> {
     let mut props: Vec<&(Scalar, Node)> = Index::props(node).entries().iter().collect();
     props.sort_by(|a, b| a.0.value.cmp(&b.0.value));
     let mut out: Vec<(Seg, &Node, Option<&Scalar>)> =
-        props.into_iter().map(|(k, v)| (Seg::Prop(k.value.clone()), v, Some(k))).collect();
+        props.into_iter().map(|(k, v)| (Seg::Prop(k.value.to_string()), v, Some(k))).collect();
     for (seg, key) in [(Seg::Items, "items"), (Seg::Values, "additionalProperties")] {
         if let Some(child) = node.get(key).filter(|n| n.as_map().is_some()) {
             out.push((seg, child, None));
@@ -577,7 +577,7 @@ impl Diff<'_> {
         let new_props = Index::of(n);
         let preserved = keeps_unknown_fields(new);
         for (key, old_child) in Index::of(o).entries() {
-            path.0.push(Seg::Prop(key.value.clone()));
+            path.0.push(Seg::Prop(key.value.to_string()));
             match new_props.entry(&key.value) {
                 Some((new_key, new_child)) => self.node(path, old_child, new_child, new_key.span),
                 None => {

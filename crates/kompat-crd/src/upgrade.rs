@@ -239,7 +239,8 @@ fn version_changes(crd: &Crd, old: &CrdVersion, new: &CrdVersion, out: &mut Vec<
         _ => {}
     }
     let (old_index, new_index) = (Index::of(Some(&old.raw)), Index::of(Some(&new.raw)));
-    let keys = |index: &Index<'_>| -> Vec<String> { index.entries().iter().map(|(k, _)| k.value.clone()).collect() };
+    let keys =
+        |index: &Index<'_>| -> Vec<String> { index.entries().iter().map(|(k, _)| k.value.to_string()).collect() };
     let mut all = keys(&old_index);
     all.extend(keys(&new_index).into_iter().filter(|k| old_index.get(k).is_none()));
     for key in all.iter().filter(|k| !VERSION_KEYS_HANDLED.contains(&k.as_str())) {

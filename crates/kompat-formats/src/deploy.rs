@@ -837,7 +837,7 @@ fn runtime_config_map(src: &Source<'_>, node: &Node, out: &mut Vec<GateSetting>)
             Node::Scalar(s) => match yaml11(src, s) {
                 Yaml11::Bool(b) => b.to_string(),
                 Yaml11::Null => String::new(),
-                Yaml11::Number | Yaml11::String => s.value.clone(),
+                Yaml11::Number | Yaml11::String => s.value.to_string(),
             },
             _ => {
                 out.push(unread(
@@ -849,7 +849,7 @@ fn runtime_config_map(src: &Source<'_>, node: &Node, out: &mut Vec<GateSetting>)
             }
         };
         out.push(GateSetting {
-            kind: SettingKind::RuntimeConfig { key: key.value.clone(), value: text, group: span.start },
+            kind: SettingKind::RuntimeConfig { key: key.value.to_string(), value: text, group: span.start },
             location: src.span(key.span.cover(value.span())),
             component: Component::Project,
             image: None,
@@ -968,7 +968,7 @@ fn gate_map(src: &Source<'_>, node: &Node, reader: Reader, out: &mut Vec<GateSet
         };
         if let Some(value) = setting {
             out.push(GateSetting {
-                kind: SettingKind::Gate { gate: name, value },
+                kind: SettingKind::Gate { gate: name.into(), value },
                 location: at,
                 component: Component::Project,
                 image: None,

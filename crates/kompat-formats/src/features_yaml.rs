@@ -101,7 +101,7 @@ fn feature(node: &Node, errors: &mut Vec<ParseError>) -> Option<(FeatureDecl, Fe
         return None;
     };
     let name = match name_node {
-        Node::Scalar(s) if !s.value.trim().is_empty() => s.value.clone(),
+        Node::Scalar(s) if !s.value.trim().is_empty() => s.value.to_string(),
         other => {
             errors.push(ParseError::at(other.span(), format!("expected a feature name, found {}", found(other))));
             return None;

@@ -132,7 +132,7 @@ fn strings(node: Option<&Node>) -> Vec<Located> {
         .iter()
         .filter_map(|item| match item {
             Node::Scalar(s) if s.kind == ScalarKind::String => {
-                Some(Located { value: s.value.clone(), location: s.span })
+                Some(Located { value: s.value.to_string(), location: s.span })
             }
             Node::Scalar(s) if s.kind == ScalarKind::Null => Some(Located { value: String::new(), location: s.span }),
             _ => None,

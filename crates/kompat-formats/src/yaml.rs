@@ -21,6 +21,10 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
 use crate::span::ParseError;
 use kompat_span::Span;
 
+/// The text of a [`Scalar`]: a `str` (it derefs to one) held in place up to
+/// 24 bytes.
+pub use compact_str::CompactString;
+
 /// A YAML node with its byte span.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
@@ -29,10 +33,12 @@ pub enum Node {
     Map(Vec<(Scalar, Node)>, Span),
 }
 
-/// A scalar: its text, how it resolves, its span.
+/// A scalar: its text, how it resolves, its span. The text is held in
+/// place when it is short (most keys and values of a manifest), so that a
+/// tree of many scalars is not an allocation per scalar.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    pub value: String,
+    pub value: CompactString,
     pub kind: ScalarKind,
     pub span: Span,
 }
@@ -225,10 +231,10 @@ impl Scalar {
                 if needs_quotes {
                     format!("{:?}", self.value)
                 } else {
-                    self.value.clone()
+                    self.value.to_string()
                 }
             }
-            _ => self.value.clone(),
+            _ => self.value.to_string(),
         }
     }
 }
@@ -449,7 +455,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, ParseError> {
                 let plain = style == ScalarStyle::Plain;
                 let kind = if plain { resolve_plain(&value) } else { ScalarKind::String };
                 let merge_key = plain && value == "<<";
-                (Node::Scalar(Scalar { value: value.into_owned(), kind, span }), anchor, 1, 0, merge_key)
+                (Node::Scalar(Scalar { value: CompactString::from(value), kind, span }), anchor, 1, 0, merge_key)
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 budget.decoded += 1;
@@ -579,7 +585,7 @@ fn map_entries(
         return Ok(written);
     }
     // Keys written in the mapping win; among merged mappings, the first.
-    let mut seen: HashSet<String> = written.iter().map(|(k, _)| k.value.clone()).collect();
+    let mut seen: HashSet<CompactString> = written.iter().map(|(k, _)| k.value.clone()).collect();
     let mut entries = Vec::with_capacity(written.len());
     let mut written = written.into_iter().enumerate().peekable();
     for (before, value) in merges {

@@ -13,7 +13,7 @@
 //! they are: a document it reads is one the skim validated.
 
 use crate::skim::{self, spaces_at_start as spaces, Rest, Written};
-use crate::yaml::{resolve_plain, Node, Scalar, ScalarKind};
+use crate::yaml::{resolve_plain, CompactString, Node, Scalar, ScalarKind};
 use kompat_span::Span;
 use std::collections::HashSet;
 
@@ -159,7 +159,7 @@ impl<'a> Builder<'a> {
     fn map(&mut self, indent: usize) -> Option<Node> {
         self.enter()?;
         let base = self.entries.len();
-        let mut many: Option<HashSet<String>> = None;
+        let mut many: Option<HashSet<CompactString>> = None;
         while let Some(line) = self.peek() {
             if line.indent < indent {
                 break;
@@ -177,7 +177,7 @@ impl<'a> Builder<'a> {
                 return None;
             }
             let again = match &mut many {
-                Some(keys) => !keys.insert(key.value.to_string()),
+                Some(keys) => !keys.insert(CompactString::from(&*key.value)),
                 None => self.entries[base..].iter().any(|(k, _)| k.value == key.value),
             };
             if again {
@@ -267,7 +267,11 @@ impl<'a> Builder<'a> {
                 }
                 _ => {
                     let at = key_end.unwrap_or(line.end);
-                    Some(Node::Scalar(Scalar { value: String::new(), kind: ScalarKind::Null, span: Span::new(at, at) }))
+                    Some(Node::Scalar(Scalar {
+                        value: CompactString::default(),
+                        kind: ScalarKind::Null,
+                        span: Span::new(at, at),
+                    }))
                 }
             };
         }
@@ -357,10 +361,10 @@ impl<'a> Builder<'a> {
                 (0..gaps(breaks)).for_each(|_| value.push_str(gap));
                 value.push_str(self.text.get(from..to)?);
             }
-            value
+            CompactString::from(value)
         };
         let kind = resolve_plain(&value);
-        Some(Node::Scalar(Scalar { value, kind, span: Span::new(first.span.start, end) }))
+        Some(Node::Scalar(Scalar { value: value.into(), kind, span: Span::new(first.span.start, end) }))
     }
 
     /// A quoted scalar opening at `start` and left open at its line's end
@@ -457,7 +461,7 @@ impl<'a> Builder<'a> {
             let value = if chomp == Some(b'+') { "\n".repeat(breaks) } else { String::new() };
             self.pos = at;
             let span = if at < self.end { Span::new(end, end) } else { Span::new(header_at, self.end) };
-            return Some(Node::Scalar(Scalar { value, kind: ScalarKind::String, span }));
+            return Some(Node::Scalar(Scalar { value: value.into(), kind: ScalarKind::String, span }));
         };
         // All-space lines before the text longer than its indentation:
         // beyond the subset.
@@ -479,7 +483,7 @@ impl<'a> Builder<'a> {
         block_text(self.text, &self.lines, folded, |piece| value.push_str(piece))?;
         (0..last).for_each(|_| value.push('\n'));
         let span = Span::new(start?, end);
-        Some(Node::Scalar(Scalar { value, kind: ScalarKind::String, span }))
+        Some(Node::Scalar(Scalar { value: value.into(), kind: ScalarKind::String, span }))
     }
 }
 
@@ -504,10 +508,14 @@ fn block_text(text: &str, lines: &[(usize, usize, usize)], folded: bool, mut pie
 
 /// A scalar's text at its length: copied when the skim borrowed it,
 /// trimmed when it built it (escapes read, `''` made `'`).
-fn exact(value: std::borrow::Cow<'_, str>) -> String {
-    let mut value = value.into_owned();
-    value.shrink_to_fit();
-    value
+fn exact(value: std::borrow::Cow<'_, str>) -> CompactString {
+    match value {
+        std::borrow::Cow::Borrowed(text) => CompactString::from(text),
+        std::borrow::Cow::Owned(mut text) => {
+            text.shrink_to_fit();
+            CompactString::from(text)
+        }
+    }
 }
 
 /// A scalar read by the skim's readers, as the tree holds it.
