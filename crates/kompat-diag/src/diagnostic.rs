@@ -133,10 +133,20 @@ impl Diagnostic {
         }
     }
 
-    /// Two diagnostics, each with its line and column, in [`Diagnostic::sort`]'s
-    /// order.
+    /// Two diagnostics, each with its line and column (as
+    /// [`Diagnostic::line_col`] finds them), in [`Diagnostic::sort`]'s
+    /// order: the file as every output shows it (`Path::display`, in
+    /// [`path_order`]), the line and column, the code, then the message;
+    /// diagnostics with a location first.
     fn order((a, at_a): (&Diagnostic, (usize, usize)), (b, at_b): (&Diagnostic, (usize, usize))) -> std::cmp::Ordering {
-        a.sort_key(at_a).cmp(&b.sort_key(at_b)).then_with(|| a.message.cmp(&b.message))
+        use std::cmp::Ordering;
+        let located = match (&a.location, &b.location) {
+            (Some(x), Some(y)) => path_order(x.path(), y.path()).then_with(|| at_a.cmp(&at_b)),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        located.then_with(|| a.code().cmp(b.code())).then_with(|| a.message.cmp(&b.message))
     }
 
     /// The line and column of the location, `(0, 0)` for none or a whole
@@ -145,25 +155,95 @@ impl Diagnostic {
         self.location.as_ref().and_then(Location::line_col).unwrap_or((0, 0))
     }
 
-    /// The file as every output shows it (`Path::display`, without the copy
-    /// for a UTF-8 path), the line and column (`at`, as
-    /// [`Diagnostic::line_col`] finds them), and the code.
-    fn sort_key(&self, at: (usize, usize)) -> (bool, std::borrow::Cow<'_, str>, (usize, usize), &'static str) {
-        match &self.location {
-            Some(loc) => (false, loc.path().to_string_lossy(), at, self.code()),
-            None => (true, std::borrow::Cow::Borrowed(""), (0, 0), self.code()),
-        }
-    }
-
     /// The code, or `""` for an input error.
     pub fn code(&self) -> &'static str {
         self.code.unwrap_or("")
     }
 }
 
+/// The order of two paths as every output shows them (`Path::display`, the
+/// text `to_string_lossy` gives), without reading either as UTF-8 in the
+/// usual cases: the same bytes are the same text, and two paths whose bytes
+/// agree in ASCII up to a first difference that is ASCII in one of them
+/// (or up to the end of one) are in their bytes' order (in UTF-8, and in
+/// the replacement character, every byte of a character that is not ASCII
+/// is above every ASCII byte). Otherwise the texts are compared.
+fn path_order(a: &std::path::Path, b: &std::path::Path) -> std::cmp::Ordering {
+    let (x, y) = (a.as_os_str().as_encoded_bytes(), b.as_os_str().as_encoded_bytes());
+    let same = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let ascii_at = |bytes: &[u8]| bytes.get(same).is_none_or(u8::is_ascii);
+    if x[..same].is_ascii() && (ascii_at(x) || ascii_at(y)) {
+        return x.cmp(y);
+    }
+    a.to_string_lossy().cmp(&b.to_string_lossy())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pairs of paths (every pair of `paths`, both ways) are in the order of
+    /// their texts as shown: ASCII, prefixes, separators, UTF-8 of two,
+    /// three and four bytes, and (on Unix) bytes that are not UTF-8.
+    #[test]
+    fn paths_ordered_as_their_texts() {
+        let mut paths: Vec<std::path::PathBuf> = [
+            "",
+            "a",
+            "a/",
+            "a/b",
+            "a-b",
+            "a.b",
+            "a0",
+            "ab",
+            "A",
+            "a b",
+            "a/é",
+            "é",
+            "éa",
+            "e",
+            "f",
+            "z",
+            "~",
+            "\u{7f}",
+            "\u{80}",
+            "\u{ff}",
+            "\u{100}",
+            "\u{fffd}",
+            "\u{fffe}",
+            "\u{10000}",
+            "a/\u{10ffff}",
+            "日本",
+        ]
+        .iter()
+        .map(std::path::PathBuf::from)
+        .collect();
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let raw: [&[u8]; 12] = [
+                b"\xff",
+                b"a\xff",
+                b"a\xfe",
+                b"\x80",
+                b"\xc3",
+                b"\xc3a",
+                b"\xc3\xa9\xff",
+                b"\xe6\x97",
+                b"\xef\xbf\xbd",
+                b"\xef\xbf\xbe",
+                b"\xf0\x90\x80",
+                b"a/\xed\xa0\x80",
+            ];
+            paths.extend(raw.iter().map(|bytes| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes))));
+        }
+        for a in &paths {
+            for b in &paths {
+                let expected = a.to_string_lossy().cmp(&b.to_string_lossy());
+                assert_eq!(path_order(a, b), expected, "{a:?} against {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn sorted_by_file_line_column_code_then_message_and_unlocated_last() {

@@ -156,7 +156,9 @@ pub struct Stream {
 #[derive(Debug, Clone, Default)]
 struct Kinds {
     docs: Vec<(u32, u32, u32)>,
-    names: std::collections::HashMap<Box<str>, u32>,
+    /// Hashed with foldhash, seeded per process (as std's SipHash is): the
+    /// names are the input's text, looked up once per document.
+    names: foldhash::HashMap<Box<str>, u32>,
 }
 
 impl Kinds {
@@ -396,9 +398,11 @@ fn skimmed(header: &Header<'_>, names: &mut Names) -> Option<Option<ManifestObje
 
 /// The names of a stream's skimmed objects, each held once: a manifest of
 /// thousands of objects names a few groups, versions and kinds, and every
-/// object (and every copy of it) shares them.
+/// object (and every copy of it) shares them. Hashed with foldhash, seeded
+/// per process (as std's SipHash is): the names are the input's text,
+/// looked up three times per object.
 #[derive(Default)]
-struct Names(std::collections::HashSet<std::sync::Arc<str>>);
+struct Names(foldhash::HashSet<std::sync::Arc<str>>);
 
 impl Names {
     fn get(&mut self, name: &str) -> std::sync::Arc<str> {

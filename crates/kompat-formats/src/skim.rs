@@ -17,7 +17,6 @@
 //! (`None`), and the caller parses that text fully.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use crate::seen::Seen;
 use crate::yaml::ScalarKind;
@@ -321,7 +320,10 @@ const SMALL_KEYS: usize = 16;
 #[derive(Default)]
 struct Keys<'a> {
     small: Vec<Cow<'a, str>>,
-    large: Option<HashSet<Cow<'a, str>>>,
+    /// Hashed with foldhash: the keys are the input's text, and foldhash's
+    /// seed is random per process (as std's is), cheaper than SipHash on
+    /// short keys.
+    large: Option<foldhash::HashSet<Cow<'a, str>>>,
 }
 
 impl<'a> Keys<'a> {
@@ -335,7 +337,9 @@ impl<'a> Keys<'a> {
         }
         self.small.push(key);
         if self.small.len() > SMALL_KEYS {
-            self.large = Some(self.small.drain(..).collect());
+            let mut large = foldhash::HashSet::with_capacity_and_hasher(2 * SMALL_KEYS, Default::default());
+            large.extend(self.small.drain(..));
+            self.large = Some(large);
         }
         true
     }

@@ -658,14 +658,21 @@ fn by_name(path: &Path) -> Option<Kind> {
 /// A YAML or JSON file that names `CustomResourceDefinition` is a CRD
 /// manifest, whatever its name.
 fn names_crd(source: &SourceFile) -> bool {
-    (is_yaml(&source.path) || is_json(&source.path)) && source.text.contains("CustomResourceDefinition")
+    (is_yaml(&source.path) || is_json(&source.path)) && mentions_crd(&source.text)
+}
+
+/// Whether `text` holds `CustomResourceDefinition`: one search of every
+/// file read, with a searcher built once.
+fn mentions_crd(text: &str) -> bool {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"CustomResourceDefinition")).find(text.as_bytes()).is_some()
 }
 
 /// A named YAML file that is not a feature list by name: a CRD manifest, a
 /// feature list by content, malformed (reported as a feature list), or
 /// deployment material.
 fn named_yaml(input: &Input) -> Kind {
-    if input.source().is_some_and(|source| source.text.contains("CustomResourceDefinition")) {
+    if input.source().is_some_and(|source| mentions_crd(&source.text)) {
         return Kind::CrdManifest;
     }
     if is_feature_list(input) || input.documents().is_err() {
@@ -948,5 +955,20 @@ mod tests {
         assert!(!is_go_source(Path::new("a/kube_features_test.go")));
         assert!(!is_go_source(Path::new("a/zz_generated.deepcopy.go")));
         assert!(!is_go_source(Path::new("a/features.rs")));
+    }
+
+    #[test]
+    fn texts_that_mention_a_crd() {
+        let check = |text: &str, expected: bool| assert_eq!(mentions_crd(text), expected, "{text:?}");
+        check("", false);
+        check("CustomResourceDefinition", true);
+        check("kind: CustomResourceDefinition\n", true);
+        check("a: 1\n---\nkind: CustomResourceDefinitionList\n", true);
+        check("# é CustomResourceDefinition", true);
+        check("kind: CustomResourceDefinitio", false);
+        check("kind: customresourcedefinition", false);
+        check("kind: Custom ResourceDefinition", false);
+        check("ustomResourceDefinition", false);
+        check("kind: Deployment\n", false);
     }
 }

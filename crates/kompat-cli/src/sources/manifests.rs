@@ -80,8 +80,7 @@ impl<'a> Manifests<'a> {
         let mut unknown = Vec::new();
         let mut custom = Vec::new();
         // Each API and whether it is served, once per API of the set.
-        let mut apis: std::collections::HashMap<*const Api, (std::sync::Arc<Api>, bool)> =
-            std::collections::HashMap::new();
+        let mut apis: foldhash::HashMap<*const Api, (std::sync::Arc<Api>, bool)> = foldhash::HashMap::default();
         for object in objects {
             let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
                 if is_builtin_unknown(object) {
@@ -291,11 +290,11 @@ fn judge(crd: &Crd, object: &ManifestObject<Location>) -> Option<CrdVerdict> {
 /// What a rule says of every object of one API, made once per API and
 /// shared by the findings ([`kompat_diag::Text`] clones are reference counts): a manifest
 /// may hold a hundred thousand objects of one removed kind.
-pub struct PerApi<T>(std::collections::HashMap<*const Api, T>);
+pub struct PerApi<T>(foldhash::HashMap<*const Api, T>);
 
 impl<T: Clone> PerApi<T> {
     pub fn new() -> PerApi<T> {
-        PerApi(std::collections::HashMap::new())
+        PerApi(foldhash::HashMap::default())
     }
 
     /// What `make` says of `api`, made the first time it is asked for.

@@ -12,7 +12,7 @@
 //! once and no longer does is removed; a group-resource the table never had
 //! (a custom resource, a subresource's typo) is not judged.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use kompat_diag::Location;
 use kompat_engine::api::{Api, ApiSet};
@@ -82,8 +82,9 @@ pub fn removed_grants(roles: &[Role<Location>], at: Version) -> Vec<RemovedGrant
     let set = kompat_k8s::apis();
     let mut out = Vec::new();
     // Roles grant the same few group-resources over and over: each one's
-    // removal is looked up once.
-    let mut removals: HashMap<(&str, &str), Option<Removal>> = HashMap::new();
+    // removal is looked up once. Hashed with foldhash, seeded per process
+    // (as std's SipHash is): the keys are the input's text.
+    let mut removals: foldhash::HashMap<(&str, &str), Option<Removal>> = foldhash::HashMap::default();
     for role in roles {
         for rule in &role.rules {
             let mut seen = BTreeSet::new();

@@ -2,7 +2,7 @@
 //! defaults, and the validated set of APIs with per-group version priority and
 //! storage-version overrides.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::kinds::kinds;
 use kompat_runtime::gofmt::go_quote;
@@ -212,6 +212,15 @@ impl Api {
     }
 }
 
+/// The maps [`ApiSet`] is looked up in, once per manifest object: hashed
+/// with foldhash (seeded per process, as std's SipHash is: the names looked
+/// up are the input's text) when analysing, with std's hasher in the
+/// derive's build (its dependency chain stays short).
+#[cfg(feature = "analysis")]
+type Index<K, V> = foldhash::HashMap<K, V>;
+#[cfg(not(feature = "analysis"))]
+type Index<K, V> = std::collections::HashMap<K, V>;
+
 /// A validated set of API declarations: the scheme of a Kubernetes-style API
 /// server.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -222,10 +231,10 @@ pub struct ApiSet {
     overrides: BTreeMap<GroupResource, String>,
     /// Kind → positions in `apis` of the APIs of that kind, in order: what
     /// [`ApiSet::find_kind`] looks up once per manifest object.
-    by_kind: HashMap<String, Vec<usize>>,
+    by_kind: Index<String, Vec<usize>>,
     /// Resource → positions in `apis` of the APIs of that resource, in
     /// order ([`ApiSet::with_resource`]).
-    by_resource: HashMap<String, Vec<usize>>,
+    by_resource: Index<String, Vec<usize>>,
 }
 
 impl ApiSet {
@@ -247,8 +256,10 @@ impl ApiSet {
     pub fn build_partial(config: &ApiConfig) -> (ApiSet, Vec<ApiProblem>) {
         let mut problems = Vec::new();
         let mut apis = Vec::new();
-        let mut seen_gvk: HashMap<GroupVersionKind, usize> = HashMap::new();
-        let mut seen_gvr: HashMap<(String, String, String), usize> = HashMap::new();
+        let mut seen_gvk: Index<GroupVersionKind, usize> =
+            Index::with_capacity_and_hasher(config.apis.len(), Default::default());
+        let mut seen_gvr: Index<(String, String, String), usize> =
+            Index::with_capacity_and_hasher(config.apis.len(), Default::default());
         for (index, decl) in config.apis.iter().enumerate() {
             let mut problem = |kind, field, message: String| {
                 problems.push(ApiProblem { kind, index: Some(index), field, message, first: None })
@@ -414,8 +425,9 @@ impl ApiSet {
             overrides.insert(gr, version.clone());
         }
 
-        let mut by_kind: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut by_resource: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_kind: Index<String, Vec<usize>> = Index::with_capacity_and_hasher(apis.len(), Default::default());
+        let mut by_resource: Index<String, Vec<usize>> =
+            Index::with_capacity_and_hasher(apis.len(), Default::default());
         for (position, api) in apis.iter().enumerate() {
             by_kind.entry(api.gvk.kind.clone()).or_default().push(position);
             by_resource.entry(api.resource.clone()).or_default().push(position);
