@@ -200,12 +200,21 @@ fn root_block_scalar(doc: &[u8]) -> bool {
 
 /// The starts of the lines [`marker`] may say more of than `Some(false)`,
 /// in order: the first line, and every line that starts with `---`, `...`
-/// or `%` (three searches of the text instead of a search per line).
+/// or `%`. One search of the text for the three (a packed multi-pattern
+/// searcher, Teddy, where the processor has the vector instructions it
+/// needs), else a search for each.
 fn marker_candidates(bytes: &[u8]) -> Vec<usize> {
+    const MARKERS: [&str; 3] = ["\n---", "\n...", "\n%"];
+    static PACKED: std::sync::OnceLock<Option<aho_corasick::packed::Searcher>> = std::sync::OnceLock::new();
     static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
-    let finders = FINDERS
-        .get_or_init(|| ["\n---", "\n...", "\n%"].iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
     let mut starts = vec![0];
+    // No marker is part of another (none holds a line break but at its
+    // start): the leftmost matches, one after another, are all of them.
+    if let Some(packed) = PACKED.get_or_init(|| aho_corasick::packed::Config::new().builder().extend(MARKERS).build()) {
+        starts.extend(packed.find_iter(bytes).map(|m| m.start() + 1));
+        return starts;
+    }
+    let finders = FINDERS.get_or_init(|| MARKERS.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect());
     for finder in finders {
         starts.extend(finder.find_iter(bytes).map(|at| at + 1));
     }
@@ -1041,6 +1050,16 @@ mod tests {
             "\n\n---\n...\n%\n",
         ] {
             check(text);
+        }
+        // Texts longer than the packed searcher's vectors, each marker (and
+        // near misses) at every offset across two of them.
+        for marker in ["---", "...", "%", "--", "..", "-", "."] {
+            for at in 0..80 {
+                let pad = "x".repeat(at);
+                check(&format!("{pad}\n{marker}\n{pad}"));
+                check(&format!("{pad}\n{marker}"));
+                check(&format!("a: 1\n{pad}\n{marker} # c\n---\n...\n%\n{pad}\n"));
+            }
         }
     }
 
