@@ -108,10 +108,7 @@ impl Diagnostic {
     /// of them), and a run whose findings are in order already (one file's)
     /// moves nothing.
     pub fn sort(diags: &mut [Diagnostic]) {
-        // Each line and column found once (in its file's line index), not
-        // at every comparison.
-        let places: Vec<(usize, usize)> = diags.iter().map(Diagnostic::line_col).collect();
-        let cmp = |a: usize, b: usize| Diagnostic::order((&diags[a], places[a]), (&diags[b], places[b]));
+        let cmp = |a: usize, b: usize| Diagnostic::order(&diags[a], &diags[b]);
         if (1..diags.len()).all(|i| cmp(i - 1, i).is_le()) {
             return;
         }
@@ -133,15 +130,14 @@ impl Diagnostic {
         }
     }
 
-    /// Two diagnostics, each with its line and column (as
-    /// [`Diagnostic::line_col`] finds them), in [`Diagnostic::sort`]'s
-    /// order: the file as every output shows it (`Path::display`, in
-    /// [`path_order`]), the line and column, the code, then the message;
-    /// diagnostics with a location first.
-    fn order((a, at_a): (&Diagnostic, (usize, usize)), (b, at_b): (&Diagnostic, (usize, usize))) -> std::cmp::Ordering {
+    /// Two diagnostics in [`Diagnostic::sort`]'s order: the file as every
+    /// output shows it (`Path::display`, in [`path_order`]), the line and
+    /// column ([`place_order`]), the code, then the message; diagnostics
+    /// with a location first.
+    fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
         use std::cmp::Ordering;
         let located = match (&a.location, &b.location) {
-            (Some(x), Some(y)) => path_order(x.path(), y.path()).then_with(|| at_a.cmp(&at_b)),
+            (Some(x), Some(y)) => path_order(x.path(), y.path()).then_with(|| place_order(x, y)),
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
             (None, None) => Ordering::Equal,
@@ -149,15 +145,29 @@ impl Diagnostic {
         located.then_with(|| a.code().cmp(b.code())).then_with(|| a.message.cmp(&b.message))
     }
 
-    /// The line and column of the location, `(0, 0)` for none or a whole
-    /// file.
-    fn line_col(&self) -> (usize, usize) {
-        self.location.as_ref().and_then(Location::line_col).unwrap_or((0, 0))
-    }
-
     /// The code, or `""` for an input error.
     pub fn code(&self) -> &'static str {
         self.code.unwrap_or("")
+    }
+}
+
+/// The order of two locations in one file by line and column (a whole
+/// file first, as line and column `(0, 0)`), without finding either: in
+/// one text, a span that starts later starts on a later line, or later on
+/// the same line, when both starts are on character boundaries (a column
+/// counts characters). Two locations in different texts, or a start inside
+/// a character, are compared by their lines and columns, found.
+fn place_order(x: &Location, y: &Location) -> std::cmp::Ordering {
+    match (x.lines().zip(x.range()), y.lines().zip(y.range())) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (Some((lx, rx)), Some((ly, ry)))
+            if lx.shares(ly) && lx.text().is_char_boundary(rx.start) && lx.text().is_char_boundary(ry.start) =>
+        {
+            rx.start.cmp(&ry.start)
+        }
+        _ => x.line_col().cmp(&y.line_col()),
     }
 }
 
@@ -311,5 +321,82 @@ mod tests {
             &["a/b:0:x", "a-b:4:y", "a-b:2:z", "a-b:2:w"],
             &["a-b:2:1: w #3", "a-b:2:1: z #2", "a-b:3:1: y #1", "a/b:1:1: x #0"],
         );
+    }
+
+    /// The order of many diagnostics (paths, whole files, spans at every
+    /// offset of texts with characters of several bytes, inside them and
+    /// past the end, two texts under one path) is the order by the path as
+    /// shown, the line and column found, the code and the message.
+    #[test]
+    fn sorted_as_by_the_lines_and_columns_found() {
+        use kompat_span::{LineIndex, Span};
+        use std::path::Path;
+        use std::sync::Arc;
+        let texts = ["a\nbb\n\nc", "éé\nxé\r\nß\n", "\u{1F600}z\ny"];
+        let mut diags = Vec::new();
+        for (t, text) in texts.iter().enumerate() {
+            for path in ["p/a", "p-a", "q"] {
+                let shared: Arc<Path> = Arc::from(Path::new(path));
+                let lines = LineIndex::new(text);
+                for offset in 0..=text.len() + 2 {
+                    let at = Location::indexed(shared.clone(), &lines, Span::new(offset, offset + 1));
+                    let code = ["b-rule", "a-rule"][(offset + t) % 2];
+                    let mut diag = Diagnostic::error(format!("m{}", offset % 3)).at(at);
+                    diag.code = Some(code);
+                    diags.push(diag);
+                }
+                diags.push(Diagnostic::error("whole").at(Location::file(path)));
+            }
+        }
+        diags.push(Diagnostic::error("nowhere"));
+        // A fixed shuffle.
+        let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+        for i in (1..diags.len()).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            diags.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        let mut sorted = diags.clone();
+        Diagnostic::sort(&mut sorted);
+        let key = |d: &Diagnostic| {
+            let at =
+                d.location.as_ref().map(|l| (l.path().to_string_lossy().into_owned(), l.line_col().unwrap_or((0, 0))));
+            (at.is_none(), at, d.code(), d.message.to_string())
+        };
+        let mut expected = diags;
+        expected.sort_by_key(key);
+        let show = |ds: &[Diagnostic]| ds.iter().map(|d| format!("{:?}", key(d))).collect::<Vec<_>>();
+        assert_eq!(show(&sorted), show(&expected));
+    }
+
+    /// Sorting the diagnostics of files read once each, at character
+    /// boundaries, finds no line: the files' indexes are left for the
+    /// output to build, on every core.
+    #[test]
+    fn sorting_finds_no_line() {
+        use kompat_span::{LineIndex, Span};
+        let files: Vec<(std::sync::Arc<std::path::Path>, LineIndex)> = ["b", "a", "c"]
+            .iter()
+            .map(|p| (std::sync::Arc::from(std::path::Path::new(p)), LineIndex::new("x: 1\ny: é\n")))
+            .collect();
+        let mut diags = Vec::new();
+        for offset in [10, 0, 5, 12, 3, 8] {
+            for (path, lines) in &files {
+                diags.push(Diagnostic::error("m").at(Location::indexed(
+                    path.clone(),
+                    lines,
+                    Span::new(offset, offset),
+                )));
+            }
+        }
+        Diagnostic::sort(&mut diags);
+        assert!(files.iter().all(|(_, lines)| !lines.is_built()));
+        let got: Vec<String> = diags.iter().map(Diagnostic::one_line).collect();
+        let expected: Vec<String> = ["a", "b", "c"]
+            .iter()
+            .flat_map(|p| ["1:1", "1:4", "2:1", "2:4", "2:5", "3:1"].map(|at| format!("{p}:{at}: m")))
+            .collect();
+        assert_eq!(got, expected);
     }
 }
