@@ -364,7 +364,7 @@ impl<'a> Builder<'a> {
             CompactString::from(value)
         };
         let kind = resolve_plain(&value);
-        Some(Node::Scalar(Scalar { value: value.into(), kind, span: Span::new(first.span.start, end) }))
+        Some(Node::Scalar(Scalar { value, kind, span: Span::new(first.span.start, end) }))
     }
 
     /// A quoted scalar opening at `start` and left open at its line's end
