@@ -108,12 +108,11 @@ impl Diagnostic {
     /// of them), and a run whose findings are in order already (one file's)
     /// moves nothing.
     pub fn sort(diags: &mut [Diagnostic]) {
-        let cmp = |a: usize, b: usize| Diagnostic::order(&diags[a], &diags[b]);
-        if (1..diags.len()).all(|i| cmp(i - 1, i).is_le()) {
+        if diags.is_sorted_by(|a, b| Diagnostic::order(a, b).is_le()) {
             return;
         }
         let mut order: Vec<usize> = (0..diags.len()).collect();
-        order.sort_by(|&a, &b| cmp(a, b));
+        order.sort_by(|&a, &b| Diagnostic::order(&diags[a], &diags[b]));
         // `order[i]` is the index of the diagnostic that goes to `i`: each
         // cycle of the permutation is followed once, by swaps.
         for start in 0..order.len() {
