@@ -134,6 +134,24 @@ impl<V: Clone> Seen<V> {
         self.read.notify_all();
     }
 
+    /// Marks `doc` as being read by another thread (tests of the callers).
+    #[cfg(test)]
+    pub(crate) fn reading_elsewhere(&self, doc: &str) {
+        self.lock().insert(sample_hash(doc.as_bytes()), Met::Reading);
+    }
+
+    /// Ends [`Seen::reading_elsewhere`] with that reading not kept.
+    #[cfg(test)]
+    pub(crate) fn read_elsewhere_unkept(&self, doc: &str) {
+        self.finish(sample_hash(doc.as_bytes()), Met::Unkept);
+    }
+
+    /// Whether the reading of `doc` is kept (tests of the callers).
+    #[cfg(test)]
+    pub(crate) fn is_kept(&self, doc: &str) -> bool {
+        matches!(self.lock().get(&sample_hash(doc.as_bytes())), Some(Met::Kept(text, _)) if **text == *doc)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Met<V>>> {
         self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }

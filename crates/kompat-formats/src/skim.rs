@@ -1280,4 +1280,41 @@ mod tests {
             }
         }
     }
+
+    /// A large document another thread is scanning is left for after the
+    /// rest of its stream: the next is scanned meanwhile, and the stream's
+    /// readings are those of each document scanned by itself, in order.
+    #[test]
+    fn a_document_being_scanned_elsewhere_is_read_after_the_rest() {
+        // Documents no other test holds (the memo is the process's).
+        let large = |name: &str| {
+            let mut doc = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
+            let mut i = 0;
+            while doc.len() < crate::seen::MIN_BYTES {
+                doc.push_str(&format!("  {name}-key-{i}: value {i}\n"));
+                i += 1;
+            }
+            doc
+        };
+        let (first, second) = (large("busy-first"), large("busy-second"));
+        let text = format!("{first}---\n{second}");
+        SCANS.reading_elsewhere(&first);
+        std::thread::scope(|scope| {
+            let scanner = scope.spawn(|| scan(&text));
+            // The second is scanned while the first waits: polled, for at
+            // most a minute.
+            let scanned = (0..6000).any(|_| {
+                SCANS.is_kept(&second) || {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    false
+                }
+            });
+            SCANS.read_elsewhere_unkept(&first);
+            assert!(scanned, "the second document was not scanned while the first was scanned elsewhere");
+            let docs = scanner.join().expect("the scan finishes").expect("the stream is skimmed");
+            let alone = |doc: &str, at: usize| scan_alone(doc).moved(at);
+            let expected = [alone(&first, 0), alone(&second, first.len() + 4)];
+            assert_eq!(docs.iter().map(|d| &d.read).collect::<Vec<_>>(), expected.iter().collect::<Vec<_>>());
+        });
+    }
 }
