@@ -392,7 +392,11 @@ fn crds_skimmed(
     seen: Option<&SeenCrds>,
     parsed: &[Node],
 ) -> Option<Found> {
+    // What the documents gave so far, and the documents another thread was
+    // reading when met: read after the rest (rather than waited for), each
+    // where it stands among the others.
     let mut found = Found::default();
+    let mut parts: Vec<Part> = Vec::new();
     for span in spans {
         // Parsed already: the trees that start in the document's text.
         let first = parsed.partition_point(|tree| tree.span().start < span.start);
@@ -403,14 +407,45 @@ fn crds_skimmed(
         }
         let doc = &text[span.start..span.end];
         if let Some(seen) = seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
-            if let Some(read) = seen.read(text, shared, span)? {
-                found.append_shifted(&read.found, offset(span.start, read.at));
-                continue;
+            match seen.read(text, shared, span, false) {
+                Lookup::Read(read) => {
+                    found.append_shifted(&read.found, offset(span.start, read.at));
+                    continue;
+                }
+                Lookup::Busy => {
+                    parts.push(Part::Found(std::mem::take(&mut found)));
+                    parts.push(Part::Busy(span));
+                    continue;
+                }
+                Lookup::Here => {}
+                Lookup::Unreadable => return None,
             }
         }
         found.append_owned(read_document(text, span)?);
     }
-    Some(found)
+    if parts.is_empty() {
+        return Some(found);
+    }
+    parts.push(Part::Found(found));
+    let mut all = Found::default();
+    for part in parts {
+        match part {
+            Part::Found(part) => all.append_owned(part),
+            Part::Busy(span) => match seen.map_or(Lookup::Here, |seen| seen.read(text, shared, span, true)) {
+                Lookup::Read(read) => all.append_shifted(&read.found, offset(span.start, read.at)),
+                Lookup::Here | Lookup::Busy => all.append_owned(read_document(text, span)?),
+                Lookup::Unreadable => return None,
+            },
+        }
+    }
+    Some(all)
+}
+
+/// What [`crds_skimmed`] has of a stream's documents: what some gave, or
+/// one that another thread was reading.
+enum Part {
+    Found(Found),
+    Busy(Span),
 }
 
 /// The CRDs (and errors) of the document at `span` of `text`, their spans
@@ -502,19 +537,12 @@ impl SeenCrds {
     }
 
     /// What the document at `span` of `text` (which is `shared` when that
-    /// is given) holds, as read where it was
-    /// first met (read now, here, when this is the first time):
-    /// `Some(None)` when it is to be parsed where it is (another document of
-    /// the same hash was met first), `None` when it does not parse by
-    /// itself.
-    fn read(
-        &self,
-        text: &str,
-        shared: Option<&std::sync::Arc<str>>,
-        span: Span,
-    ) -> Option<Option<std::sync::Arc<Read>>> {
+    /// is given) holds, as read where it was first met (read now, here,
+    /// when this is the first time). A document another thread is reading
+    /// is waited for when `wait` says so, and [`Lookup::Busy`] otherwise.
+    fn read(&self, text: &str, shared: Option<&std::sync::Arc<str>>, span: Span, wait: bool) -> Lookup {
         use std::collections::hash_map::Entry;
-        let doc = text.get(span.start..span.end)?;
+        let Some(doc) = text.get(span.start..span.end) else { return Lookup::Unreadable };
         // The skim's hash of a large document: a lookup compares the whole
         // text anyway.
         let hash = kompat_formats::seen::sample_hash(doc.as_bytes());
@@ -527,18 +555,18 @@ impl SeenCrds {
                 }
                 Entry::Occupied(entry) => match entry.get() {
                     Met::Read(met, read) if met.text.get(met.span.start..met.span.end) == Some(doc) => {
-                        return Some(Some(read.clone()))
+                        return Lookup::Read(read.clone())
                     }
                     // Another text of the same hash: parsed where it is.
-                    Met::Read(..) => return Some(None),
-                    Met::Unreadable => return Some(None),
+                    Met::Read(..) | Met::Unreadable => return Lookup::Here,
+                    Met::Reading if !wait => return Lookup::Busy,
                     Met::Reading => docs = self.read.wait(docs).unwrap_or_else(std::sync::PoisonError::into_inner),
                 },
             }
         }
         drop(docs);
         let mut reading = Reading { seen: self, hash, done: false };
-        let found = read_document(text, span)?;
+        let Some(found) = read_document(text, span) else { return Lookup::Unreadable };
         let read = std::sync::Arc::new(Read { found, at: span.start });
         reading.done = true;
         let kept = match shared {
@@ -546,8 +574,21 @@ impl SeenCrds {
             None => Kept { text: doc.into(), span: Span::new(0, doc.len()) },
         };
         self.finish(hash, Met::Read(kept, read.clone()));
-        Some(Some(read))
+        Lookup::Read(read)
     }
+}
+
+/// What [`SeenCrds::read`] tells of a large document.
+enum Lookup {
+    /// Read, here or where it was first met.
+    Read(std::sync::Arc<Read>),
+    /// To be parsed where it is (another document of the same hash was met
+    /// first, or its first reading failed).
+    Here,
+    /// Being read by another thread.
+    Busy,
+    /// It does not parse by itself.
+    Unreadable,
 }
 
 /// The CRDs, and the errors, of the documents read so far.
@@ -1156,5 +1197,52 @@ mod tests {
         );
         // Equal as versions, still a total order.
         assert_eq!(release_order("v01", "v1"), "v01".cmp("v1"));
+    }
+
+    /// A CRD of at least `bytes` bytes.
+    fn large_crd(name: &str, bytes: usize) -> String {
+        let mut text = format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}s.example.com\nspec:\n  group: example.com\n  names:\n    kind: {name}\n    plural: {name}s\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n"
+        );
+        let mut i = 0;
+        while text.len() < bytes {
+            text.push_str(&format!("          field{i}:\n            type: string\n"));
+            i += 1;
+        }
+        text
+    }
+
+    /// A large CRD another thread is reading is left for after the others:
+    /// the next is read meanwhile, and the stream's CRDs are a full
+    /// parse's, in order, once the first is read.
+    #[test]
+    fn a_crd_being_read_elsewhere_is_read_after_the_rest() {
+        let first = large_crd("Alpha", super::SeenCrds::MIN_BYTES);
+        let second = large_crd("Beta", super::SeenCrds::MIN_BYTES);
+        let text = format!("{first}---\n{second}");
+        let hash = |doc: &str| kompat_formats::seen::sample_hash(doc.as_bytes());
+        let seen = super::SeenCrds::default();
+        // Another thread is reading the first.
+        seen.lock().insert(hash(&first), super::Met::Reading);
+        let whole = super::parse_manifests_whole(&text);
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| super::parse_manifests_seen(&text, &seen));
+            // The second is read while the first waits: polled, for at most
+            // a minute.
+            let second_doc = &text[first.len() + 4..];
+            let read = (0..6000).any(|_| {
+                let done = matches!(seen.lock().get(&hash(second_doc)), Some(super::Met::Read(..)));
+                done || {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    false
+                }
+            });
+            // The other thread's reading fails: the first is parsed where it is.
+            seen.finish(hash(&first), super::Met::Unreadable);
+            assert!(read, "the second CRD was not read while the first was being read elsewhere");
+            let crds = reader.join().expect("the reader finishes");
+            assert_eq!(crds, whole);
+            assert_eq!(crds.as_ref().map(Vec::len).ok(), Some(2));
+        });
     }
 }

@@ -321,8 +321,7 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan<'_>>) -> Option<Stream> {
             continue;
         }
         let start = scan.span.start;
-        let docs = parse_documents(&text[start..scan.span.end]).ok()?;
-        for mut doc in docs {
+        for mut doc in parse_alone(&text[start..scan.span.end])? {
             doc.shift(start);
             stream.docs.push(Doc::Parsed(stream.trees.len()));
             stream.trees.push(doc);
@@ -330,6 +329,21 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan<'_>>) -> Option<Stream> {
     }
     stream.kinds = kinds;
     Some(stream)
+}
+
+/// The trees of a document the skim could not read, parsed by itself
+/// (`None` when it does not parse so). A large one's trees are kept by its
+/// text ([`crate::seen`]): a copy in another bundle takes them, rather than
+/// being parsed again (one another thread is parsing is parsed here too,
+/// not waited for).
+fn parse_alone(doc: &str) -> Option<Vec<Node>> {
+    static PARSED: std::sync::LazyLock<crate::seen::Seen<Option<Vec<Node>>>> =
+        std::sync::LazyLock::new(crate::seen::Seen::new);
+    let parse = || parse_documents(doc).ok();
+    match PARSED.try_read(doc, parse) {
+        Ok(trees) => trees,
+        Err(parse) => parse(),
+    }
 }
 
 /// The documents of `text` a reader selects by kind, to parse each on its

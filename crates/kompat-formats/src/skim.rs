@@ -127,6 +127,9 @@ pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
     // first one, and between two with nothing in between, is read as empty
     // (the parser's count of documents may differ; their content does not).
     let mut docs = Vec::new();
+    // Large documents another thread was scanning when met: scanned (or
+    // their readings taken) after the others.
+    let mut busy = Vec::new();
     let mut start = 0;
     for line_start in marker_candidates(bytes) {
         let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
@@ -144,27 +147,48 @@ pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
             if root_block_scalar(&bytes[start..line_start]) {
                 return None;
             }
-            docs.push(scan_doc_seen(text, Span::new(start, line_start)));
+            docs.push(scan_doc_seen(text, Span::new(start, line_start), &mut busy, docs.len()));
             start = (end + 1).min(bytes.len());
         }
     }
-    docs.push(scan_doc_seen(text, Span::new(start, bytes.len())));
+    docs.push(scan_doc_seen(text, Span::new(start, bytes.len()), &mut busy, docs.len()));
+    for at in busy {
+        let span = docs[at].span;
+        let doc = &text[span.start..span.end];
+        docs[at].read = SCANS.read(doc, || scan_alone(doc)).moved(span.start);
+    }
     Some(docs)
 }
+
+/// The readings of large documents ([`scan_doc_seen`]).
+static SCANS: std::sync::LazyLock<Seen<DocRead<'static>>> = std::sync::LazyLock::new(Seen::new);
 
 /// [`scan_doc`], a large document's reading kept by its text
 /// ([`crate::seen`]): a copy of it (in another file, at another offset)
 /// takes the first's reading, its spans moved. A document's scan depends on
 /// its text alone (a test checks), so a large one is scanned by itself; the
 /// kept reading owns its few strings.
-fn scan_doc_seen(text: &str, span: Span) -> DocScan<'_> {
-    static SCANS: std::sync::LazyLock<Seen<DocRead<'static>>> = std::sync::LazyLock::new(Seen::new);
+///
+/// A large document another thread is scanning is left for later: its
+/// place (`at`, among the documents) is added to `busy`, and its reading
+/// for now is [`DocRead::Empty`].
+fn scan_doc_seen<'a>(text: &'a str, span: Span, busy: &mut Vec<usize>, at: usize) -> DocScan<'a> {
     let doc = &text[span.start..span.end];
     if doc.len() < crate::seen::MIN_BYTES {
         return scan_doc(text, span);
     }
-    let read = SCANS.read(doc, || scan_doc(doc, Span::new(0, doc.len())).read.into_owned());
-    DocScan { span, read: read.moved(span.start) }
+    match SCANS.try_read(doc, || scan_alone(doc)) {
+        Ok(read) => DocScan { span, read: read.moved(span.start) },
+        Err(_) => {
+            busy.push(at);
+            DocScan { span, read: DocRead::Empty }
+        }
+    }
+}
+
+/// The reading of a large document scanned by itself, owning its strings.
+fn scan_alone(doc: &str) -> DocRead<'static> {
+    scan_doc(doc, Span::new(0, doc.len())).read.into_owned()
 }
 
 /// Whether `bytes` has a carriage return that is not the first half of a
@@ -1255,5 +1279,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A large document another thread is scanning is left for after the
+    /// rest of its stream: the next is scanned meanwhile, and the stream's
+    /// readings are those of each document scanned by itself, in order.
+    #[test]
+    fn a_document_being_scanned_elsewhere_is_read_after_the_rest() {
+        // Documents no other test holds (the memo is the process's).
+        let large = |name: &str| {
+            let mut doc = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
+            let mut i = 0;
+            while doc.len() < crate::seen::MIN_BYTES {
+                doc.push_str(&format!("  {name}-key-{i}: value {i}\n"));
+                i += 1;
+            }
+            doc
+        };
+        let (first, second) = (large("busy-first"), large("busy-second"));
+        let text = format!("{first}---\n{second}");
+        SCANS.reading_elsewhere(&first);
+        std::thread::scope(|scope| {
+            let scanner = scope.spawn(|| scan(&text));
+            // The second is scanned while the first waits: polled, for at
+            // most a minute.
+            let scanned = (0..6000).any(|_| {
+                SCANS.is_kept(&second) || {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    false
+                }
+            });
+            SCANS.read_elsewhere_unkept(&first);
+            assert!(scanned, "the second document was not scanned while the first was scanned elsewhere");
+            let docs = scanner.join().expect("the scan finishes").expect("the stream is skimmed");
+            let alone = |doc: &str, at: usize| scan_alone(doc).moved(at);
+            let expected = [alone(&first, 0), alone(&second, first.len() + 4)];
+            assert_eq!(docs.iter().map(|d| &d.read).collect::<Vec<_>>(), expected.iter().collect::<Vec<_>>());
+        });
     }
 }

@@ -337,8 +337,11 @@ impl kompat_rust::Files for RustFiles {
 /// The stack of each thread of [`RustFiles`]' searches: a byte search needs little.
 const SEARCH_STACK_BYTES: usize = 1 << 20;
 
-/// The largest read buffer a thread keeps for its next file.
-const KEPT_BUFFER_BYTES: usize = 1 << 20;
+/// The largest read buffer a thread keeps for its next file: install
+/// bundles of a few MB are common, and a buffer given back to the system is
+/// faulted in again, page by page, for the next (a thread's buffer lives as
+/// long as its thread, one phase of reads).
+const KEPT_BUFFER_BYTES: usize = 8 << 20;
 
 /// The start of the first line longer than [`MAX_LINE_BYTES`] (not counting
 /// its `\n` or `\r\n`), if any. A text no longer than the limit has none, so

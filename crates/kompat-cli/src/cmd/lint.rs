@@ -314,8 +314,9 @@ type CrdsRead = (bool, std::result::Result<Vec<Crd>, Vec<ParseError>>);
 
 /// How many inputs [`read_manifests`] reads at once: what is gathered of a
 /// batch is dropped before the next is read, so the results wait for the
-/// main thread a batch at most.
-const READ_BATCH: usize = 128;
+/// main thread a batch at most. Each batch ends with its threads' last
+/// files, some threads idle: a tree of a few hundred files is one batch.
+const READ_BATCH: usize = 1024;
 
 /// Reads the manifests of `inputs` ([`ReadInput`]) on every core, in the
 /// inputs' order; what is not kept of an input (its documents, deployment
@@ -337,9 +338,27 @@ fn read_manifests(inputs: Vec<kompat_project::Input>, seen: &kompat_crd::SeenCrd
     if cells.len() == 1 {
         return cells.iter().map(read).collect();
     }
-    kompat_rust::parallel::map(&cells, READ_STACK_BYTES, read, |(path, _), why| {
-        failed(path, &why.diagnostic(path).message)
-    })
+    // The largest first: a large file met last would be left to one thread
+    // while the others wait.
+    let size = |(_, cell): &Cell| {
+        let input = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        input.as_ref().and_then(kompat_project::Input::source).map_or(0, |source| source.text.len())
+    };
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by_cached_key(|&i| std::cmp::Reverse(size(&cells[i])));
+    let results = kompat_rust::parallel::map(
+        &order,
+        READ_STACK_BYTES,
+        |&i| read(&cells[i]),
+        |&i, why| {
+            let path = &cells[i].0;
+            failed(path, &why.diagnostic(path).message)
+        },
+    );
+    // Back in the inputs' order.
+    let mut read: Vec<(usize, ReadInput)> = order.into_iter().zip(results).collect();
+    read.sort_unstable_by_key(|&(i, _)| i);
+    read.into_iter().map(|(_, result)| result).collect()
 }
 
 /// What an input whose read failed (`message`) gives: that error.

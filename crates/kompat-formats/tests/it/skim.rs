@@ -451,3 +451,34 @@ fn repeated_large_documents() {
         }
     }
 }
+
+/// A large document beyond the skim (a double-quoted scalar with escapes
+/// over many lines, as in argo-cd's HA bundles), met again: parsed once, its
+/// trees taken, at other offsets, by its copies; each stream's trees are
+/// the parser's.
+#[test]
+fn repeated_large_documents_the_skim_cannot_read() {
+    let lines: String = (0..400).map(|i| format!("    line {i} with \\\"quotes\\\" and \\t tabs\\n\n")).collect();
+    let unsure = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  script: \"start\n{lines}    end\"\n"
+    );
+    assert!(unsure.len() > 16 * 1024, "{} bytes", unsure.len());
+    let list = "apiVersion: v1\nkind: List\nitems: []\n";
+    let changed = unsure.replacen("line 200", "line 200 changed", 1);
+    let streams = [
+        unsure.clone(),
+        format!("{list}---\n{unsure}"),
+        format!("{unsure}---\n{unsure}---\n{list}"),
+        format!("{changed}---\n{unsure}"),
+        format!("{list}---\n{changed}"),
+    ];
+    for round in 0..3 {
+        for (i, text) in streams.iter().enumerate() {
+            let name = format!("stream {i}, round {round}");
+            assert!(!agree(&name, text), "{name}: every document has its tree");
+            let stream = read_stream(text).unwrap_or_else(|err| panic!("{name}: {err:?}"));
+            let docs = parse_documents(text).unwrap_or_else(|err| panic!("{name}: {err:?}"));
+            assert_eq!(stream.trees(), &docs[..], "trees of {name}");
+        }
+    }
+}
