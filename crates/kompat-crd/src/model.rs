@@ -408,8 +408,8 @@ fn crds_skimmed(
         let doc = &text[span.start..span.end];
         if let Some(seen) = seen.filter(|_| doc.len() >= SeenCrds::MIN_BYTES) {
             match seen.read(text, shared, span, false) {
-                Lookup::Read(read) => {
-                    found.append_shifted(&read.found, offset(span.start, read.at));
+                Lookup::Read(read, by) => {
+                    found.append_shifted(&read.found, by);
                     continue;
                 }
                 Lookup::Busy => {
@@ -432,7 +432,7 @@ fn crds_skimmed(
         match part {
             Part::Found(part) => all.append_owned(part),
             Part::Busy(span) => match seen.map_or(Lookup::Here, |seen| seen.read(text, shared, span, true)) {
-                Lookup::Read(read) => all.append_shifted(&read.found, offset(span.start, read.at)),
+                Lookup::Read(read, by) => all.append_shifted(&read.found, by),
                 Lookup::Here | Lookup::Busy => all.append_owned(read_document(text, span)?),
                 Lookup::Unreadable => return None,
             },
@@ -542,7 +542,12 @@ impl SeenCrds {
     /// is waited for when `wait` says so, and [`Lookup::Busy`] otherwise.
     fn read(&self, text: &str, shared: Option<&std::sync::Arc<str>>, span: Span, wait: bool) -> Lookup {
         use std::collections::hash_map::Entry;
-        let Some(doc) = text.get(span.start..span.end) else { return Lookup::Unreadable };
+        // Looked up without the comment and blank lines before its content:
+        // a bundle's first document often has a header comment that the
+        // CRD's own file does not.
+        let Some(whole) = text.get(span.start..span.end) else { return Lookup::Unreadable };
+        let span = content_span(whole.as_bytes(), span);
+        let doc = &text[span.start..span.end];
         // The skim's hash of a large document: a lookup compares the whole
         // text anyway.
         let hash = kompat_formats::seen::sample_hash(doc.as_bytes());
@@ -555,7 +560,7 @@ impl SeenCrds {
                 }
                 Entry::Occupied(entry) => match entry.get() {
                     Met::Read(met, read) if met.text.get(met.span.start..met.span.end) == Some(doc) => {
-                        return Lookup::Read(read.clone())
+                        return Lookup::Read(read.clone(), offset(span.start, read.at))
                     }
                     // Another text of the same hash: parsed where it is.
                     Met::Read(..) | Met::Unreadable => return Lookup::Here,
@@ -574,14 +579,33 @@ impl SeenCrds {
             None => Kept { text: doc.into(), span: Span::new(0, doc.len()) },
         };
         self.finish(hash, Met::Read(kept, read.clone()));
-        Lookup::Read(read)
+        Lookup::Read(read, 0)
     }
+}
+
+/// The span of a document's content within its `span` (`doc` its bytes):
+/// without the blank and comment lines before the content, which are no
+/// part of its tree. (What follows the content is kept: a last line of
+/// spaces can end a block scalar differently.)
+fn content_span(doc: &[u8], span: Span) -> Span {
+    let mut start = 0;
+    while start < doc.len() {
+        let end = doc[start..].iter().position(|&b| b == b'\n').map_or(doc.len(), |i| start + i + 1);
+        let line = &doc[start..end];
+        let spaces = line.iter().take_while(|&&b| b == b' ').count();
+        if !matches!(line.get(spaces), None | Some(b'\n' | b'#')) {
+            break;
+        }
+        start = end;
+    }
+    Span::new(span.start + start, span.end)
 }
 
 /// What [`SeenCrds::read`] tells of a large document.
 enum Lookup {
-    /// Read, here or where it was first met.
-    Read(std::sync::Arc<Read>),
+    /// Read, here or where it was first met, and how far this document's
+    /// content is from that reading's.
+    Read(std::sync::Arc<Read>, isize),
     /// To be parsed where it is (another document of the same hash was met
     /// first, or its first reading failed).
     Here,

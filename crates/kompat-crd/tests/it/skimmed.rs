@@ -100,6 +100,11 @@ fn repeated_large_crds() {
         format!("{b}---\n{CRD}---\n{a}"),
         format!("{DEPLOYMENT}---\n{DEPLOYMENT}---\n{b}---\n{broken}"),
         format!("{broken}---\n{a}"),
+        // The same CRDs after comment and blank lines (a bundle's header),
+        // taking the readings of the copies without them, and the other way.
+        format!("# This is an auto-generated file. DO NOT EDIT\n{a}---\n{b}"),
+        format!("\n  # indented\n\n#\n{b}---\n# a comment with a tab:\there\n{a}"),
+        format!("# a comment\n{broken}"),
     ];
     for (i, text) in files.iter().enumerate() {
         agree(&format!("file {i}"), text, &seen);
