@@ -585,20 +585,11 @@ impl SeenCrds {
 
 /// The span of a document's content within its `span` (`doc` its bytes):
 /// without the blank and comment lines before the content, which are no
-/// part of its tree. (What follows the content is kept: a last line of
-/// spaces can end a block scalar differently.)
+/// part of its tree ([`kompat_formats::seen::content_start`]). What follows
+/// the content is kept as it is: a last line of spaces can end a block
+/// scalar differently.
 fn content_span(doc: &[u8], span: Span) -> Span {
-    let mut start = 0;
-    while start < doc.len() {
-        let end = doc[start..].iter().position(|&b| b == b'\n').map_or(doc.len(), |i| start + i + 1);
-        let line = &doc[start..end];
-        let spaces = line.iter().take_while(|&&b| b == b' ').count();
-        if !matches!(line.get(spaces), None | Some(b'\n' | b'#')) {
-            break;
-        }
-        start = end;
-    }
-    Span::new(span.start + start, span.end)
+    Span::new(span.start + kompat_formats::seen::content_start(doc), span.end)
 }
 
 /// What [`SeenCrds::read`] tells of a large document.

@@ -173,6 +173,25 @@ impl<V: Clone> Drop for Reading<'_, V> {
     }
 }
 
+/// Where the content of a document's text `doc` starts: after the blank
+/// lines and comment lines before it (lines of spaces, or of spaces and a
+/// `#` and anything after), which are no part of its tree. The memos look a
+/// document up by its content: a bundle's first document often has a
+/// header comment that the same document in its own file does not.
+pub fn content_start(doc: &[u8]) -> usize {
+    let mut start = 0;
+    while start < doc.len() {
+        let end = memchr::memchr(b'\n', &doc[start..]).map_or(doc.len(), |i| start + i + 1);
+        let line = &doc[start..end];
+        let spaces = line.iter().take_while(|&&b| b == b' ').count();
+        if !matches!(line.get(spaces), None | Some(b'\n' | b'#')) {
+            break;
+        }
+        start = end;
+    }
+    start
+}
+
 /// A hash of a large text's length and of some of its bytes: its first and
 /// last `EDGE_BYTES` and `WINDOWS` windows spread over the rest. Texts
 /// it does not tell apart are compared whole (`Seen::read`); hashing all
@@ -226,6 +245,23 @@ mod tests {
         let each: Vec<usize> = docs.iter().map(|d| d.bytes().map(usize::from).sum()).collect();
         assert_eq!(out, each, "readings");
         assert_eq!(reads, expected_reads, "reads");
+    }
+
+    #[test]
+    fn content_starts_after_blank_and_comment_lines() {
+        #[track_caller]
+        fn check(doc: &str, expected: &str) {
+            assert_eq!(&doc[super::content_start(doc.as_bytes())..], expected, "{doc:?}");
+        }
+        check("a: 1\n", "a: 1\n");
+        check("# header\na: 1\n", "a: 1\n");
+        check("\n  \n# one\n  # two\na: 1\n# after\n", "a: 1\n# after\n");
+        check("  a: 1\n", "  a: 1\n");
+        check("#\n", "");
+        check("# no line break", "");
+        check("", "");
+        check("\t# a tab is content\na: 1\n", "\t# a tab is content\na: 1\n");
+        check("a: 1 # not a comment line\n", "a: 1 # not a comment line\n");
     }
 
     #[test]

@@ -153,9 +153,7 @@ pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
     }
     docs.push(scan_doc_seen(text, Span::new(start, bytes.len()), &mut busy, docs.len()));
     for at in busy {
-        let span = docs[at].span;
-        let doc = &text[span.start..span.end];
-        docs[at].read = SCANS.read(doc, || scan_alone(doc)).moved(span.start);
+        docs[at].read = read_large(text, docs[at].span, true).unwrap_or(DocRead::Unsure);
     }
     Some(docs)
 }
@@ -173,17 +171,40 @@ static SCANS: std::sync::LazyLock<Seen<DocRead<'static>>> = std::sync::LazyLock:
 /// place (`at`, among the documents) is added to `busy`, and its reading
 /// for now is [`DocRead::Empty`].
 fn scan_doc_seen<'a>(text: &'a str, span: Span, busy: &mut Vec<usize>, at: usize) -> DocScan<'a> {
-    let doc = &text[span.start..span.end];
-    if doc.len() < crate::seen::MIN_BYTES {
+    if span.end - span.start < crate::seen::MIN_BYTES {
         return scan_doc(text, span);
     }
-    match SCANS.try_read(doc, || scan_alone(doc)) {
-        Ok(read) => DocScan { span, read: read.moved(span.start) },
-        Err(_) => {
+    match read_large(text, span, false) {
+        Some(read) => DocScan { span, read },
+        None => {
             busy.push(at);
             DocScan { span, read: DocRead::Empty }
         }
     }
+}
+
+/// The reading of the large document at `span` of `text` through the memo
+/// ([`SCANS`]), `None` when another thread is scanning it and `wait` says
+/// not to wait. The memo holds the reading of the document's content (past
+/// the blank and comment lines before it, [`crate::seen::content_start`]):
+/// those lines add nothing to a scan but their bytes' check and the words
+/// they may name, both taken here.
+fn read_large(text: &str, span: Span, wait: bool) -> Option<DocRead<'static>> {
+    let doc = &text[span.start..span.end];
+    let skip = crate::seen::content_start(doc.as_bytes());
+    if skip == doc.len() || !bytes_in_subset(&doc.as_bytes()[..skip]) {
+        return Some(scan_alone(doc).moved(span.start));
+    }
+    let content = &doc[skip..];
+    let read = match SCANS.try_read(content, || scan_alone(content)) {
+        Ok(read) => read,
+        Err(_) if !wait => return None,
+        Err(scan) => SCANS.read(content, scan),
+    };
+    Some(match read.moved(span.start + skip) {
+        DocRead::Map(header) if skip > 0 => DocRead::Map(Header { words: names_tree_word(doc.as_bytes()), ..header }),
+        read => read,
+    })
 }
 
 /// The reading of a large document scanned by itself, owning its strings.
@@ -1316,5 +1337,42 @@ mod tests {
             let expected = [alone(&first, 0), alone(&second, first.len() + 4)];
             assert_eq!(docs.iter().map(|d| &d.read).collect::<Vec<_>>(), expected.iter().collect::<Vec<_>>());
         });
+    }
+
+    /// A large document after blank and comment lines (a bundle's header)
+    /// reads as it does scanned whole, through the memo of its content met
+    /// without them, met with them first, or met with other ones: the same
+    /// header at its own offset, the words its comments name, and
+    /// `Unsure` when its comments hold a byte outside the subset.
+    #[test]
+    fn a_document_after_comments_reads_as_scanned_whole() {
+        let doc = |name: &str| {
+            let mut doc = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
+            let mut i = 0;
+            while doc.len() < crate::seen::MIN_BYTES {
+                doc.push_str(&format!("  {name}-key-{i}: value {i}\n"));
+                i += 1;
+            }
+            doc
+        };
+        let prefixes = [
+            "",
+            "# This is an auto-generated file. DO NOT EDIT\n",
+            "\n  \n  # indented\n#\n",
+            "# featureGates: named here\n",
+            "# a tab:\there\n",
+            "# no line break",
+        ];
+        for (round, order) in [[0, 1, 2, 3, 4, 5], [1, 0, 3, 2, 5, 4], [3, 4, 5, 0, 1, 2]].iter().enumerate() {
+            // A document of its own per order: the memo is the process's.
+            let doc = doc(&format!("after-comments-{round}"));
+            for &i in order {
+                let text = format!("apiVersion: v1\nkind: Service\n---\n{}{doc}", prefixes[i]);
+                let docs = scan(&text).expect("the stream is skimmed");
+                let whole: Vec<DocRead<'_>> = docs.iter().map(|d| scan_doc(&text, d.span).read).collect();
+                let read: Vec<DocRead<'_>> = docs.into_iter().map(|d| d.read).collect();
+                assert_eq!(read, whole, "prefix {i} ({:?}), round {round}", prefixes[i]);
+            }
+        }
     }
 }
