@@ -196,11 +196,8 @@ fn read_large(text: &str, span: Span, wait: bool) -> Option<DocRead<'static>> {
         return Some(scan_alone(doc).moved(span.start));
     }
     let content = &doc[skip..];
-    let read = match SCANS.try_read(content, || scan_alone(content)) {
-        Ok(read) => read,
-        Err(_) if !wait => return None,
-        Err(scan) => SCANS.read(content, scan),
-    };
+    let scan = || scan_alone(content);
+    let read = if wait { SCANS.read(content, scan) } else { SCANS.try_read(content, scan).ok()? };
     Some(match read.moved(span.start + skip) {
         DocRead::Map(header) if skip > 0 => DocRead::Map(Header { words: names_tree_word(doc.as_bytes()), ..header }),
         read => read,
@@ -1302,22 +1299,26 @@ mod tests {
         }
     }
 
+    /// A ConfigMap named `name` of at least [`crate::seen::MIN_BYTES`]: a
+    /// large document, kept by the memo. Each test names its own, the memo
+    /// being the process's.
+    fn large_config_map(name: &str) -> String {
+        let mut doc = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
+        let mut i = 0;
+        while doc.len() < crate::seen::MIN_BYTES {
+            doc.push_str(&format!("  {name}-key-{i}: value {i}\n"));
+            i += 1;
+        }
+        doc
+    }
+
     /// A large document another thread is scanning is left for after the
     /// rest of its stream: the next is scanned meanwhile, and the stream's
     /// readings are those of each document scanned by itself, in order.
     #[test]
     fn a_document_being_scanned_elsewhere_is_read_after_the_rest() {
         // Documents no other test holds (the memo is the process's).
-        let large = |name: &str| {
-            let mut doc = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
-            let mut i = 0;
-            while doc.len() < crate::seen::MIN_BYTES {
-                doc.push_str(&format!("  {name}-key-{i}: value {i}\n"));
-                i += 1;
-            }
-            doc
-        };
-        let (first, second) = (large("busy-first"), large("busy-second"));
+        let (first, second) = (large_config_map("busy-first"), large_config_map("busy-second"));
         let text = format!("{first}---\n{second}");
         SCANS.reading_elsewhere(&first);
         std::thread::scope(|scope| {
@@ -1346,15 +1347,6 @@ mod tests {
     /// `Unsure` when its comments hold a byte outside the subset.
     #[test]
     fn a_document_after_comments_reads_as_scanned_whole() {
-        let doc = |name: &str| {
-            let mut doc = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
-            let mut i = 0;
-            while doc.len() < crate::seen::MIN_BYTES {
-                doc.push_str(&format!("  {name}-key-{i}: value {i}\n"));
-                i += 1;
-            }
-            doc
-        };
         let prefixes = [
             "",
             "# This is an auto-generated file. DO NOT EDIT\n",
@@ -1365,7 +1357,7 @@ mod tests {
         ];
         for (round, order) in [[0, 1, 2, 3, 4, 5], [1, 0, 3, 2, 5, 4], [3, 4, 5, 0, 1, 2]].iter().enumerate() {
             // A document of its own per order: the memo is the process's.
-            let doc = doc(&format!("after-comments-{round}"));
+            let doc = large_config_map(&format!("after-comments-{round}"));
             for &i in order {
                 let text = format!("apiVersion: v1\nkind: Service\n---\n{}{doc}", prefixes[i]);
                 let docs = scan(&text).expect("the stream is skimmed");
