@@ -1214,24 +1214,12 @@ mod tests {
         assert_eq!(release_order("v01", "v1"), "v01".cmp("v1"));
     }
 
-    /// A CRD of at least `bytes` bytes.
-    fn large_crd(name: &str, bytes: usize) -> String {
-        let mut text = format!(
-            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}s.example.com\nspec:\n  group: example.com\n  names:\n    kind: {name}\n    plural: {name}s\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n"
-        );
-        let mut i = 0;
-        while text.len() < bytes {
-            text.push_str(&format!("          field{i}:\n            type: string\n"));
-            i += 1;
-        }
-        text
-    }
-
     /// A large CRD another thread is reading is left for after the others:
     /// the next is read meanwhile, and the stream's CRDs are a full
     /// parse's, in order, once the first is read.
     #[test]
     fn a_crd_being_read_elsewhere_is_read_after_the_rest() {
+        use kompat_testkit::manifests::large_crd;
         let first = large_crd("Alpha", super::SeenCrds::MIN_BYTES);
         let second = large_crd("Beta", super::SeenCrds::MIN_BYTES);
         let text = format!("{first}---\n{second}");

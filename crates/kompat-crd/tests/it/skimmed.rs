@@ -13,6 +13,7 @@ use kompat_crd::{
     SeenCrds,
 };
 use kompat_formats::manifest::read_stream;
+use kompat_testkit::manifests::large_crd;
 use kompat_testkit::mutate::{self, mutate, Rng};
 
 /// Both paths agree on `text`, and so does the path through `seen` (met
@@ -37,22 +38,6 @@ fn agree(name: &str, text: &str, seen: &SeenCrds) {
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n  annotations:\n    a: b\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n  - name: v2\n    served: false\n    storage: false\n    deprecated: true\n";
 
 const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n";
-
-/// A CRD of about `bytes` bytes: one version whose schema has many
-/// properties.
-fn large_crd(name: &str, bytes: usize) -> String {
-    let mut text = format!(
-        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}s.example.com\nspec:\n  group: example.com\n  names:\n    kind: {name}\n    plural: {name}s\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n"
-    );
-    let mut i = 0;
-    while text.len() < bytes {
-        text.push_str(&format!(
-            "          field{i}:\n            type: string\n            description: The field number {i} of the widget.\n"
-        ));
-        i += 1;
-    }
-    text
-}
 
 #[test]
 fn small_cases() {
