@@ -368,6 +368,15 @@ pub fn documents_of_kinds(text: &str, wanted: impl Fn(&str) -> bool) -> Option<V
     Some(picked.map(|scan| scan.span).collect())
 }
 
+/// The documents of a stream as the skim splits it: each one's span and
+/// whether the skim validated it as a mapping (then
+/// [`crate::yaml::block::build`] reads it); `None` when the skim gives up
+/// on the stream. For the builder's tests and fuzz target.
+pub fn skimmed_documents(text: &str) -> Option<Vec<(Span, bool)>> {
+    let scans = skim::scan(text)?;
+    Some(scans.into_iter().map(|scan| (scan.span, matches!(scan.read, DocRead::Map(_)))).collect())
+}
+
 /// Whether every document is parsed whole, the fast paths of
 /// [`read_stream`] and of the readers that skim left out:
 /// `KOMPAT_FULL_PARSE` set in the environment. The fast paths' reference,
