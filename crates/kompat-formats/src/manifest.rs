@@ -339,11 +339,23 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan<'_>>) -> Option<Stream> {
 fn parse_alone(doc: &str) -> Option<Vec<Node>> {
     static PARSED: std::sync::LazyLock<crate::seen::Seen<Option<Vec<Node>>>> =
         std::sync::LazyLock::new(crate::seen::Seen::new);
-    let parse = || parse_documents(doc).ok();
+    let parse = |_| parse_documents(doc).ok();
     match PARSED.try_read(doc, parse) {
         Ok(trees) => trees,
-        Err(parse) => parse(),
+        Err(parse) => parse(false),
     }
+}
+
+/// The tree of a large document's content (its text past the blank and
+/// comment lines before it: [`crate::seen::content_start`]) that
+/// [`read_stream`] built, rather than scanned, when it read the document
+/// (it does so for a CustomResourceDefinition, whose tree the CRD reader
+/// builds anyway), and that no one took yet: taken. It is what
+/// [`crate::yaml::block::build`] gives of the content in the text it was
+/// read in, with where the content starts there (the caller moves it to
+/// its own copy: [`Node::shift_signed`]).
+pub fn take_tree(content: &str) -> Option<(Node, usize)> {
+    skim::take_tree(content)
 }
 
 /// The documents of `text` a reader selects by kind, to parse each on its

@@ -15,6 +15,11 @@
 //! indentation, directives, merge keys, a document that is not a mapping)
 //! makes the scan say so ([`DocRead::Unsure`]) or give up on the stream
 //! (`None`), and the caller parses that text fully.
+//!
+//! A large CustomResourceDefinition, whose tree the CRD reader builds
+//! anyway, is read by building that tree ([`crate::yaml::block`], exact on
+//! the same subset) rather than by scanning it first: its header is read
+//! off the tree, and the tree waits for the CRD reader ([`take_tree`]).
 
 use std::borrow::Cow;
 
@@ -23,7 +28,7 @@ use crate::subset::{
     bytes_in_subset, continuation, ends_in_spaces, key_end, key_text, quoted_close, spaces_at_start, value, Rest,
     Written,
 };
-use crate::yaml::ScalarKind;
+use crate::yaml::{Node, ScalarKind};
 use kompat_span::Span;
 
 /// One document of a stream, as the scan read it.
@@ -163,7 +168,63 @@ pub fn scan(text: &str) -> Option<Vec<DocScan<'_>>> {
 }
 
 /// The readings of large documents ([`scan_doc_seen`]).
-static SCANS: std::sync::LazyLock<Seen<DocRead<'static>>> = std::sync::LazyLock::new(Seen::new);
+static SCANS: std::sync::LazyLock<Seen<Scanned>> = std::sync::LazyLock::new(Seen::new);
+
+/// A large document's reading as [`SCANS`] keeps it, and for a
+/// CustomResourceDefinition read by building its tree ([`read_alone`]),
+/// that tree, for the CRD reader to take ([`take_tree`]).
+#[derive(Clone)]
+struct Scanned {
+    read: DocRead<'static>,
+    built: Option<std::sync::Arc<Built>>,
+}
+
+/// A document's tree built in place of its scan, until it is taken. While
+/// it waits, its document's bytes count against [`MAX_UNTAKEN_BYTES`].
+struct Built {
+    /// The tree, its spans in the text it was built in, and where the
+    /// document's content starts there.
+    tree: std::sync::Mutex<Option<(Node, usize)>>,
+    bytes: usize,
+}
+
+/// The most bytes of documents whose trees wait to be taken ([`Built`]):
+/// a tree is several times its text, and a document no CRD reader reads
+/// (a CRD in a file linted as something else) leaves its tree unread.
+const MAX_UNTAKEN_BYTES: usize = 8 << 20;
+
+/// The bytes of documents whose trees wait to be taken.
+static UNTAKEN_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Built {
+    /// A tree of a document of `bytes` bytes to wait, if there is room.
+    fn reserve(bytes: usize) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        UNTAKEN_BYTES
+            .fetch_update(Relaxed, Relaxed, |n| n.checked_add(bytes).filter(|&n| n <= MAX_UNTAKEN_BYTES))
+            .is_ok()
+    }
+
+    fn release(bytes: usize) {
+        UNTAKEN_BYTES.fetch_sub(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn take(&self) -> Option<(Node, usize)> {
+        let tree = self.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        if tree.is_some() {
+            Built::release(self.bytes);
+        }
+        tree
+    }
+}
+
+impl Drop for Built {
+    fn drop(&mut self) {
+        if self.tree.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).is_some() {
+            Built::release(self.bytes);
+        }
+    }
+}
 
 /// [`scan_doc`], a large document's reading kept by its text
 /// ([`crate::seen`]): a copy of it (in another file, at another offset)
@@ -200,11 +261,67 @@ fn read_large(text: &str, span: Span, wait: bool) -> Option<DocRead<'static>> {
         return Some(scan_alone(doc).moved(span.start));
     }
     let content = &doc[skip..];
-    let scan = || scan_alone(content);
-    let read = if wait { SCANS.read(content, scan) } else { SCANS.try_read(content, scan).ok()? };
-    Some(match read.moved(span.start + skip) {
+    let read = |kept| read_alone(text, Span::new(span.start + skip, span.end), kept);
+    let read = if wait { SCANS.read(content, read) } else { SCANS.try_read(content, read).ok()? };
+    Some(match read.read.moved(span.start + skip) {
         DocRead::Map(header) if skip > 0 => DocRead::Map(Header { words: names_tree_word(doc.as_bytes()), ..header }),
         read => read,
+    })
+}
+
+/// The reading of a large document by itself: of its content, at `span`
+/// of `text` (no blank or comment line first), its spans from the
+/// content's start, owning its strings. A CustomResourceDefinition
+/// whose reading is `kept` is read by building its tree, which the CRD
+/// reader builds anyway ([`take_tree`]): its header is the tree's, and the
+/// scan (which would validate the same lines first) is skipped.
+fn read_alone(text: &str, span: Span, kept: bool) -> Scanned {
+    let content = &text[span.start..span.end];
+    if kept && names_crd_kind(content.as_bytes()) && Built::reserve(content.len()) {
+        let tree = crate::yaml::block::build(text, span);
+        if let Some((header, tree)) = tree.and_then(|tree| Some((header_of_tree(&tree, text, span)?, tree))) {
+            let built = Built { tree: std::sync::Mutex::new(Some((tree, span.start))), bytes: content.len() };
+            return Scanned { read: DocRead::Map(header), built: Some(std::sync::Arc::new(built)) };
+        }
+        Built::release(content.len());
+    }
+    Scanned { read: scan_alone(content), built: None }
+}
+
+/// The tree of a large document's content, built when the skim read it
+/// ([`read_alone`]) and not taken yet: what [`crate::yaml::block::build`]
+/// gives of it in the text it was read in, and where the content starts
+/// there. Taken once.
+pub(crate) fn take_tree(content: &str) -> Option<(Node, usize)> {
+    SCANS.get(content)?.built?.take()
+}
+
+/// Whether a document's first lines hold `kind: CustomResourceDefinition`
+/// at the start of a line: a guess, which only decides how the document is
+/// read ([`read_alone`]).
+fn names_crd_kind(doc: &[u8]) -> bool {
+    const KIND: &[u8] = b"kind: CustomResourceDefinition";
+    let head = &doc[..doc.len().min(4096)];
+    head.starts_with(KIND) || memchr::memmem::find(head, b"\nkind: CustomResourceDefinition").is_some()
+}
+
+/// The header the scan reads of the document at `span` of `text`, whose
+/// tree is `tree`, its spans from the document's start: its `apiVersion`
+/// and `kind` when both are scalars written on their keys' lines (the
+/// subset's header, as [`Scanner::key_line`] reads it); `None` for any
+/// other header, which the scan is left to read.
+fn header_of_tree(tree: &Node, text: &str, span: Span) -> Option<Header<'static>> {
+    let at = span.start;
+    let field = |key: &str| -> Option<Value<'static>> {
+        let (key, Node::Scalar(value)) = tree.entry(key)? else { return None };
+        let on_its_line = value.span.start < value.span.end && !text.get(key.span.end..value.span.end)?.contains('\n');
+        let span = Span::new(value.span.start.checked_sub(at)?, value.span.end - at);
+        on_its_line.then(|| Value { scalar: Some((Cow::Owned(value.value.to_string()), value.kind, span)) })
+    };
+    Some(Header {
+        api_version: Some(field("apiVersion")?),
+        kind: Some(field("kind")?),
+        words: names_tree_word(&text.as_bytes()[span.start..span.end]),
     })
 }
 
@@ -801,6 +918,91 @@ mod tests {
         for i in 0..kompat_testkit::mutate::iterations(2000) {
             check(&format!("mutation {i}"), &kompat_testkit::mutate::mutate(seed, &mut rng));
         }
+    }
+
+    /// A header read off a document's built tree ([`header_of_tree`], for
+    /// a CRD read by building it) is the scan's header, wherever the
+    /// document is: on every YAML fixture's documents, small cases and
+    /// mutations. A header it does not read (`None`) is left to the scan.
+    #[test]
+    fn a_built_tree_reads_as_scanned() {
+        /// Whether the tree's header was read (and compared).
+        #[track_caller]
+        fn check(name: &str, doc: &str) -> bool {
+            let alone = scan_doc(doc, Span::new(0, doc.len())).read;
+            let mut read = false;
+            for before in ["", "a: 1\n---\n"] {
+                let text = format!("{before}{doc}");
+                let span = Span::new(before.len(), text.len());
+                let Some(tree) = crate::yaml::block::build(&text, span) else { continue };
+                let Some(header) = header_of_tree(&tree, &text, span) else { continue };
+                assert_eq!(DocRead::Map(header), alone, "{name}, after {before:?}:\n{doc}");
+                read = true;
+            }
+            read
+        }
+        let cases = [
+            ("apiVersion: v1\nkind: Service\n", true),
+            ("kind: K # c\napiVersion: 'g/v1'\nspec:\n  a: 1\n", true),
+            ("apiVersion: \"g/v1\"\nkind: 'It''s'\n", true),
+            ("apiVersion: v1\nkind: 1.10\n", true),
+            ("apiVersion: v1\nkind: null\n", true),
+            ("apiVersion: v1\nkind: ''\n", true),
+            ("apiVersion: v1\nkind:\n", false),
+            ("apiVersion: v1\nkind:\n  Service\n", false),
+            ("apiVersion: v1\nkind: Ser\n  vice\n", false),
+            ("apiVersion: v1\nkind: 'Ser\n  vice'\n", false),
+            ("apiVersion: v1\nkind: {}\n", false),
+            ("apiVersion: v1\nkind: |\n  Service\n", false),
+            ("apiVersion: v1\nkind:\n  a: 1\n", false),
+            ("apiVersion: v1\nmetadata:\n  kind: K\n", false),
+            ("kind: K\n", false),
+            ("- a\n", false),
+        ];
+        for (i, (doc, read)) in cases.iter().enumerate() {
+            assert_eq!(check(&format!("case {i}"), doc), *read, "case {i}: {doc:?}");
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut files = Vec::new();
+        kompat_testkit::files::yaml_files_below(&root, &mut files);
+        let mut read = 0;
+        for path in &files {
+            let Ok(text) = std::fs::read_to_string(path) else { continue };
+            for doc in scan(&text).unwrap_or_default() {
+                read += usize::from(check(&path.display().to_string(), &text[doc.span.start..doc.span.end]));
+            }
+        }
+        assert!(read > 40, "{read} fixture documents read off their trees");
+        let seed = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition # c\nmetadata:\n  name: 'a'\n\
+                    spec:\n  versions:\n  - name: v1\n    schema:\n      description: a\n        b\n";
+        let mut rng = kompat_testkit::mutate::Rng(0x6b6f_6d70_6174_0031);
+        let mut read = 0;
+        for i in 0..kompat_testkit::mutate::iterations(4000) {
+            read += usize::from(check(&format!("mutation {i}"), &kompat_testkit::mutate::mutate(seed, &mut rng)));
+        }
+        assert!(read > 100, "{read} mutations read off their trees");
+    }
+
+    /// A large CustomResourceDefinition is read by building its tree, which
+    /// waits, at most once, for the CRD reader: the tree is the parser's,
+    /// where the document was read, and the stream's reading is a scan's.
+    #[test]
+    fn a_large_crd_is_read_by_building_its_tree() {
+        let crd = kompat_testkit::manifests::large_crd("BuiltBySkim", crate::seen::MIN_BYTES);
+        let before = "apiVersion: v1\nkind: Service\n---\n# a comment\n";
+        let text = format!("{before}{crd}---\napiVersion: v1\nkind: Service\n");
+        let docs = scan(&text).expect("the stream is skimmed");
+        let whole: Vec<DocRead<'_>> = docs.iter().map(|d| scan_doc(&text, d.span).read).collect();
+        assert_eq!(docs.into_iter().map(|d| d.read).collect::<Vec<_>>(), whole);
+        let (tree, at) = take_tree(&crd).expect("the tree was built, and waits");
+        assert_eq!(at, before.len());
+        let mut parsed = crate::yaml::parse_documents(&crd).expect("parses");
+        parsed.iter_mut().for_each(|doc| doc.shift(at));
+        assert_eq!(vec![tree], parsed);
+        assert!(take_tree(&crd).is_none(), "taken once");
+        // Met again, the reading is the kept one, and nothing is built.
+        assert_eq!(scan(&crd).expect("skimmed")[0].read, scan_doc(&crd, Span::new(0, crd.len())).read);
+        assert!(take_tree(&crd).is_none());
     }
 
     /// The stems' search finds exactly the documents that name a word.
