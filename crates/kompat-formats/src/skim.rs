@@ -263,8 +263,12 @@ fn read_large(text: &str, span: Span, wait: bool) -> Option<DocRead<'static>> {
     let content = &doc[skip..];
     let read = |kept| read_alone(text, Span::new(span.start + skip, span.end), kept);
     let read = if wait { SCANS.read(content, read) } else { SCANS.try_read(content, read).ok()? };
+    // The lines skipped are whole lines, and no tree word holds a line
+    // break: each word the document names is in them or in the content.
     Some(match read.read.moved(span.start + skip) {
-        DocRead::Map(header) if skip > 0 => DocRead::Map(Header { words: names_tree_word(doc.as_bytes()), ..header }),
+        DocRead::Map(header) if skip > 0 => {
+            DocRead::Map(Header { words: header.words || names_tree_word(&doc.as_bytes()[..skip]), ..header })
+        }
         read => read,
     })
 }
