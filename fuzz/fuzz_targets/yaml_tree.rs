@@ -10,7 +10,8 @@
 #![no_main]
 
 use kompat_formats::manifest::{documents_of_kinds, objects_in, read_stream};
-use kompat_formats::yaml::block::{build, documents};
+use kompat_formats::manifest::skimmed_documents as documents;
+use kompat_formats::yaml::block::build;
 use kompat_formats::yaml::{parse_documents, Node, ScalarKind};
 use libfuzzer_sys::fuzz_target;
 

@@ -571,7 +571,21 @@ impl SeenCrds {
         }
         drop(docs);
         let mut reading = Reading { seen: self, hash, done: false };
-        let Some(found) = read_document(text, span) else { return Lookup::Unreadable };
+        // The tree the skim built when it read the stream, if it did.
+        let found = match manifest::take_tree(doc) {
+            Some((mut tree, at)) => {
+                if at != span.start {
+                    tree.shift_signed(offset(span.start, at));
+                }
+                let mut found = Found::default();
+                found.document_owned(tree);
+                found
+            }
+            None => match read_document(text, span) {
+                Some(found) => found,
+                None => return Lookup::Unreadable,
+            },
+        };
         let read = std::sync::Arc::new(Read { found, at: span.start });
         reading.done = true;
         let kept = match shared {
@@ -1212,6 +1226,29 @@ mod tests {
         );
         // Equal as versions, still a total order.
         assert_eq!(release_order("v01", "v1"), "v01".cmp("v1"));
+    }
+
+    /// A large CRD whose tree the skim built when it read a stream
+    /// (`manifest::take_tree`) is not built again: the CRD reader takes that
+    /// tree, moved from where it was built to where its own copy is (after
+    /// it, before it, or there), and reads a full parse's CRDs.
+    #[test]
+    fn a_crd_built_by_the_skim_is_taken_where_it_is() {
+        use kompat_testkit::manifests::large_crd;
+        let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n---\n";
+        for (i, (built, read)) in [(0, 2), (2, 0), (1, 1)].into_iter().enumerate() {
+            // A CRD per case: the skim's memo is the process's.
+            let crd = large_crd(&format!("Taken{i}"), super::SeenCrds::MIN_BYTES);
+            let at = |n: usize| format!("{}{crd}", other.repeat(n));
+            let (built, read) = (at(built), at(read));
+            kompat_formats::manifest::read_stream(&built).expect("the stream reads");
+            let stream = kompat_formats::manifest::read_stream(&read).expect("the stream reads");
+            let seen = super::SeenCrds::default();
+            let crds = super::parse_manifests_read(&read, Some(&stream), &seen);
+            assert!(kompat_formats::manifest::take_tree(&crd).is_none(), "case {i}: the tree was taken");
+            assert_eq!(crds, super::parse_manifests_whole(&read), "case {i}");
+            assert_eq!(crds.as_ref().map(Vec::len).ok(), Some(1), "case {i}");
+        }
     }
 
     /// A large CRD another thread is reading is left for after the others:

@@ -21,6 +21,7 @@ mod render;
 pub mod seen;
 mod skim;
 pub mod span;
+mod subset;
 mod toml_fast;
 pub mod window;
 pub mod yaml;

@@ -339,11 +339,23 @@ fn from_scans(text: &str, scans: Vec<skim::DocScan<'_>>) -> Option<Stream> {
 fn parse_alone(doc: &str) -> Option<Vec<Node>> {
     static PARSED: std::sync::LazyLock<crate::seen::Seen<Option<Vec<Node>>>> =
         std::sync::LazyLock::new(crate::seen::Seen::new);
-    let parse = || parse_documents(doc).ok();
+    let parse = |_| parse_documents(doc).ok();
     match PARSED.try_read(doc, parse) {
         Ok(trees) => trees,
-        Err(parse) => parse(),
+        Err(parse) => parse(false),
     }
+}
+
+/// The tree of a large document's content (its text past the blank and
+/// comment lines before it: [`crate::seen::content_start`]) that
+/// [`read_stream`] built, rather than scanned, when it read the document
+/// (it does so for a CustomResourceDefinition, whose tree the CRD reader
+/// builds anyway), and that no one took yet: taken. It is what
+/// [`crate::yaml::block::build`] gives of the content in the text it was
+/// read in, with where the content starts there (the caller moves it to
+/// its own copy: [`Node::shift_signed`]).
+pub fn take_tree(content: &str) -> Option<(Node, usize)> {
+    skim::take_tree(content)
 }
 
 /// The documents of `text` a reader selects by kind, to parse each on its
@@ -366,6 +378,15 @@ pub fn documents_of_kinds(text: &str, wanted: impl Fn(&str) -> bool) -> Option<V
         DocRead::Unsure => true,
     });
     Some(picked.map(|scan| scan.span).collect())
+}
+
+/// The documents of a stream as the skim splits it: each one's span and
+/// whether the skim validated it as a mapping (then
+/// [`crate::yaml::block::build`] reads it); `None` when the skim gives up
+/// on the stream. For the builder's tests and fuzz target.
+pub fn skimmed_documents(text: &str) -> Option<Vec<(Span, bool)>> {
+    let scans = skim::scan(text)?;
+    Some(scans.into_iter().map(|scan| (scan.span, matches!(scan.read, DocRead::Map(_)))).collect())
 }
 
 /// Whether every document is parsed whole, the fast paths of

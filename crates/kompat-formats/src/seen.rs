@@ -11,7 +11,9 @@
 //! second meeting on once they are spent, up to `MAX_KEPT_BYTES` in all (a
 //! tree of many large documents met once keeps few copies); a thread that
 //! meets a document another is reading waits for that reading, or goes on
-//! with other work first ([`Seen::try_read`]). The CRD reader's memo of
+//! with other work first ([`Seen::try_read`]); a kept reading is found
+//! again without reading ([`Seen::get`]: the skim's memo holds the trees it
+//! built of large CRDs for the CRD reader to take). The CRD reader's memo of
 //! large CRDs (`kompat_crd::SeenCrds`) looks its documents up with the same
 //! threshold ([`MIN_BYTES`]) and hash ([`sample_hash`]).
 
@@ -73,25 +75,26 @@ impl<V: Clone> Seen<V> {
             .is_ok()
     }
 
-    /// `read()`, the reading of `doc`, or a copy of the reading of the same
-    /// text met before (waiting for it when another thread is reading it).
-    /// `read` must depend on nothing but `doc`'s text.
-    pub(crate) fn read(&self, doc: &str, read: impl FnOnce() -> V) -> V {
-        self.lookup(doc, read, true).unwrap_or_else(|read| read())
+    /// `read(kept)`, the reading of `doc`, or a copy of the reading of the
+    /// same text met before (waiting for it when another thread is reading
+    /// it). `read` must depend on nothing but `doc`'s text; `kept` tells it
+    /// whether its reading will be kept (so found again by [`Seen::get`]).
+    pub(crate) fn read(&self, doc: &str, read: impl FnOnce(bool) -> V) -> V {
+        self.lookup(doc, read, true).unwrap_or_else(|read| read(false))
     }
 
     /// [`Seen::read`], or `read` back when another thread is reading the
     /// same text: the caller reads it later ([`Seen::read`]), and meanwhile
     /// goes on with other work.
-    pub(crate) fn try_read<F: FnOnce() -> V>(&self, doc: &str, read: F) -> Result<V, F> {
+    pub(crate) fn try_read<F: FnOnce(bool) -> V>(&self, doc: &str, read: F) -> Result<V, F> {
         self.lookup(doc, read, false)
     }
 
     /// The reading of `doc`, or `read` back when another thread is reading
     /// it and `wait` is false.
-    fn lookup<F: FnOnce() -> V>(&self, doc: &str, read: F, wait: bool) -> Result<V, F> {
+    fn lookup<F: FnOnce(bool) -> V>(&self, doc: &str, read: F, wait: bool) -> Result<V, F> {
         if doc.len() < MIN_BYTES {
-            return Ok(read());
+            return Ok(read(false));
         }
         let hash = sample_hash(doc.as_bytes());
         let keep = {
@@ -119,13 +122,24 @@ impl<V: Clone> Seen<V> {
             }
         };
         if !keep {
-            return Ok(read());
+            return Ok(read(false));
         }
         let mut reading = Reading { seen: self, hash, done: false };
-        let value = read();
+        let value = read(true);
         reading.done = true;
         self.finish(hash, Met::Kept(doc.into(), value.clone()));
         Ok(value)
+    }
+
+    /// The kept reading of `doc`, if there is one; nothing is read.
+    pub(crate) fn get(&self, doc: &str) -> Option<V> {
+        if doc.len() < MIN_BYTES {
+            return None;
+        }
+        match self.lock().get(&sample_hash(doc.as_bytes())) {
+            Some(Met::Kept(text, reading)) if **text == *doc => Some(reading.clone()),
+            _ => None,
+        }
     }
 
     /// Records what a reading gave, for the threads waiting for it.
@@ -230,7 +244,7 @@ mod tests {
         let out = docs
             .iter()
             .map(|doc| {
-                seen.read(doc, || {
+                seen.read(doc, |_| {
                     reads.set(reads.get() + 1);
                     doc.bytes().map(usize::from).sum()
                 })
@@ -298,6 +312,9 @@ mod tests {
         assert_eq!(reads, 3, "no room left for d");
         let (_, reads) = readings(&seen, &[&a, &b, &c]);
         assert_eq!(reads, 0, "the kept are kept");
+        let sum = |doc: &str| doc.bytes().map(usize::from).sum::<usize>();
+        assert_eq!([&a, &b, &c].map(|doc| seen.get(doc)), [&a, &b, &c].map(|doc| Some(sum(doc))));
+        assert_eq!(seen.get(&d), None, "d is not kept");
     }
 
     #[test]
@@ -305,12 +322,15 @@ mod tests {
         let a = "a".repeat(MIN_BYTES);
         let seen = Seen::new();
         // Met again while the first reading is under way: not read twice.
-        let inner = seen.read(&a, || {
-            assert!(seen.try_read(&a, || 2).is_err(), "met while being read");
+        let inner = seen.read(&a, |kept| {
+            assert!(kept, "a document first met is kept while there is room");
+            assert!(seen.try_read(&a, |_| 2).is_err(), "met while being read");
+            assert_eq!(seen.get(&a), None, "not kept until read");
             1
         });
         assert_eq!(inner, 1);
-        assert_eq!(seen.try_read(&a, || 3).ok(), Some(1), "read once, kept");
+        assert_eq!(seen.get(&a), Some(1), "kept");
+        assert_eq!(seen.try_read(&a, |_| 3).ok(), Some(1), "read once, kept");
     }
 
     #[test]
@@ -318,10 +338,11 @@ mod tests {
         let a = "a".repeat(MIN_BYTES);
         let seen: Seen<usize> = Seen::new();
         let unwound =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| seen.read(&a, || panic!("reader failed"))));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| seen.read(&a, |_| panic!("reader failed"))));
         assert!(unwound.is_err());
         // Neither waited for nor taken: read by the next meeting.
-        assert_eq!(seen.try_read(&a, || 7).ok(), Some(7));
-        assert_eq!(seen.read(&a, || 8), 8);
+        assert_eq!(seen.try_read(&a, |kept| usize::from(kept) + 7).ok(), Some(7), "not kept");
+        assert_eq!(seen.read(&a, |_| 8), 8);
+        assert_eq!(seen.get(&a), None);
     }
 }

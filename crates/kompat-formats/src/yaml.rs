@@ -64,18 +64,26 @@ impl Node {
     /// Moves every span of the tree `by` bytes on: a document parsed on its
     /// own, placed in the text it was cut from.
     pub fn shift(&mut self, by: usize) {
-        let moved = |span: &mut Span| *span = Span::new(span.start + by, span.end + by);
+        self.shift_signed(by as isize);
+    }
+
+    /// [`Node::shift`], back when `by` is negative (never before the text's
+    /// start): a tree read where its text was, placed where a copy of it is.
+    pub fn shift_signed(&mut self, by: isize) {
+        let moved = |span: &mut Span| {
+            *span = Span::new(span.start.saturating_add_signed(by), span.end.saturating_add_signed(by))
+        };
         match self {
             Node::Scalar(s) => moved(&mut s.span),
             Node::Seq(items, span) => {
                 moved(span);
-                items.iter_mut().for_each(|item| item.shift(by));
+                items.iter_mut().for_each(|item| item.shift_signed(by));
             }
             Node::Map(entries, span) => {
                 moved(span);
                 for (key, value) in entries {
                     moved(&mut key.span);
-                    value.shift(by);
+                    value.shift_signed(by);
                 }
             }
         }

@@ -1,4 +1,4 @@
-//! A tree builder for the skim's subset of YAML ([`crate::skim`]): block
+//! A tree builder for the skim's subset of YAML ([`crate::subset`]): block
 //! mappings and sequences indented with spaces, plain and simple quoted
 //! scalars (over several lines too), `[]`, `{}`, block scalars and
 //! comments, read line by line straight into [`Node`]s, with no parser
@@ -12,7 +12,7 @@
 //! and values, so the subsets are the same, and is only as lenient as
 //! they are: a document it reads is one the skim validated.
 
-use crate::skim::{self, spaces_at_start as spaces, Rest, Written};
+use crate::subset::{self, spaces_at_start as spaces, Rest, Written};
 use crate::yaml::{resolve_plain, CompactString, Node, Scalar, ScalarKind};
 use kompat_span::Span;
 use std::collections::HashSet;
@@ -26,7 +26,7 @@ const MAX_BUILD_DEPTH: usize = 200;
 /// the subset (or empty, or not a mapping).
 pub fn build(text: &str, span: Span) -> Option<Node> {
     let doc = text.get(span.start..span.end)?;
-    if !skim::bytes_in_subset(doc.as_bytes()) || skim::ends_in_spaces(doc.as_bytes()) {
+    if !subset::bytes_in_subset(doc.as_bytes()) || subset::ends_in_spaces(doc.as_bytes()) {
         return None;
     }
     let mut builder = Builder {
@@ -168,11 +168,11 @@ impl<'a> Builder<'a> {
             if line.indent > indent || is_item(content) {
                 return None;
             }
-            let (key_len, colon) = skim::key_end(content)?;
+            let (key_len, colon) = subset::key_end(content)?;
             if key_len > 1000 {
                 return None;
             }
-            let key = skim::key_text(self.text, line.at, &content[..key_len])?;
+            let key = subset::key_text(self.text, line.at, &content[..key_len])?;
             if key.plain && key.value == "<<" {
                 return None;
             }
@@ -231,7 +231,7 @@ impl<'a> Builder<'a> {
             if rest.starts_with(b"- ") || rest == b"-" || rest.starts_with(b"? ") || rest == b"?" {
                 return None;
             }
-            if !rest.is_empty() && rest[0] != b'#' && skim::key_end(rest).is_some() {
+            if !rest.is_empty() && rest[0] != b'#' && subset::key_end(rest).is_some() {
                 // `- key: value`: a mapping at the key's column.
                 let column = indent + 1 + gap;
                 self.inline = Some(Line { at: rest_at, indent: column, end: line.end });
@@ -275,7 +275,7 @@ impl<'a> Builder<'a> {
                 }
             };
         }
-        match skim::value(self.text, rest_at, rest)? {
+        match subset::value(self.text, rest_at, rest)? {
             Rest::Empty => None,
             Rest::Scalar(w) if w.plain => {
                 let comment = rest.windows(2).any(|pair| pair == b" #");
@@ -332,7 +332,7 @@ impl<'a> Builder<'a> {
             if indent <= parent || content[0] == b'#' {
                 break;
             }
-            let goes_on = skim::continuation(content)?;
+            let goes_on = subset::continuation(content)?;
             let mut written = content.len();
             if !goes_on {
                 written = content.windows(2).position(|pair| pair == b" #").map_or(written, |i| i + 1);
@@ -394,7 +394,7 @@ impl<'a> Builder<'a> {
                 (0..breaks).for_each(|_| value.push('\n'));
             }
             breaks = 0;
-            match skim::quoted_close(content, quote)? {
+            match subset::quoted_close(content, quote)? {
                 Some(close) => {
                     push_quoted(&mut value, &content[..close], quote, self.text, line_end - line.len() + indent)?;
                     self.pos = at;
@@ -538,13 +538,4 @@ fn push_quoted(value: &mut String, piece: &[u8], quote: u8, text: &str, at: usiz
         value.push_str(piece);
     }
     Some(())
-}
-
-/// The documents of a stream as the skim splits it: each one's span and
-/// whether the skim validated it as a mapping (then [`build`] reads it);
-/// `None` when the skim gives up on the stream. For the builder's tests
-/// and fuzz target.
-pub fn documents(text: &str) -> Option<Vec<(Span, bool)>> {
-    let scans = skim::scan(text)?;
-    Some(scans.into_iter().map(|scan| (scan.span, matches!(scan.read, skim::DocRead::Map(_)))).collect())
 }

@@ -5,7 +5,8 @@
 //! the builder reads. On small cases, every YAML and JSON fixture, the
 //! synthetic manifest tree and mutated manifests.
 
-use kompat_formats::yaml::block::{build, documents};
+use kompat_formats::manifest::skimmed_documents as documents;
+use kompat_formats::yaml::block::build;
 use kompat_formats::yaml::{parse_documents, Node};
 use kompat_testkit::mutate::{self, mutate, Rng};
 
