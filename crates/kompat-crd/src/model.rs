@@ -451,8 +451,14 @@ enum Part {
 /// The CRDs (and errors) of the document at `span` of `text`, their spans
 /// in `text`; `None` when it does not parse by itself.
 fn read_document(text: &str, span: Span) -> Option<Found> {
+    read_built(text, span, None)
+}
+
+/// [`read_document`], from `built` when it is given: the document's tree
+/// built already, its spans in `text` (what [`yaml::block::build`] gives).
+fn read_built(text: &str, span: Span, built: Option<Node>) -> Option<Found> {
     let mut found = Found::default();
-    match yaml::block::build(text, span) {
+    match built.or_else(|| yaml::block::build(text, span)) {
         // Within the skim's subset: built from its lines.
         Some(node) => found.document_owned(node),
         None => {
@@ -571,21 +577,15 @@ impl SeenCrds {
         }
         drop(docs);
         let mut reading = Reading { seen: self, hash, done: false };
-        // The tree the skim built when it read the stream, if it did.
-        let found = match manifest::take_tree(doc) {
-            Some((mut tree, at)) => {
-                if at != span.start {
-                    tree.shift_signed(offset(span.start, at));
-                }
-                let mut found = Found::default();
-                found.document_owned(tree);
-                found
+        // The tree the skim built when it read the stream, if it did, moved
+        // to where this copy is.
+        let built = manifest::take_tree(doc).map(|(mut tree, at)| {
+            if at != span.start {
+                tree.shift_signed(offset(span.start, at));
             }
-            None => match read_document(text, span) {
-                Some(found) => found,
-                None => return Lookup::Unreadable,
-            },
-        };
+            tree
+        });
+        let Some(found) = read_built(text, span, built) else { return Lookup::Unreadable };
         let read = std::sync::Arc::new(Read { found, at: span.start });
         reading.done = true;
         let kept = match shared {

@@ -160,12 +160,6 @@ impl<V: Clone> Seen<V> {
         self.finish(sample_hash(doc.as_bytes()), Met::Unkept);
     }
 
-    /// Whether the reading of `doc` is kept (tests of the callers).
-    #[cfg(test)]
-    pub(crate) fn is_kept(&self, doc: &str) -> bool {
-        matches!(self.lock().get(&sample_hash(doc.as_bytes())), Some(Met::Kept(text, _)) if **text == *doc)
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Met<V>>> {
         self.docs.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
