@@ -118,7 +118,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
             match read.kind {
                 Kind::CrdManifest => crd_sources.extend(read.crd_source),
                 Kind::Deployment => settings.extend(read.settings?),
-                _ => decl_inputs.extend(read.input.filter(kompat_project::Input::is_declarations)),
+                _ => decl_inputs.extend(read.input),
             }
         }
     }
@@ -265,7 +265,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     };
     rendered::annotate(&mut linted.findings, &rendered_from);
     // What was read is freed beside the report, not before it.
-    drop_aside((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered));
+    drop_aside((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered, seen_crds));
     Ok(linted)
 }
 
@@ -399,7 +399,9 @@ fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> Read
             read.crd_source = input.into_source().zip(crds).map(|(source, crds)| (source, (partial_ok, crds)));
         }
         Kind::Deployment => {}
-        _ => read.input = Some(input),
+        // Only declarations are kept: any other input is dropped on this
+        // thread, not on the thread that gathers the reads.
+        _ => read.input = Some(input).filter(kompat_project::Input::is_declarations),
     }
     read
 }
