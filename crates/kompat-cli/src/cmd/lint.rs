@@ -264,8 +264,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         None => kompat_cli::lint_with_suppressed(&inputs)?,
     };
     rendered::annotate(&mut linted.findings, &rendered_from);
-    // What was read is freed beside the report, not before it.
-    drop_aside((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered, seen_crds));
+    // What was read is left to the end of the process ([`leave`]).
+    leave((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered, seen_crds));
     Ok(linted)
 }
 
@@ -282,13 +282,14 @@ fn warm_tables() {
     });
 }
 
-/// Drops `value` on a thread of its own: a run's inputs are large trees of
-/// small allocations, and the report need not wait for them to be freed
-/// (when the process ends first, they are freed with it).
-fn drop_aside<T: Send + 'static>(value: T) {
-    // When no thread can be started, the closure, and `value` with it, is
-    // dropped here.
-    let _ = std::thread::Builder::new().spawn(move || drop(value));
+/// Leaves `value` unfreed, to the system, which takes a process's memory
+/// back whole when it ends: `kompat lint` ends once the report is written,
+/// and freeing a run's inputs (large trees of small allocations) would
+/// take CPU time from the report's threads (a twelfth of the run's on a tree
+/// of thousands of manifests). What is left holds memory only: no file, no
+/// process, no temporary directory is closed or removed by a drop in it.
+fn leave<T>(value: T) {
+    std::mem::forget(value);
 }
 
 /// What the readers of manifests make of one input, on every core, before
