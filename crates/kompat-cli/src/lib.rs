@@ -399,6 +399,31 @@ fn builtin_gates_at(at: Option<Version>) -> Vec<kompat_engine::FeatureDecl> {
     gates
 }
 
+/// The stack of each thread running rule passes: as the main thread's.
+const RULE_STACK_BYTES: usize = 8 << 20;
+
+/// The findings of one pass.
+fn run_check(check: rules::Check, cx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    check(cx, &mut found);
+    found
+}
+
+/// `parts` joined in order, the largest part's vector kept as it is and the
+/// others moved around it: a pass may find hundreds of thousands of
+/// findings, not to be copied (nor held twice) to join a few others.
+fn concat_in_order<T>(mut parts: Vec<Vec<T>>) -> Vec<T> {
+    let Some(largest) = (0..parts.len()).max_by_key(|&i| parts[i].len()) else { return Vec::new() };
+    let after = parts.split_off(largest + 1);
+    let mut joined = parts.pop().unwrap_or_default();
+    let before: Vec<T> = parts.into_iter().flatten().collect();
+    if !before.is_empty() {
+        joined.splice(0..0, before);
+    }
+    joined.extend(after.into_iter().flatten());
+    joined
+}
+
 /// An `apiextensions.k8s.io/v1` CustomResourceDefinition.
 fn is_v1_crd<L>(object: &ManifestObject<L>) -> bool {
     &*object.group == "apiextensions.k8s.io" && &*object.version == "v1" && &*object.kind == "CustomResourceDefinition"
@@ -621,16 +646,34 @@ impl<'a> Prepared<'a> {
             unrendered: inputs.unrendered,
             path: at.path,
         };
+        // The passes run on every core; their findings are gathered in the
+        // passes' order, as one thread would have found them.
+        let checks: Vec<(bool, rules::Check)> = rules::PASSES
+            .iter()
+            .filter_map(|pass| {
+                let check = pass.check?;
+                let picked = judged(pass);
+                (picked || others).then_some((picked, check))
+            })
+            .collect();
+        let found = kompat_rust::parallel::map(
+            &checks,
+            RULE_STACK_BYTES,
+            |(_, check)| Some(run_check(*check, &cx)),
+            |_, _| None,
+        );
         let (mut rest, mut picked) = (Vec::new(), Vec::new());
-        for pass in rules::PASSES {
-            let Some(check) = pass.check else { continue };
-            if judged(pass) {
-                check(&cx, &mut picked);
-            } else if others {
-                check(&cx, &mut rest);
+        for ((is_picked, check), found) in checks.iter().zip(found) {
+            // A pass that panicked, or that no thread ran, runs again here:
+            // a panic is this thread's, as before.
+            let found = found.unwrap_or_else(|| run_check(*check, &cx));
+            if *is_picked {
+                picked.push(found);
+            } else {
+                rest.push(found);
             }
         }
-        Ok((rest, picked))
+        Ok((concat_in_order(rest), concat_in_order(picked)))
     }
 
     /// Drops the findings located in reference inputs, then applies
@@ -676,6 +719,45 @@ mod tests {
     use super::*;
     use rules::deprecated_api_version::DEPRECATED_API_VERSION;
     use rules::removed_api_version::REMOVED_API_VERSION;
+
+    /// `concat_in_order` of parts written as `"ab|c|"` (one letter an item,
+    /// `|` between parts): the items in order, in the largest part's buffer
+    /// (each part has room for the others: moved around it, never copied).
+    #[track_caller]
+    fn check_concat(parts: &str, expected: &str) {
+        let parts: Vec<Vec<char>> = match parts {
+            "" => Vec::new(),
+            _ => parts
+                .split('|')
+                .map(|p| {
+                    let mut part: Vec<char> = p.chars().collect();
+                    part.reserve(16);
+                    part
+                })
+                .collect(),
+        };
+        let largest = (0..parts.len()).max_by_key(|&i| parts[i].len()).filter(|&i| !parts[i].is_empty());
+        let kept = largest.map(|i| parts[i].as_ptr());
+        let joined = concat_in_order(parts);
+        assert_eq!(joined.iter().collect::<String>(), expected);
+        if let Some(kept) = kept {
+            assert_eq!(joined.as_ptr(), kept, "the largest part is moved, not copied");
+        }
+    }
+
+    #[test]
+    fn passes_findings_join_in_order() {
+        check_concat("", "");
+        check_concat("|", "");
+        check_concat("abc", "abc");
+        check_concat("a|bcd|e", "abcde");
+        check_concat("|bcd|e", "bcde");
+        check_concat("ab|c|", "abc");
+        check_concat("a|b|c|defg", "abcdefg");
+        check_concat("abcd|e|f", "abcdef");
+        check_concat("ab|cd", "abcd");
+        check_concat("||abc||d|", "abcd");
+    }
 
     /// Merges findings given per step as `code subject message` (the code
     /// `d` for deprecated-api-version, `r` for removed-api-version) over

@@ -72,6 +72,11 @@ impl FileTable {
         self.paths.get(&address(path)).map(|&(_, id)| id)
     }
 
+    /// The line index of file `id`.
+    pub fn lines(&self, id: usize) -> Option<&LineIndex> {
+        self.files.get(id).map(|(_, lines)| lines)
+    }
+
     fn file(&self, id: usize) -> Result<&(String, LineIndex), Error> {
         self.files.get(id).ok_or(Error::FileMissing)
     }

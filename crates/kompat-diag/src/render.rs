@@ -20,16 +20,36 @@ fn term_config() -> Config {
 /// `-->` line.
 pub fn render(diags: &[Diagnostic], color: bool) -> String {
     // Each diagnostic renders on its own: many are rendered on every core,
-    // in runs of consecutive diagnostics whose texts are joined in order.
+    // in runs of consecutive diagnostics whose texts are joined in order,
+    // over one table of their files.
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let run = diags.len().div_ceil(cores).max(MIN_RUN);
+    let files = FileTable::of(diags);
+    let files = &files;
+    // The lines of the files shown are found first, the largest file first,
+    // by every thread before its run: a run that met the large files would
+    // otherwise find their lines alone while the others wait.
+    let to_index = if diags.len() > run { shown_files(diags, files) } else { Vec::new() };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let index = || {
+        while let Some(lines) = to_index.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            lines.line_starts();
+        }
+    };
+    let index = &index;
     let runs: Vec<Option<Vec<u8>>> = std::thread::scope(|scope| {
         let mut pending = Vec::new();
         for (i, diags) in diags.chunks(run).enumerate() {
             // The first run is this thread's, and so is any run no thread
             // could be started for.
             let started = (i > 0)
-                .then(|| std::thread::Builder::new().spawn_scoped(scope, move || render_run(diags, color)).ok())
+                .then(|| {
+                    let work = move || {
+                        index();
+                        render_run(diags, files, color)
+                    };
+                    std::thread::Builder::new().spawn_scoped(scope, work).ok()
+                })
                 .flatten();
             pending.push(started.ok_or(diags));
         }
@@ -37,7 +57,10 @@ pub fn render(diags: &[Diagnostic], color: bool) -> String {
             .into_iter()
             .map(|run| match run {
                 Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(diags) => render_run(diags, color),
+                Err(diags) => {
+                    index();
+                    render_run(diags, files, color)
+                }
             })
             .collect()
     });
@@ -50,18 +73,33 @@ pub fn render(diags: &[Diagnostic], color: bool) -> String {
     }
 }
 
+/// The line indexes of the files whose lines `diags` show (a span in them),
+/// each once, the largest first.
+fn shown_files<'a>(diags: &[Diagnostic], files: &'a FileTable) -> Vec<&'a kompat_span::LineIndex> {
+    let mut ids = std::collections::BTreeSet::new();
+    for d in diags {
+        for loc in d.location.iter().chain(d.labels.iter().map(|l| &l.location)) {
+            if loc.range().is_some() {
+                ids.extend(files.get(loc));
+            }
+        }
+    }
+    let mut shown: Vec<_> = ids.into_iter().filter_map(|id| files.lines(id)).collect();
+    shown.sort_by_key(|lines| std::cmp::Reverse(lines.text().len()));
+    shown
+}
+
 /// The fewest diagnostics a thread of [`render`] renders: fewer are not
 /// worth starting a thread for.
 const MIN_RUN: usize = 64;
 
 /// The text of a run of diagnostics, `None` when a snippet could not be
 /// rendered.
-fn render_run(diags: &[Diagnostic], color: bool) -> Option<Vec<u8>> {
+fn render_run(diags: &[Diagnostic], files: &FileTable, color: bool) -> Option<Vec<u8>> {
     let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
-    let files = FileTable::of(diags);
     let config = term_config();
     for d in diags {
-        emit(&mut buffer, &config, &files, d).ok()?;
+        emit(&mut buffer, &config, files, d).ok()?;
     }
     Some(buffer.into_inner())
 }
@@ -159,7 +197,8 @@ mod tests {
     use crate::{Diagnostic, Location};
 
     /// `count` diagnostics over three files, each at a line of its file, one
-    /// in five with a label in the next file and one in seven at a whole file.
+    /// in five with a label in the next file and one in seven at a whole file;
+    /// the lines of no file found yet.
     fn diagnostics(count: usize) -> Vec<Diagnostic> {
         let files: Vec<(String, Arc<str>)> = (0..3)
             .map(|f| {
@@ -169,8 +208,9 @@ mod tests {
             .collect();
         let at = |i: usize, f: usize| {
             let (path, text) = &files[f % files.len()];
+            // The location's index is left to the render to build.
+            let start = LineIndex::shared(text.clone()).line_starts()[i % 50];
             let lines = LineIndex::shared(text.clone());
-            let start = lines.line_starts()[i % 50];
             Location::span(path, text.clone(), &lines, Span::new(start, start + 5))
         };
         (0..count)

@@ -77,7 +77,6 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     // (and Rust sources), CRD manifests and deployment material.
     let mut crd_sources = Vec::new();
     let mut settings = Vec::new();
-    let mut manifests = Vec::new();
     let mut roles = Vec::new();
     let mut inline_allows = Vec::new();
     let classified = kompat_project::classify_excluding(&inputs, &exclude)?;
@@ -101,27 +100,27 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
     let mut rest = picked;
     // A CRD that several files repeat (install bundles) is parsed once.
     let seen_crds = kompat_crd::SeenCrds::default();
+    // Each file's objects, in the inputs' order.
+    let mut objects_read = Vec::new();
     while !rest.is_empty() {
         let later = rest.split_off(rest.len().min(READ_BATCH));
         for read in read_manifests(std::mem::replace(&mut rest, later), &seen_crds) {
             inline_allows.extend(read.allows);
             // Deployment material and CRD manifests are Kubernetes manifests
-            // too (the first file's taken as they are: extending an empty
-            // vector would copy them).
+            // too (joined once all are read).
             let objects = read.objects?;
-            if manifests.is_empty() {
-                manifests = objects;
-            } else {
-                manifests.extend(objects);
+            if !objects.is_empty() {
+                objects_read.push(objects);
             }
             roles.extend(read.roles);
             match read.kind {
                 Kind::CrdManifest => crd_sources.extend(read.crd_source),
                 Kind::Deployment => settings.extend(read.settings?),
-                _ => decl_inputs.extend(read.input.filter(kompat_project::Input::is_declarations)),
+                _ => decl_inputs.extend(read.input),
             }
         }
     }
+    let mut manifests = joined(objects_read);
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, !named.contains(p.as_path()))));
     project_images(config.as_ref(), &unrendered.charts).attribute(&mut settings);
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
@@ -264,8 +263,8 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
         None => kompat_cli::lint_with_suppressed(&inputs)?,
     };
     rendered::annotate(&mut linted.findings, &rendered_from);
-    // What was read is freed beside the report, not before it.
-    drop_aside((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered));
+    // What was read is left to the end of the process ([`leave`]).
+    leave((decls, crds, cluster_crds, manifests, roles, settings, last_charts, unrendered, seen_crds));
     Ok(linted)
 }
 
@@ -282,13 +281,28 @@ fn warm_tables() {
     });
 }
 
-/// Drops `value` on a thread of its own: a run's inputs are large trees of
-/// small allocations, and the report need not wait for them to be freed
-/// (when the process ends first, they are freed with it).
-fn drop_aside<T: Send + 'static>(value: T) {
-    // When no thread can be started, the closure, and `value` with it, is
-    // dropped here.
-    let _ = std::thread::Builder::new().spawn(move || drop(value));
+/// Leaves `value` unfreed, to the system, which takes a process's memory
+/// back whole when it ends: `kompat lint` ends once the report is written,
+/// and freeing a run's inputs (large trees of small allocations) would
+/// take CPU time from the report's threads (a twelfth of the run's on a tree
+/// of thousands of manifests). What is left holds memory only: no file, no
+/// process, no temporary directory is closed or removed by a drop in it.
+fn leave<T>(value: T) {
+    std::mem::forget(value);
+}
+
+/// `parts` joined in order, each item moved once, into a vector of the
+/// exact size (not one grown by doubling, its items moved at each growth),
+/// or the one part as it is (a single file of 150,000 objects).
+fn joined<T>(mut parts: Vec<Vec<T>>) -> Vec<T> {
+    if parts.len() <= 1 {
+        return parts.pop().unwrap_or_default();
+    }
+    let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        all.extend(part);
+    }
+    all
 }
 
 /// What the readers of manifests make of one input, on every core, before
@@ -399,7 +413,9 @@ fn read_input(input: kompat_project::Input, seen: &kompat_crd::SeenCrds) -> Read
             read.crd_source = input.into_source().zip(crds).map(|(source, crds)| (source, (partial_ok, crds)));
         }
         Kind::Deployment => {}
-        _ => read.input = Some(input),
+        // Only declarations are kept: any other input is dropped on this
+        // thread, not on the thread that gathers the reads.
+        _ => read.input = Some(input).filter(kompat_project::Input::is_declarations),
     }
     read
 }
@@ -730,4 +746,32 @@ fn conversions_beside(manifest: &Path) -> Result<Option<(SourceFile, kompat_crd:
     let source = SourceFile::read(&path)?;
     let conversions = parse_conversions(&source.text).map_err(|errors| source.parse_errors(errors))?;
     Ok(Some((source, conversions)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::joined;
+
+    /// `joined` of parts written as `"ab|c|"` (a letter an item, `|` between
+    /// parts): the items in order; one part is moved as it is.
+    #[track_caller]
+    fn check(parts: &str, expected: &str) {
+        let parts: Vec<Vec<char>> =
+            if parts.is_empty() { Vec::new() } else { parts.split('|').map(|p| p.chars().collect()).collect() };
+        let only = (parts.len() == 1).then(|| parts[0].as_ptr());
+        let all = joined(parts);
+        assert_eq!(all.iter().collect::<String>(), expected);
+        match only {
+            Some(only) => assert_eq!(all.as_ptr(), only, "one part is moved, not copied"),
+            None => assert_eq!(all.capacity(), all.len(), "the exact size"),
+        }
+    }
+
+    #[test]
+    fn objects_read_join_in_order() {
+        check("", "");
+        check("abc", "abc");
+        check("ab|c|de", "abcde");
+        check("|a||b|", "ab");
+    }
 }

@@ -20,8 +20,11 @@ pub struct Pass {
     pub rules: &'static [&'static Rule],
     /// `None` for rules reported outside the rule run (`unused-allowance`,
     /// reported while levels and allowances are applied).
-    pub check: Option<fn(&Context<'_>, &mut Vec<Diagnostic>)>,
+    pub check: Option<Check>,
 }
+
+/// What a pass runs: its findings over the context, pushed.
+pub type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
 
 /// Declares the rule modules once: each is a `pub mod` and its `PASS` is in
 /// [`PASSES`], so a module cannot be compiled without being run, nor listed

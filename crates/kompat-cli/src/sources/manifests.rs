@@ -81,23 +81,38 @@ impl<'a> Manifests<'a> {
         let mut custom = Vec::new();
         // Each API and whether it is served, once per API of the set.
         let mut apis: foldhash::HashMap<*const Api, (std::sync::Arc<Api>, bool)> = foldhash::HashMap::default();
+        // What an object is depends on its names alone, and the objects of a
+        // stream share theirs: each group, version and kind is judged once,
+        // looked up by the names' addresses (all alive while the objects
+        // are: one address, one text).
+        let mut judged: foldhash::HashMap<[*const u8; 3], Judged> = foldhash::HashMap::default();
         for object in objects {
-            let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
-                if is_builtin_unknown(object) {
-                    unknown.push(object);
-                } else if !object.kind.ends_with("List") && !kompat_k8s::apis().is_group_registered(&object.group) {
-                    custom.push(object);
-                }
-                continue;
-            };
-            let (api, served) = apis
-                .entry(api as *const Api)
-                .or_insert_with(|| {
-                    let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
-                    (std::sync::Arc::new(api.clone()), served.contains(&gvr))
-                })
-                .clone();
-            checked.push(Checked { object, api, served });
+            let names = [object.group.as_ptr(), object.version.as_ptr(), object.kind.as_ptr()];
+            let judgement = judged.entry(names).or_insert_with(|| {
+                let Some(api) = set.find_kind(&object.group, &object.version, &object.kind) else {
+                    return if is_builtin_unknown(object) {
+                        Judged::Unknown
+                    } else if !object.kind.ends_with("List") && !kompat_k8s::apis().is_group_registered(&object.group) {
+                        Judged::Custom
+                    } else {
+                        Judged::Neither
+                    };
+                };
+                let (api, served) = apis
+                    .entry(api as *const Api)
+                    .or_insert_with(|| {
+                        let gvr = GroupVersionResource::of(&api.group_version(), &api.resource);
+                        (std::sync::Arc::new(api.clone()), served.contains(&gvr))
+                    })
+                    .clone();
+                Judged::Known(api, served)
+            });
+            match judgement {
+                Judged::Known(api, served) => checked.push(Checked { object, api: api.clone(), served: *served }),
+                Judged::Unknown => unknown.push(object),
+                Judged::Custom => custom.push(object),
+                Judged::Neither => {}
+            }
         }
         Ok(Manifests { serve: serve.clone(), checked, unknown, custom })
     }
@@ -122,6 +137,18 @@ impl<'a> Manifests<'a> {
 /// Client-side kinds of Kubernetes' own groups that are written as YAML
 /// files and never sent to a server: a kubeconfig is `v1 Config`.
 const CLIENT_KINDS: &[(&str, &str, &str)] = &[("", "v1", "Config")];
+
+/// What [`Manifests::check`] makes of an object's group, version and kind.
+enum Judged {
+    /// An API of the set, and whether the server serves it.
+    Known(std::sync::Arc<Api>, bool),
+    /// [`Manifests::unknown`]'s.
+    Unknown,
+    /// [`Manifests::custom`]'s.
+    Custom,
+    /// Neither (a list, or an unknown kind of a group the set has).
+    Neither,
+}
 
 /// True for an object of one of Kubernetes' built-in groups that is not a
 /// list (`List`, `*List`: their items are the objects), a client-side file
@@ -321,6 +348,63 @@ pub fn replacement(api: &Api) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+
+    /// [`Manifests::check`] at 1.34 of objects written `group/version/kind`
+    /// (`=` for an object whose names are the previous object's own, shared
+    /// as a stream's are; `~group` for the previous object's version and kind
+    /// with another group); each object as the check files it: `served`,
+    /// `unserved`, `unknown`, `custom` or `-`.
+    #[track_caller]
+    fn check(objects: &[&str], expected: &[&str]) {
+        let mut made: Vec<ManifestObject<Location>> = Vec::new();
+        for written in objects {
+            let object = match (*written, made.last()) {
+                ("=", Some(last)) => last.clone(),
+                (other, Some(last)) if other.starts_with('~') => {
+                    ManifestObject { group: Arc::from(&other[1..]), ..last.clone() }
+                }
+                _ => {
+                    let mut names = written.splitn(3, '/').map(Arc::<str>::from);
+                    let mut name = || names.next().unwrap_or_else(|| Arc::from(""));
+                    let (group, version, kind) = (name(), name(), name());
+                    ManifestObject { group, version, kind, location: Location::file("m.yaml") }
+                }
+            };
+            made.push(object);
+        }
+        let checked = Manifests::check(&made, None, &ServeOptions::new(Version::new(1, 34))).expect("no project APIs");
+        let filed = |object: &ManifestObject<Location>| {
+            let is = |o: &&ManifestObject<Location>| std::ptr::eq(*o, object);
+            if let Some(c) = checked.checked.iter().find(|c| std::ptr::eq(c.object, object)) {
+                if c.served {
+                    "served"
+                } else {
+                    "unserved"
+                }
+            } else if checked.unknown.iter().any(is) {
+                "unknown"
+            } else if checked.custom.iter().any(is) {
+                "custom"
+            } else {
+                "-"
+            }
+        };
+        let actual: Vec<&str> = made.iter().map(filed).collect();
+        assert_eq!(actual, expected, "{objects:?}");
+    }
+
+    #[test]
+    fn objects_are_judged_by_their_names_shared_or_not() {
+        check(&["apps/v1/Deployment", "=", "="], &["served", "served", "served"]);
+        check(&["apps/v1/Deployment", "apps/v1/Deployment"], &["served", "served"]);
+        check(&["extensions/v1beta1/Deployment", "=", "apps/v1/Deployment"], &["unserved", "unserved", "served"]);
+        // Names shared but the group: another object.
+        check(&["apps/v1/Deployment", "~extensions", "~example.com", "="], &["served", "unknown", "custom", "custom"]);
+        check(&["extensions/v1/Deployment", "~apps"], &["unknown", "served"]);
+        check(&["apps/v9/Deployment", "=", "example.com/v1/Widget", "="], &["unknown", "unknown", "custom", "custom"]);
+        check(&["/v1/List", "=", "/v1/Pod", "/v1/Config"], &["-", "-", "served", "-"]);
+    }
 
     #[test]
     fn the_newest_known_release_is_read_from_the_table() {
