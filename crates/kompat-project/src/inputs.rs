@@ -754,16 +754,24 @@ fn names_key(text: &str, key: &str) -> bool {
     })
 }
 
-/// Whether JSON holds a Kubernetes object. One names `apiVersion` (a key
-/// written with escapes has a backslash): text without either is not parsed
+/// Whether JSON holds a Kubernetes object. One names `apiVersion`, or
+/// writes a letter of it with an escape: text without either is not parsed
 /// to find out.
 fn may_hold_objects(input: &Input) -> bool {
     input.source().is_some_and(|source| may_name_api_version(&source.text))
         && input.documents().is_ok_and(Stream::has_objects)
 }
 
+/// Whether `text` may have an `apiVersion` key. JSON is read as YAML, in
+/// whose double-quoted scalars only `\x`, `\u` and `\U` give a letter and an
+/// escaped line break joins two lines (`"api\` then `Version"`); every other
+/// escape (`\n`, `\"`, `\\`, ...) gives a character that is no letter. A
+/// schema's patterns (`"^\\d+$"`) are not parsed for their backslashes.
 fn may_name_api_version(text: &str) -> bool {
-    text.contains("apiVersion") || text.contains('\\')
+    let bytes = text.as_bytes();
+    memchr::memmem::find(bytes, b"apiVersion").is_some()
+        || memchr::memchr_iter(b'\\', bytes)
+            .any(|at| matches!(bytes.get(at + 1), Some(b'x' | b'u' | b'U' | b'\n' | b'\r')))
 }
 
 fn is_yaml(path: &Path) -> bool {
@@ -901,7 +909,30 @@ mod tests {
         check(r#"{"name": "x", "version": "1.0.0"}"#, false);
         check(r#"{"apiVersion": "v1", "kind": "ConfigMap"}"#, true);
         check(r#"{"\u0061piVersion": "v1", "kind": "ConfigMap"}"#, true);
+        check(r#"{"\x61piVersion": "v1", "kind": "ConfigMap"}"#, true);
+        check(r#"{"\U00000061piVersion": "v1", "kind": "ConfigMap"}"#, true);
+        // An escaped line break: the key is `apiVersion`.
+        for joined in [
+            "{\"api\\\n  Version\": \"v1\", \"kind\": \"ConfigMap\"}",
+            "{\"api\\\r\n  Version\": \"v1\", \"kind\": \"ConfigMap\"}",
+        ] {
+            assert!(kompat_formats::manifest::has_objects(joined), "{joined:?}");
+            check(joined, true);
+        }
         check("[]", false);
+        // Escapes that give no letter: not parsed.
+        check(r#"{"pattern": "^\\d+$", "a\"b": "c\nd\te\/f\\"}"#, false);
+        check(r#"{"kind": "ConfigMap", "\"apiVersion\"": 1}"#, true);
+        // A letter of the key written with each escape that gives one.
+        for (i, letter) in "apiVersion".char_indices() {
+            let code = u32::from(letter);
+            for escape in [format!("\\x{code:02x}"), format!("\\u{code:04X}"), format!("\\U{code:08x}")] {
+                let key = format!("{}{escape}{}", &"apiVersion"[..i], &"apiVersion"[i + 1..]);
+                let text = format!(r#"{{"{key}": "v1", "kind": "ConfigMap"}}"#);
+                assert!(kompat_formats::manifest::has_objects(&text), "{text}");
+                check(&text, true);
+            }
+        }
     }
 
     #[test]
