@@ -409,18 +409,27 @@ fn run_check(check: rules::Check, cx: &Context<'_>) -> Vec<Diagnostic> {
     found
 }
 
-/// `parts` joined in order, the largest part's vector kept as it is and the
-/// others moved around it: a pass may find hundreds of thousands of
-/// findings, not to be copied (nor held twice) to join a few others.
-fn concat_in_order<T>(mut parts: Vec<Vec<T>>) -> Vec<T> {
+/// `parts` joined in order, in the largest part's buffer: grown once to the
+/// exact total, the parts before it moved in front of its items, those
+/// after it appended. A part of hundreds of thousands of items (one pass's
+/// findings, one file's objects) is neither copied nor held twice; each
+/// item of the others is moved once, or twice before the largest.
+pub fn concat_in_order<T>(mut parts: Vec<Vec<T>>) -> Vec<T> {
     let Some(largest) = (0..parts.len()).max_by_key(|&i| parts[i].len()) else { return Vec::new() };
+    let total = parts.iter().map(Vec::len).sum::<usize>();
     let after = parts.split_off(largest + 1);
     let mut joined = parts.pop().unwrap_or_default();
-    let before: Vec<T> = parts.into_iter().flatten().collect();
+    joined.reserve_exact(total - joined.len());
+    let mut before = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        before.extend(part);
+    }
     if !before.is_empty() {
         joined.splice(0..0, before);
     }
-    joined.extend(after.into_iter().flatten());
+    for part in after {
+        joined.extend(part);
+    }
     joined
 }
 
@@ -721,38 +730,48 @@ mod tests {
     use rules::removed_api_version::REMOVED_API_VERSION;
 
     /// `concat_in_order` of parts written as `"ab|c|"` (one letter an item,
-    /// `|` between parts): the items in order, in the largest part's buffer
-    /// (each part has room for the others: moved around it, never copied).
+    /// `|` between parts): the items in order. With room in every part for
+    /// the others, they are in the largest part's buffer (moved around it,
+    /// never copied); with no room in any, the result has the exact size.
     #[track_caller]
     fn check_concat(parts: &str, expected: &str) {
-        let parts: Vec<Vec<char>> = match parts {
-            "" => Vec::new(),
-            _ => parts
-                .split('|')
-                .map(|p| {
-                    let mut part: Vec<char> = p.chars().collect();
-                    part.reserve(16);
-                    part
-                })
-                .collect(),
+        let parts = |room: usize| -> Vec<Vec<char>> {
+            match parts {
+                "" => Vec::new(),
+                _ => parts
+                    .split('|')
+                    .map(|p| {
+                        let mut part: Vec<char> = p.chars().collect();
+                        part.shrink_to_fit();
+                        part.reserve_exact(room);
+                        part
+                    })
+                    .collect(),
+            }
         };
-        let largest = (0..parts.len()).max_by_key(|&i| parts[i].len()).filter(|&i| !parts[i].is_empty());
-        let kept = largest.map(|i| parts[i].as_ptr());
-        let joined = concat_in_order(parts);
+        let roomy = parts(16);
+        let largest = (0..roomy.len()).max_by_key(|&i| roomy[i].len()).filter(|&i| !roomy[i].is_empty());
+        let kept = largest.map(|i| roomy[i].as_ptr());
+        let joined = concat_in_order(roomy);
         assert_eq!(joined.iter().collect::<String>(), expected);
         if let Some(kept) = kept {
             assert_eq!(joined.as_ptr(), kept, "the largest part is moved, not copied");
         }
+        let exact = concat_in_order(parts(0));
+        assert_eq!(exact.iter().collect::<String>(), expected);
+        assert_eq!(exact.capacity(), exact.len(), "the exact size");
     }
 
     #[test]
-    fn passes_findings_join_in_order() {
+    fn parts_join_in_order() {
         check_concat("", "");
         check_concat("|", "");
         check_concat("abc", "abc");
         check_concat("a|bcd|e", "abcde");
         check_concat("|bcd|e", "bcde");
         check_concat("ab|c|", "abc");
+        check_concat("ab|c|de", "abcde");
+        check_concat("|a||b|", "ab");
         check_concat("a|b|c|defg", "abcdefg");
         check_concat("abcd|e|f", "abcdef");
         check_concat("ab|cd", "abcd");

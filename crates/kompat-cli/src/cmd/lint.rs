@@ -120,7 +120,7 @@ fn collect(args: &LintArgs) -> Result<kompat_cli::Linted> {
             }
         }
     }
-    let mut manifests = joined(objects_read);
+    let mut manifests = kompat_cli::concat_in_order(objects_read);
     go_sources.extend(classified.go_sources.into_iter().filter(|p| seen.first(p, !named.contains(p.as_path()))));
     project_images(config.as_ref(), &unrendered.charts).attribute(&mut settings);
     let decls = Decls::from_inputs(decl_inputs, &go_sources)?;
@@ -289,20 +289,6 @@ fn warm_tables() {
 /// process, no temporary directory is closed or removed by a drop in it.
 fn leave<T>(value: T) {
     std::mem::forget(value);
-}
-
-/// `parts` joined in order, each item moved once, into a vector of the
-/// exact size (not one grown by doubling, its items moved at each growth),
-/// or the one part as it is (a single file of 150,000 objects).
-fn joined<T>(mut parts: Vec<Vec<T>>) -> Vec<T> {
-    if parts.len() <= 1 {
-        return parts.pop().unwrap_or_default();
-    }
-    let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for part in parts {
-        all.extend(part);
-    }
-    all
 }
 
 /// What the readers of manifests make of one input, on every core, before
@@ -746,32 +732,4 @@ fn conversions_beside(manifest: &Path) -> Result<Option<(SourceFile, kompat_crd:
     let source = SourceFile::read(&path)?;
     let conversions = parse_conversions(&source.text).map_err(|errors| source.parse_errors(errors))?;
     Ok(Some((source, conversions)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::joined;
-
-    /// `joined` of parts written as `"ab|c|"` (a letter an item, `|` between
-    /// parts): the items in order; one part is moved as it is.
-    #[track_caller]
-    fn check(parts: &str, expected: &str) {
-        let parts: Vec<Vec<char>> =
-            if parts.is_empty() { Vec::new() } else { parts.split('|').map(|p| p.chars().collect()).collect() };
-        let only = (parts.len() == 1).then(|| parts[0].as_ptr());
-        let all = joined(parts);
-        assert_eq!(all.iter().collect::<String>(), expected);
-        match only {
-            Some(only) => assert_eq!(all.as_ptr(), only, "one part is moved, not copied"),
-            None => assert_eq!(all.capacity(), all.len(), "the exact size"),
-        }
-    }
-
-    #[test]
-    fn objects_read_join_in_order() {
-        check("", "");
-        check("abc", "abc");
-        check("ab|c|de", "abcde");
-        check("|a||b|", "ab");
-    }
 }
